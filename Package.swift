@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Data flows top to bottom: manifest → packager → pack format → repository → HTTP → client.
+// The C targets are thin shims over system libraries (see docs/ARCHITECTURE.md).
+let package = Package(
+    name: "AssetPacks",
+    products: [
+        .library(name: "AssetPackFormat", targets: ["AssetPackFormat"]),
+        .executable(name: "assetpack", targets: ["assetpack"]),
+    ],
+    targets: [
+        .target(name: "CZstd", linkerSettings: [.linkedLibrary("zstd")]),
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto"]),
+        .target(name: "AssetPackCLI", dependencies: []),
+        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackCLI"]),
+        .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat"]),
+        .testTarget(name: "CLITests", dependencies: ["AssetPackFormat"]),
+    ]
+)

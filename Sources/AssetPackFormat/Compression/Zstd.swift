@@ -1,0 +1,85 @@
+import CZstd
+
+/// A zstd compressor with a reusable context; one per thread.
+public final class ZstdCompressor: @unchecked Sendable {
+    private let ctx: OpaquePointer
+    public let level: Int32
+
+    public init(level: Int32) {
+        guard let c = ZSTD_createCCtx() else { fatalError("zstd could not allocate a compression context") }
+        ctx = c
+        self.level = level
+        // Frames carry their content size and a checksum-free body: chunk hashes already verify.
+        ZSTD_CCtx_setParameter(ctx, ZSTD_c_compressionLevel, level)
+        ZSTD_CCtx_setParameter(ctx, ZSTD_c_contentSizeFlag, 1)
+        ZSTD_CCtx_setParameter(ctx, ZSTD_c_checksumFlag, 0)
+    }
+
+    deinit { ZSTD_freeCCtx(ctx) }
+
+    /// One complete zstd frame holding `input`.
+    public func compress(_ input: UnsafeRawBufferPointer) -> [UInt8] {
+        let bound = ZSTD_compressBound(input.count)
+        return [UInt8](unsafeUninitializedCapacity: bound) { out, count in
+            let n = ZSTD_compress2(ctx, out.baseAddress, bound, input.baseAddress, input.count)
+            precondition(czstd_is_error(n) == 0, "zstd compression failed: \(String(cString: ZSTD_getErrorName(n)))")
+            count = n
+        }
+    }
+}
+
+/// Why a zstd frame could not be turned back into the bytes it was declared to hold.
+public enum ZstdError: Error, Equatable, CustomStringConvertible {
+    case corrupt(String)
+    case sizeMismatch(declared: Int, actual: Int)
+    case tooLarge(declared: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .corrupt(let why): return "zstd data is corrupt (\(why))"
+        case let .sizeMismatch(d, a): return "decompresses to \(a) bytes, not the \(d) declared"
+        case let .tooLarge(d, l): return "frame declares \(d) bytes, more than the \(l) allowed"
+        }
+    }
+}
+
+/// A zstd decompressor with a reusable context; one per thread. It never produces more than the
+/// size the caller expects, so a decompression bomb fails instead of filling memory or disk.
+public final class ZstdDecompressor: @unchecked Sendable {
+    private let ctx: OpaquePointer
+
+    public init() {
+        guard let c = ZSTD_createDCtx() else { fatalError("zstd could not allocate a decompression context") }
+        ctx = c
+    }
+
+    deinit { ZSTD_freeDCtx(ctx) }
+
+    /// Decompresses one frame that must hold exactly `expectedSize` bytes into `output`
+    /// (capacity ≥ expectedSize).
+    public func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int, into output: UnsafeMutableRawBufferPointer) throws(ZstdError) {
+        let declared = czstd_frame_content_size(input.baseAddress, input.count)
+        if declared == -2 { throw .corrupt("not a zstd frame") }
+        if declared >= 0 && declared != expectedSize {
+            throw declared > expectedSize ? .tooLarge(declared: Int(declared), limit: expectedSize)
+                                          : .sizeMismatch(declared: expectedSize, actual: Int(declared))
+        }
+        let n = ZSTD_decompressDCtx(ctx, output.baseAddress, expectedSize, input.baseAddress, input.count)
+        if czstd_is_error(n) != 0 {
+            throw .corrupt(String(cString: ZSTD_getErrorName(n)))
+        }
+        if n != expectedSize { throw .sizeMismatch(declared: expectedSize, actual: n) }
+    }
+
+    public func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws(ZstdError) -> [UInt8] {
+        var error: ZstdError?
+        let out = [UInt8](unsafeUninitializedCapacity: max(expectedSize, 1)) { buf, count in
+            do throws(ZstdError) {
+                try decompress(input, expectedSize: expectedSize, into: UnsafeMutableRawBufferPointer(buf))
+                count = expectedSize
+            } catch let e { error = e; count = 0 }
+        }
+        if let error { throw error }
+        return out
+    }
+}

@@ -1,0 +1,60 @@
+/// An asset pack manifest, in the JSON shape that Apple's `xcrun ba-package` reads.
+///
+/// ```json
+/// { "assetPackID": "Tutorial",
+///   "downloadPolicy": { "essential": { "installationEventTypes": ["firstInstallation"] } },
+///   "fileSelectors": [ { "file": "Videos/Introduction.m4v" }, { "directory": "Textures/Tutorial" } ],
+///   "platforms": ["iOS"], "language": "en-US", "sourceRoot": "Assets" }
+/// ```
+public struct AssetPackManifest: Sendable, Equatable, Codable {
+    public var assetPackID: String
+    public var downloadPolicy: DownloadPolicy
+    public var fileSelectors: [FileSelector]
+    public var platforms: [Platform]
+    /// A BCP 47 tag (language, optional script, optional region), or nil for a pack in every language.
+    public var language: String?
+    /// Where selector paths resolve; relative values resolve against the current directory.
+    public var sourceRoot: String?
+
+    public init(assetPackID: String, downloadPolicy: DownloadPolicy, fileSelectors: [FileSelector],
+                platforms: [Platform], language: String? = nil, sourceRoot: String? = nil) {
+        self.assetPackID = assetPackID
+        self.downloadPolicy = downloadPolicy
+        self.fileSelectors = fileSelectors
+        self.platforms = platforms
+        self.language = language
+        self.sourceRoot = sourceRoot
+    }
+}
+
+/// One entry of `fileSelectors`: a single file, or a directory taken recursively.
+public enum FileSelector: Sendable, Equatable, Codable {
+    case file(String)
+    case directory(String)
+
+    public var path: String {
+        switch self { case .file(let p), .directory(let p): return p }
+    }
+
+    private enum Key: String, CodingKey { case file, directory }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        if let p = try c.decodeIfPresent(String.self, forKey: .file) { self = .file(p) }
+        else { self = .directory(try c.decode(String.self, forKey: .directory)) }
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        switch self {
+        case .file(let p): try c.encode(p, forKey: .file)
+        case .directory(let p): try c.encode(p, forKey: .directory)
+        }
+    }
+}
+
+/// The platforms Apple's manifests name. iPadOS is not one: iOS covers iPad.
+public enum Platform: String, Sendable, Codable, CaseIterable, Comparable {
+    case iOS, macOS, tvOS, visionOS
+    public static func < (a: Platform, b: Platform) -> Bool { a.rawValue < b.rawValue }
+}

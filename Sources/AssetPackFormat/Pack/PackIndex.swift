@@ -1,0 +1,120 @@
+/// A stored chunk: a zstd frame at `offset` that decompresses to `uncompressedSize` bytes whose
+/// SHA-256 is `digest`. Identical chunks are stored once.
+public struct ChunkEntry: Sendable, Equatable {
+    public var digest: SHA256Digest
+    public var offset: UInt64
+    public var compressedSize: UInt32
+    public var uncompressedSize: UInt32
+}
+
+/// A file in the pack: its bytes are the next `size` bytes of the pack's content stream.
+public struct FileEntry: Sendable, Equatable {
+    public var path: String
+    /// Permission bits (at most 0o777).
+    public var mode: UInt32
+    public var size: UInt64
+}
+
+/// A piece of one file that lies in one chunk.
+public struct ChunkSpan: Sendable, Equatable {
+    /// Position in `PackIndex.sequence`.
+    public var sequenceIndex: Int
+    public var chunkIndex: Int
+    /// Where the file's bytes start inside the uncompressed chunk, and how many there are.
+    public var offsetInChunk: Int
+    public var length: Int
+}
+
+/// The index of a pack. Files, in byte-wise path order, are laid end to end in one content stream;
+/// `sequence` lists the chunks that make up that stream, in order (a chunk may recur).
+public struct PackIndex: Sendable, Equatable {
+    public var metadata: PackMetadata
+    public var chunking: ChunkingParameters
+    public var chunks: [ChunkEntry]
+    public var sequence: [UInt32]
+    public var files: [FileEntry]
+
+    /// Start of each file in the content stream (derived).
+    public private(set) var fileOffsets: [UInt64] = []
+    /// Start of each sequence entry in the content stream (derived).
+    public private(set) var sequenceOffsets: [UInt64] = []
+
+    public init(metadata: PackMetadata, chunking: ChunkingParameters, chunks: [ChunkEntry], sequence: [UInt32], files: [FileEntry]) {
+        self.metadata = metadata
+        self.chunking = chunking
+        self.chunks = chunks
+        self.sequence = sequence
+        self.files = files
+        deriveOffsets()
+    }
+
+    private mutating func deriveOffsets() {
+        var o: UInt64 = 0
+        fileOffsets = []
+        fileOffsets.reserveCapacity(files.count)
+        for f in files { fileOffsets.append(o); o += f.size }
+        o = 0
+        sequenceOffsets = []
+        sequenceOffsets.reserveCapacity(sequence.count)
+        for s in sequence { sequenceOffsets.append(o); o += UInt64(chunks[Int(s)].uncompressedSize) }
+    }
+
+    public static func == (a: PackIndex, b: PackIndex) -> Bool {
+        a.metadata == b.metadata && a.chunking == b.chunking && a.chunks == b.chunks && a.sequence == b.sequence && a.files == b.files
+    }
+
+    /// Uncompressed bytes of all files (the install size).
+    public var installSize: UInt64 { files.reduce(0) { $0 + $1.size } }
+    /// Compressed bytes of all stored chunks.
+    public var compressedSize: UInt64 { chunks.reduce(0) { $0 + UInt64($1.compressedSize) } }
+
+    /// Index of the file at `path`, by binary search (files are sorted byte-wise).
+    public func fileIndex(of path: String) -> Int? {
+        var lo = 0, hi = files.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if files[mid].path == path { return mid }
+            if PackPath.precedes(files[mid].path, path) { lo = mid + 1 } else { hi = mid }
+        }
+        return nil
+    }
+
+    /// The chunks that hold file `i`, in order, with the part of each that belongs to it.
+    public func spans(ofFile i: Int) -> [ChunkSpan] {
+        let start = fileOffsets[i], end = start + files[i].size
+        guard end > start else { return [] }
+        // Last sequence entry that starts at or before `start`.
+        var lo = 0, hi = sequence.count
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if sequenceOffsets[mid] <= start { lo = mid } else { hi = mid }
+        }
+        var spans: [ChunkSpan] = []
+        var s = lo
+        while s < sequence.count && sequenceOffsets[s] < end {
+            let c = Int(sequence[s])
+            let chunkStart = sequenceOffsets[s], chunkEnd = chunkStart + UInt64(chunks[c].uncompressedSize)
+            let from = max(start, chunkStart), to = min(end, chunkEnd)
+            spans.append(ChunkSpan(sequenceIndex: s, chunkIndex: c, offsetInChunk: Int(from - chunkStart), length: Int(to - from)))
+            s += 1
+        }
+        return spans
+    }
+
+    /// The paths of the files that use chunk `c` (for error messages).
+    public func files(usingChunk c: Int) -> [String] {
+        var out: [String] = []
+        for (s, entry) in sequence.enumerated() where Int(entry) == c {
+            let start = sequenceOffsets[s], end = start + UInt64(chunks[c].uncompressedSize)
+            // Files overlapping [start, end).
+            var lo = 0, hi = files.count
+            while lo < hi { let mid = (lo + hi) / 2; if fileOffsets[mid] + files[mid].size <= start { lo = mid + 1 } else { hi = mid } }
+            var f = lo
+            while f < files.count && fileOffsets[f] < end {
+                if files[f].size > 0 && !out.contains(files[f].path) { out.append(files[f].path) }
+                f += 1
+            }
+        }
+        return out
+    }
+}

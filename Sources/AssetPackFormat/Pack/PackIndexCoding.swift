@@ -1,0 +1,152 @@
+import Foundation
+
+extension PackIndex {
+    /// The index bytes exactly as stored in a pack (docs/FORMAT.md, "Index").
+    public func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        w.append(PackLayout.indexMagic)
+        w.append(PackLayout.formatVersion)
+        let meta = metadata.canonicalJSON()
+        w.append(UInt32(meta.count))
+        w.append(meta)
+        w.append(UInt32(chunking.minimumSize))
+        w.append(UInt32(chunking.averageSize))
+        w.append(UInt32(chunking.maximumSize))
+        w.append(UInt64(chunks.count))
+        w.bytes.reserveCapacity(w.bytes.count + chunks.count * PackLayout.chunkEntrySize + sequence.count * 4 + files.count * 64)
+        for c in chunks {
+            w.append(c.digest.bytes)
+            w.append(c.offset)
+            w.append(c.compressedSize)
+            w.append(c.uncompressedSize)
+        }
+        w.append(UInt64(sequence.count))
+        for s in sequence { w.append(s) }
+        w.append(UInt64(files.count))
+        for f in files {
+            let p = Array(f.path.utf8)
+            w.append(UInt16(p.count))
+            w.append(p)
+            w.append(f.mode)
+            w.append(f.size)
+        }
+        return w.bytes
+    }
+
+    /// Decodes and checks index bytes that start at file offset `indexOffset`. Every structural
+    /// rule of the format is enforced here, so a reader that accepts an index can trust it:
+    /// chunks lie end to end between the header and the index, sizes are bounded, every chunk is
+    /// used, paths are safe, sorted and unique, and no path is both a file and a directory.
+    public static func decode(_ bytes: [UInt8], indexOffset: UInt64) throws(PackError) -> PackIndex {
+        var r = ByteReader(bytes, context: "index", base: indexOffset)
+        guard try r.bytes(8) == PackLayout.indexMagic else { throw .malformed("index", at: indexOffset, "bad index magic") }
+        let version = try r.u32()
+        guard version == PackLayout.formatVersion else { throw .unsupportedVersion(version) }
+        let metaAt = r.offset
+        let metaLength = Int(try r.u32())
+        let metaBytes = try r.bytes(metaLength)
+        let metadata: PackMetadata
+        do { metadata = try JSONDecoder().decode(PackMetadata.self, from: Data(metaBytes)) } catch {
+            throw .malformed("index metadata", at: metaAt, "not valid pack metadata JSON")
+        }
+        if let problem = AssetPackID.problem(with: metadata.assetPackID) {
+            throw .malformed("index metadata", at: metaAt, "asset pack ID \"\(metadata.assetPackID)\" \(problem)")
+        }
+        let paramsAt = r.offset
+        let chunking = ChunkingParameters(minimumSize: Int(try r.u32()), averageSize: Int(try r.u32()), maximumSize: Int(try r.u32()))
+        if let problem = chunking.problem { throw .malformed("index", at: paramsAt, problem) }
+
+        let chunkCountAt = r.offset
+        let chunkCount = try r.u64()
+        guard chunkCount <= UInt64(r.remaining / PackLayout.chunkEntrySize) else {
+            throw .malformed("index", at: chunkCountAt, "chunk count \(chunkCount) does not fit in the index")
+        }
+        var chunks: [ChunkEntry] = []
+        chunks.reserveCapacity(Int(chunkCount))
+        var expectedOffset = UInt64(PackLayout.headerSize)
+        var seen = Set<SHA256Digest>()
+        for i in 0..<Int(chunkCount) {
+            let at = r.offset
+            let digest = SHA256Digest(bytes: try r.bytes(32))
+            let c = ChunkEntry(digest: digest, offset: try r.u64(), compressedSize: try r.u32(), uncompressedSize: try r.u32())
+            guard c.offset == expectedOffset else {
+                throw .malformed("chunk table", at: at, "chunk \(i) starts at \(c.offset), expected \(expectedOffset) (chunks lie end to end)")
+            }
+            guard c.uncompressedSize > 0, Int(c.uncompressedSize) <= chunking.maximumSize else {
+                throw .malformed("chunk table", at: at, "chunk \(i) declares \(c.uncompressedSize) bytes; chunks hold 1 to \(chunking.maximumSize)")
+            }
+            guard c.compressedSize > 0, UInt64(c.compressedSize) <= UInt64(c.uncompressedSize) + UInt64(c.uncompressedSize >> 7) + 512 else {
+                throw .malformed("chunk table", at: at, "chunk \(i) declares \(c.compressedSize) compressed bytes for \(c.uncompressedSize) uncompressed")
+            }
+            guard seen.insert(digest).inserted else {
+                throw .malformed("chunk table", at: at, "chunk \(i) repeats digest \(digest.hex); identical chunks are stored once")
+            }
+            expectedOffset += UInt64(c.compressedSize)
+            chunks.append(c)
+        }
+        guard expectedOffset == indexOffset else {
+            throw .malformed("chunk table", at: chunkCountAt, "chunks end at \(expectedOffset) but the index starts at \(indexOffset)")
+        }
+
+        let sequenceAt = r.offset
+        let sequenceCount = try r.u64()
+        guard sequenceCount <= UInt64(r.remaining / 4) else {
+            throw .malformed("index", at: sequenceAt, "sequence length \(sequenceCount) does not fit in the index")
+        }
+        var sequence: [UInt32] = []
+        sequence.reserveCapacity(Int(sequenceCount))
+        var used = [Bool](repeating: false, count: chunks.count)
+        var streamLength: UInt64 = 0
+        for _ in 0..<Int(sequenceCount) {
+            let at = r.offset
+            let s = try r.u32()
+            guard Int(s) < chunks.count else { throw .malformed("sequence", at: at, "chunk reference \(s) is out of range (\(chunks.count) chunks)") }
+            used[Int(s)] = true
+            streamLength += UInt64(chunks[Int(s)].uncompressedSize)
+            sequence.append(s)
+        }
+        if let unused = used.firstIndex(of: false) {
+            throw .malformed("sequence", at: sequenceAt, "chunk \(unused) is stored but never used")
+        }
+
+        let fileCountAt = r.offset
+        let fileCount = try r.u64()
+        guard fileCount <= UInt64(r.remaining / 14) else {
+            throw .malformed("index", at: fileCountAt, "file count \(fileCount) does not fit in the index")
+        }
+        var files: [FileEntry] = []
+        files.reserveCapacity(Int(fileCount))
+        var directories = Set<String>()
+        var total: UInt64 = 0
+        for _ in 0..<Int(fileCount) {
+            let at = r.offset
+            let length = Int(try r.u16())
+            guard let path = String(validating: try r.bytes(length), as: UTF8.self) else {
+                throw .malformed("file table", at: at, "path is not valid UTF-8")
+            }
+            if let problem = PackPath.problemWithStoredPath(path) { throw .malformed("file table", at: at, "path \"\(path)\" \(problem)") }
+            let f = FileEntry(path: path, mode: try r.u32(), size: try r.u64())
+            guard f.mode & ~0o777 == 0 else { throw .malformed("file table", at: at, "\"\(path)\" has mode \(String(f.mode, radix: 8)); only permission bits 0777 are allowed") }
+            if let last = files.last, !PackPath.precedes(last.path, path) {
+                throw .malformed("file table", at: at, last.path == path ? "duplicate path \"\(path)\"" : "\"\(path)\" is out of order (paths are sorted byte-wise)")
+            }
+            var parent = path[...]
+            while let slash = parent.lastIndex(of: "/") {
+                parent = parent[..<slash]
+                directories.insert(String(parent))
+            }
+            let (sum, overflow) = total.addingReportingOverflow(f.size)
+            guard !overflow else { throw .malformed("file table", at: at, "file sizes overflow") }
+            total = sum
+            files.append(f)
+        }
+        if let clash = files.first(where: { directories.contains($0.path) }) {
+            throw .malformed("file table", at: fileCountAt, "\"\(clash.path)\" is both a file and a directory")
+        }
+        guard total == streamLength else {
+            throw .malformed("file table", at: fileCountAt, "files hold \(total) bytes but the chunks hold \(streamLength)")
+        }
+        guard r.remaining == 0 else { throw .malformed("index", at: r.offset, "\(r.remaining) unexpected bytes after the file table") }
+        return PackIndex(metadata: metadata, chunking: chunking, chunks: chunks, sequence: sequence, files: files)
+    }
+}

@@ -1,0 +1,67 @@
+/// Fixed parts of the pack file format (docs/FORMAT.md): the header, the trailer and the index
+/// preamble. All integers are little-endian.
+public enum PackLayout {
+    /// The format version this code writes and the only one it reads.
+    public static let formatVersion: UInt32 = 1
+    /// `\x89APK\r\n\x1A\n`: the high byte and line endings catch text-mode transfers, as in PNG.
+    public static let headerMagic: [UInt8] = [0x89, 0x41, 0x50, 0x4B, 0x0D, 0x0A, 0x1A, 0x0A]
+    public static let headerSize = 16
+    public static let trailerMagic: [UInt8] = Array("APKTRAIL".utf8)
+    public static let trailerSize = 64
+    public static let indexMagic: [UInt8] = Array("APKINDEX".utf8)
+    /// Bytes per chunk table entry: digest, offset, compressed size, uncompressed size.
+    public static let chunkEntrySize = 48
+    /// No index may be larger than this (about 5 million chunks): a hostile trailer cannot make
+    /// a reader allocate without bound.
+    public static let maximumIndexSize = 256 << 20
+
+    static func header() -> [UInt8] {
+        var w = ByteWriter()
+        w.append(headerMagic)
+        w.append(formatVersion)
+        w.append(UInt32(0))
+        return w.bytes
+    }
+}
+
+/// The 64 bytes at the end of every pack: where the index is and the digest that pins it.
+public struct PackTrailer: Sendable, Equatable {
+    public var indexOffset: UInt64
+    public var indexLength: UInt64
+    /// SHA-256 of the index bytes: the pack digest. Chunk hashes in the index pin the content.
+    public var indexDigest: SHA256Digest
+
+    func encoded() -> [UInt8] {
+        var w = ByteWriter()
+        w.append(indexOffset)
+        w.append(indexLength)
+        w.append(indexDigest.bytes)
+        w.append(PackLayout.formatVersion)
+        w.append(UInt32(0))
+        w.append(PackLayout.trailerMagic)
+        return w.bytes
+    }
+
+    /// Decodes and checks a trailer read from the last 64 bytes of a pack of `fileSize` bytes.
+    static func decode(_ bytes: [UInt8], fileSize: UInt64) throws(PackError) -> PackTrailer {
+        var r = ByteReader(bytes, context: "trailer", base: fileSize - UInt64(PackLayout.trailerSize))
+        let offset = try r.u64()
+        let length = try r.u64()
+        let digest = SHA256Digest(bytes: try r.bytes(32))
+        let version = try r.u32()
+        _ = try r.u32()
+        guard try r.bytes(8) == PackLayout.trailerMagic else {
+            throw .malformed("trailer", at: fileSize - 8, "bad trailer magic: the file is truncated or not a pack")
+        }
+        guard version == PackLayout.formatVersion else { throw .unsupportedVersion(version) }
+        let indexEnd = fileSize - UInt64(PackLayout.trailerSize)
+        guard offset >= UInt64(PackLayout.headerSize), offset <= indexEnd, length <= indexEnd - offset, offset + length == indexEnd else {
+            throw .malformed("trailer", at: fileSize - UInt64(PackLayout.trailerSize),
+                             "index range \(offset)+\(length) does not end where the trailer starts (\(indexEnd))")
+        }
+        guard length <= UInt64(PackLayout.maximumIndexSize) else {
+            throw .malformed("trailer", at: fileSize - UInt64(PackLayout.trailerSize + 56), "index length \(length) exceeds the \(PackLayout.maximumIndexSize)-byte limit")
+        }
+        return PackTrailer(indexOffset: offset, indexLength: length, indexDigest: digest)
+    }
+}

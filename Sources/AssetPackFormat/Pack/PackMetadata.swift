@@ -1,0 +1,28 @@
+import Foundation
+
+/// What a pack says about itself: the manifest's fields that matter after packaging.
+/// Stored in the index as canonical JSON (sorted keys, no white space).
+public struct PackMetadata: Sendable, Equatable, Codable {
+    public var assetPackID: String
+    public var downloadPolicy: DownloadPolicy
+    public var platforms: [Platform]
+    public var language: String?
+
+    public init(assetPackID: String, downloadPolicy: DownloadPolicy, platforms: [Platform], language: String?) {
+        self.assetPackID = assetPackID
+        self.downloadPolicy = downloadPolicy
+        self.platforms = platforms
+        self.language = language
+    }
+
+    public init(_ manifest: AssetPackManifest) {
+        self.init(assetPackID: manifest.assetPackID, downloadPolicy: manifest.downloadPolicy,
+                  platforms: manifest.platforms, language: manifest.language)
+    }
+
+    func canonicalJSON() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return [UInt8](try! encoder.encode(self))
+    }
+}

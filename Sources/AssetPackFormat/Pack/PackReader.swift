@@ -1,0 +1,134 @@
+import Foundation
+
+/// Reads a pack file: finds the index with one read of the trailer at the end, checks it against
+/// the digest the trailer pins, and gives verified access to chunks and files.
+public final class PackReader: @unchecked Sendable {
+    public let path: String
+    public let index: PackIndex
+    public let trailer: PackTrailer
+    public let fileSize: UInt64
+    private let fd: Int32
+
+    public init(path: String) throws(PackError) {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        do {
+            var st = stat()
+            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw PackError.notAPack("\(path) is not a regular file") }
+            fileSize = UInt64(st.st_size)
+            guard fileSize >= UInt64(PackLayout.headerSize + PackLayout.trailerSize) else {
+                throw PackError.notAPack("\(path) has \(fileSize) bytes, fewer than a pack's header and trailer")
+            }
+            let header = try Self.pread(fd, path: path, offset: 0, count: PackLayout.headerSize)
+            guard Array(header[0..<8]) == PackLayout.headerMagic else {
+                throw PackError.notAPack("\(path) does not start with the pack magic bytes")
+            }
+            var h = ByteReader(header, context: "header", base: 0)
+            _ = try h.bytes(8)
+            let version = try h.u32()
+            guard version == PackLayout.formatVersion else { throw PackError.unsupportedVersion(version) }
+            let tail = try Self.pread(fd, path: path, offset: fileSize - UInt64(PackLayout.trailerSize), count: PackLayout.trailerSize)
+            trailer = try PackTrailer.decode(tail, fileSize: fileSize)
+            let indexBytes = try Self.pread(fd, path: path, offset: trailer.indexOffset, count: Int(trailer.indexLength))
+            let digest = SHA256Digest.hash(indexBytes)
+            guard digest == trailer.indexDigest else { throw PackError.indexDigestMismatch(expected: trailer.indexDigest, actual: digest) }
+            index = try PackIndex.decode(indexBytes, indexOffset: trailer.indexOffset)
+        } catch {
+            close(fd)
+            throw error as! PackError
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// The pack digest: SHA-256 of the index, as pinned by the trailer.
+    public var digest: SHA256Digest { trailer.indexDigest }
+
+    static func pread(_ fd: Int32, path: String, offset: UInt64, count: Int) throws(PackError) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { Foundation.pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .io("cannot read \(path) at byte \(offset + UInt64(done)): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { throw .malformed("file", at: offset + UInt64(done), "unexpected end of file") }
+            done += n
+        }
+        return out
+    }
+
+    /// The uncompressed, verified bytes of chunk `c`. Uses the given decompressor (one per thread).
+    public func chunk(_ c: Int, using decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
+        let entry = index.chunks[c]
+        let frame = try Self.pread(fd, path: path, offset: entry.offset, count: Int(entry.compressedSize))
+        return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
+    }
+
+    /// The verified bytes of the file at `path` in the pack.
+    public func contents(of packPath: String) throws(PackError) -> [UInt8] {
+        guard let f = index.fileIndex(of: packPath) else { throw .io("no file \"\(packPath)\" in the pack") }
+        let d = ZstdDecompressor()
+        var out: [UInt8] = []
+        out.reserveCapacity(Int(index.files[f].size))
+        for span in index.spans(ofFile: f) {
+            let bytes = try chunk(span.chunkIndex, using: d)
+            out.append(contentsOf: bytes[span.offsetInChunk..<span.offsetInChunk + span.length])
+        }
+        return out
+    }
+
+    /// Decodes the chunks `ids` on all cores, `window` at a time, and hands them to `body` in
+    /// order. Memory stays at `window` chunks. Stops at the first failure, in order.
+    public func forEachChunk(_ ids: [Int], threads: Int = ProcessInfo.processInfo.activeProcessorCount, window: Int = 32,
+                             _ body: (Int, [UInt8]) throws -> Void) throws {
+        let workers = max(1, threads)
+        let decompressors = (0..<workers).map { _ in ZstdDecompressor() }
+        var start = 0
+        while start < ids.count {
+            let batch = Array(ids[start..<min(ids.count, start + window)])
+            let results = ResultSlots(count: batch.count)
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                var i = w
+                while i < batch.count {
+                    results.set(i, Result { () throws(PackError) in try self.chunk(batch[i], using: decompressors[w]) })
+                    i += workers
+                }
+            }
+            for (i, c) in batch.enumerated() { try body(c, try results.get(i).get()) }
+            start += window
+        }
+    }
+}
+
+/// Fixed slots written by concurrent workers, one each.
+private final class ResultSlots: @unchecked Sendable {
+    private var slots: [Result<[UInt8], PackError>?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ i: Int, _ r: Result<[UInt8], PackError>) { lock.withLock { slots[i] = r } }
+    func get(_ i: Int) -> Result<[UInt8], PackError> { lock.withLock { slots[i]! } }
+}
+
+/// Turns a stored frame back into verified chunk bytes.
+public enum ChunkVerifier {
+    public static func open(_ frame: [UInt8], entry: ChunkEntry, chunkIndex c: Int, index: PackIndex,
+                            decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var failure: ZstdError?
+        frame.withUnsafeBytes { f in
+            do throws(ZstdError) { bytes = try decompressor.decompress(f, expectedSize: Int(entry.uncompressedSize)) } catch { failure = error }
+        }
+        if let failure {
+            throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: failure.description)
+        }
+        let actual = SHA256Digest.hash(bytes)
+        guard actual == entry.digest else {
+            throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c),
+                                reason: "its bytes hash to \(actual.hex.prefix(16))…")
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,16 @@
+/// Why a pack could not be written.
+public enum PackWriteError: Error, CustomStringConvertible {
+    case read(String, String)
+    case changed(String, String)
+    case write(String, String)
+    case tooLarge(String)
+
+    public var description: String {
+        switch self {
+        case let .read(path, why): return "cannot read \(path): \(why)"
+        case let .changed(path, why): return "\(path) \(why); packs are built from files that do not change meanwhile"
+        case let .write(path, why): return "cannot write \(path): \(why)"
+        case let .tooLarge(why): return why
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// What `PackWriter` produced.
+public struct PackSummary: Sendable, Equatable {
+    public var fileCount: Int
+    public var chunkCount: Int
+    /// Chunks that were stored once although the content stream uses them more often.
+    public var reusedChunkCount: Int
+    public var installSize: UInt64
+    public var packSize: UInt64
+    public var packDigest: SHA256Digest
+}
+
+/// Builds a pack from selected files: reads them in pack order, cuts chunks (FastCDC), hashes and
+/// compresses chunks on all cores, and streams the result to a temporary file that is renamed
+/// into place when complete. Memory stays bounded by the blocks in flight, whatever the input.
+/// The output is deterministic: the same files and metadata give the same bytes.
+public struct PackWriter {
+    public var parameters: ChunkingParameters = .default
+    public var compressionLevel: Int32 = 3
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// Bytes read per block handed to a worker.
+    public var blockSize = 4 << 20
+
+    public init() {}
+
+    public func write(metadata: PackMetadata, files: [SelectedFile], to destination: String) throws -> PackSummary {
+        let out = try AtomicFile(destination: destination)
+        defer { out.discard() }
+        try out.write(PackLayout.header())
+        let pipeline = PackPipeline(out: out, level: compressionLevel, workers: max(1, threads), maxInFlight: max(1, threads) * 2 + 1)
+        var segmenter = ChunkSegmenter(parameters: parameters, blockSize: blockSize) { batch in
+            try pipeline.submit(batch)
+        }
+        do {
+            for file in files {
+                let fd = open(file.sourcePath, O_RDONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw PackWriteError.read(file.sourcePath, String(cString: strerror(errno))) }
+                defer { close(fd) }
+                let large = file.size >= UInt64(segmenter.minimumChunkSize)
+                if large { try segmenter.endSegment() }
+                try segmenter.append(fd: fd, size: file.size, path: file.sourcePath)
+                if large { try segmenter.endSegment() }
+            }
+            try segmenter.endSegment()
+        } catch {
+            _ = try? pipeline.finish()
+            throw error
+        }
+        let (chunks, sequence) = try pipeline.finish()
+        let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence,
+                              files: files.map { FileEntry(path: $0.packPath, mode: $0.mode & 0o777, size: $0.size) })
+        let indexBytes = index.encoded()
+        let indexOffset = pipeline.offset
+        let trailer = PackTrailer(indexOffset: indexOffset, indexLength: UInt64(indexBytes.count), indexDigest: SHA256Digest.hash(indexBytes))
+        try out.write(indexBytes)
+        try out.write(trailer.encoded())
+        try out.commit()
+        return PackSummary(fileCount: files.count, chunkCount: chunks.count, reusedChunkCount: sequence.count - chunks.count,
+                           installSize: index.installSize,
+                           packSize: indexOffset + UInt64(indexBytes.count + PackLayout.trailerSize),
+                           packDigest: trailer.indexDigest)
+    }
+}
+
+/// Hashes and compresses batches on worker threads and writes them in submission order.
+private final class PackPipeline: @unchecked Sendable {
+    private struct Compressed { var digest: SHA256Digest; var size: Int; var frame: [UInt8] }
+
+    private let out: AtomicFile
+    private let workers = DispatchQueue(label: "assetpack.pack.workers", attributes: .concurrent)
+    private let writer = DispatchQueue(label: "assetpack.pack.writer")
+    private let slots: DispatchSemaphore
+    private let group = DispatchGroup()
+    private let lock = NSLock()
+    private var compressors: [ZstdCompressor]
+    private var submitted = 0
+    // Owned by `writer`:
+    private var pending: [Int: [Compressed]] = [:]
+    private var next = 0
+    private var failure: Error?
+    private var chunks: [ChunkEntry] = []
+    private var sequence: [UInt32] = []
+    private var known: [SHA256Digest: UInt32] = [:]
+    private(set) var offset = UInt64(PackLayout.headerSize)
+
+    init(out: AtomicFile, level: Int32, workers: Int, maxInFlight: Int) {
+        self.out = out
+        slots = DispatchSemaphore(value: maxInFlight)
+        compressors = (0..<workers).map { _ in ZstdCompressor(level: level) }
+    }
+
+    private var failed: Bool { writer.sync { failure != nil } }
+
+    func submit(_ batch: ChunkBatch) throws {
+        slots.wait()
+        if failed {
+            slots.signal()
+            _ = try finish()
+            return
+        }
+        let seq = submitted
+        submitted += 1
+        group.enter()
+        workers.async { [self] in
+            let compressor = lock.withLock { compressors.popLast() }
+            var results: [Compressed] = []
+            results.reserveCapacity(batch.lengths.count)
+            var position = 0
+            for length in batch.lengths {
+                let bytes = batch.block.slice(position, length)
+                let frame = (compressor ?? ZstdCompressor(level: 3)).compress(bytes)
+                results.append(Compressed(digest: SHA256Digest.hash(bytes), size: length, frame: frame))
+                position += length
+            }
+            if let compressor { lock.withLock { compressors.append(compressor) } }
+            let finished = results
+            writer.async { [self] in
+                pending[seq] = finished
+                drain()
+            }
+        }
+    }
+
+    private func drain() {
+        while let results = pending.removeValue(forKey: next) {
+            if failure == nil {
+                do { try store(results) } catch { failure = error }
+            }
+            next += 1
+            slots.signal()
+            group.leave()
+        }
+    }
+
+    private func store(_ results: [Compressed]) throws {
+        for r in results {
+            if let existing = known[r.digest] {
+                sequence.append(existing)
+                continue
+            }
+            guard chunks.count < Int(UInt32.max) else { throw PackWriteError.tooLarge("a pack may hold at most \(UInt32.max) chunks") }
+            let i = UInt32(chunks.count)
+            try out.write(r.frame)
+            chunks.append(ChunkEntry(digest: r.digest, offset: offset, compressedSize: UInt32(r.frame.count), uncompressedSize: UInt32(r.size)))
+            known[r.digest] = i
+            sequence.append(i)
+            offset += UInt64(r.frame.count)
+        }
+    }
+
+    /// Waits for every batch; returns the chunk table and sequence, or throws the first failure.
+    @discardableResult
+    func finish() throws -> ([ChunkEntry], [UInt32]) {
+        group.wait()
+        return try writer.sync {
+            if let failure { throw failure }
+            return (chunks, sequence)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+#include "ccrypto.h"

@@ -1,0 +1,38 @@
+import AssetPackCLI
+import AssetPackFormat
+
+let validateCommand = CommandSpec(
+    name: "validate",
+    abstract: "Check manifests and the files they select.",
+    arguments: "MANIFEST...",
+    discussion: "Reports every problem with the file, the key path and the reason. Exits 1 if any manifest has an error.",
+    options: [.flag("--json", help: "Print a JSON report instead of text.")],
+    positionalCount: 1...Int.max
+) { args in
+    struct Report: Encodable {
+        var manifest: String
+        var valid: Bool
+        var assetPackID: String?
+        var fileCount: Int
+        var installSize: UInt64
+        var diagnostics: [Diagnostic]
+    }
+    var reports: [Report] = []
+    for path in args.positionals {
+        let input = ManifestInput(path: path)
+        let valid = input.manifest != nil && !input.diagnostics.hasErrors
+        reports.append(Report(manifest: path, valid: valid, assetPackID: input.manifest?.assetPackID,
+                              fileCount: input.files.count, installSize: input.files.reduce(0) { $0 + $1.size },
+                              diagnostics: input.diagnostics))
+    }
+    if args.flag("--json") {
+        print(jsonString(reports))
+    } else {
+        for r in reports {
+            for d in r.diagnostics { printError(d.description) }
+            if r.valid { print("\(r.manifest): valid — \(r.assetPackID ?? "?"), \(r.fileCount) files, \(byteCount(r.installSize))") }
+            else { print("\(r.manifest): invalid (\(r.diagnostics.filter { $0.severity == .error }.count) errors)") }
+        }
+    }
+    return reports.allSatisfy(\.valid) ? 0 : 1
+}
