@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what AssetPacks builds and tests with on Debian 12: the C libraries it links, the
+# tools its integration tests and benchmarks run beside it, and moto (an S3 endpoint) from PyPI.
+# Idempotent; skips what is already there. Needs root for apt-get (or sudo).
+set -euo pipefail
+packages=(libzstd-dev libssl-dev libcurl4-openssl-dev libmicrohttpd-dev libsqlite3-dev
+          zstd nginx-light curl openssl ca-certificates)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if ! python3 -c 'import moto' 2>/dev/null; then
+  python3 -m pip install -q 'moto[server]' >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages 'moto[server]' >/dev/null
+fi
