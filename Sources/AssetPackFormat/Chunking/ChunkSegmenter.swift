@@ -30,16 +30,22 @@ struct ChunkBatch: @unchecked Sendable {
 /// depend on its neighbours while small files share chunks and compress together.
 struct ChunkSegmenter {
     private let cdc: FastCDC
-    private let blockSize: Int
+    private let pool: BlockPool
     private var block: ByteBlock
     private let emit: (ChunkBatch) throws -> Void
 
-    init(parameters: ChunkingParameters, blockSize: Int, emit: @escaping (ChunkBatch) throws -> Void) {
+    /// Blocks come from `pool`, whose capacity must be at least twice the maximum chunk size;
+    /// `emit` takes ownership of each full block.
+    init(parameters: ChunkingParameters, pool: BlockPool, emit: @escaping (ChunkBatch) throws -> Void) {
+        precondition(pool.capacity >= 2 * parameters.maximumSize)
         cdc = FastCDC(parameters)
-        self.blockSize = max(blockSize, 2 * parameters.maximumSize)
-        block = ByteBlock(capacity: self.blockSize)
+        self.pool = pool
+        block = pool.take()
         self.emit = emit
     }
+
+    /// Returns the block being filled to the pool (after the last segment ended).
+    func release() { pool.give(block) }
 
     var minimumChunkSize: Int { cdc.parameters.minimumSize }
 
@@ -79,7 +85,7 @@ struct ChunkSegmenter {
         }
         guard !lengths.isEmpty else { return }
         let full = block
-        block = ByteBlock(capacity: blockSize)
+        block = pool.take()
         let tail = full.count - position
         if tail > 0 { block.base.copyMemory(from: full.base + position, byteCount: tail) }
         block.count = tail

@@ -17,6 +17,15 @@ public final class ZstdCompressor: @unchecked Sendable {
 
     deinit { ZSTD_freeCCtx(ctx) }
 
+    /// Compresses `input` into one zstd frame in `output`, which must have room for
+    /// `ZSTD_compressBound(input.count)` bytes; returns the frame's length.
+    public func compress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int {
+        precondition(output.count >= ZSTD_compressBound(input.count), "zstd output buffer too small")
+        let n = ZSTD_compress2(ctx, output.baseAddress, output.count, input.baseAddress, input.count)
+        precondition(czstd_is_error(n) == 0, "zstd compression failed: \(String(cString: ZSTD_getErrorName(n)))")
+        return n
+    }
+
     /// One complete zstd frame holding `input`.
     public func compress(_ input: UnsafeRawBufferPointer) -> [UInt8] {
         let bound = ZSTD_compressBound(input.count)

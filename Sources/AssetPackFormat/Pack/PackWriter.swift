@@ -1,3 +1,4 @@
+import CZstd
 import Foundation
 
 /// What `PackWriter` produced.
@@ -13,13 +14,13 @@ public struct PackSummary: Sendable, Equatable {
 
 /// Builds a pack from selected files: reads them in pack order, cuts chunks (FastCDC), hashes and
 /// compresses chunks on all cores, and streams the result to a temporary file that is renamed
-/// into place when complete. Memory stays bounded by the blocks in flight, whatever the input.
+/// into place when complete. Memory stays bounded by a fixed pool of blocks, whatever the input.
 /// The output is deterministic: the same files and metadata give the same bytes.
 public struct PackWriter {
     public var parameters: ChunkingParameters = .default
     public var compressionLevel: Int32 = 3
     public var threads = ProcessInfo.processInfo.activeProcessorCount
-    /// Bytes read per block handed to a worker.
+    /// Bytes read per block handed to a worker (at least twice the maximum chunk size).
     public var blockSize = 4 << 20
 
     public init() {}
@@ -28,8 +29,14 @@ public struct PackWriter {
         let out = try AtomicFile(destination: destination)
         defer { out.discard() }
         try out.write(PackLayout.header())
-        let pipeline = PackPipeline(out: out, level: compressionLevel, workers: max(1, threads), maxInFlight: max(1, threads) * 2 + 1)
-        var segmenter = ChunkSegmenter(parameters: parameters, blockSize: blockSize) { batch in
+        let workers = max(1, threads)
+        let inFlight = workers * 2 + 1
+        let capacity = max(blockSize, 2 * parameters.maximumSize)
+        let input = BlockPool(count: inFlight + 1, capacity: capacity)
+        let pipeline = PackPipeline(out: out, level: compressionLevel, workers: workers,
+                                    output: BlockPool(count: inFlight, capacity: ZSTD_compressBound(capacity) + 64 << 10),
+                                    input: input)
+        var segmenter = ChunkSegmenter(parameters: parameters, pool: input) { batch in
             try pipeline.submit(batch)
         }
         do {
@@ -43,6 +50,7 @@ public struct PackWriter {
                 if large { try segmenter.endSegment() }
             }
             try segmenter.endSegment()
+            segmenter.release()
         } catch {
             _ = try? pipeline.finish()
             throw error
@@ -64,19 +72,24 @@ public struct PackWriter {
 }
 
 /// Hashes and compresses batches on worker threads and writes them in submission order.
+/// Input blocks return to their pool once compressed, output blocks once written.
 private final class PackPipeline: @unchecked Sendable {
-    private struct Compressed { var digest: SHA256Digest; var size: Int; var frame: [UInt8] }
+    /// One chunk's digest and where its frame lies in the batch's output block.
+    private struct Compressed { var digest: SHA256Digest; var size: Int; var frameOffset: Int; var frameLength: Int }
+    private struct Done { var output: ByteBlock; var chunks: [Compressed] }
 
     private let out: AtomicFile
     private let workers = DispatchQueue(label: "assetpack.pack.workers", attributes: .concurrent)
     private let writer = DispatchQueue(label: "assetpack.pack.writer")
-    private let slots: DispatchSemaphore
     private let group = DispatchGroup()
     private let lock = NSLock()
     private var compressors: [ZstdCompressor]
+    private let compressorSlots: DispatchSemaphore
+    private let outputPool: BlockPool
+    private let inputPool: BlockPool
     private var submitted = 0
     // Owned by `writer`:
-    private var pending: [Int: [Compressed]] = [:]
+    private var pending: [Int: Done] = [:]
     private var next = 0
     private var failure: Error?
     private var chunks: [ChunkEntry] = []
@@ -84,18 +97,21 @@ private final class PackPipeline: @unchecked Sendable {
     private var known: [SHA256Digest: UInt32] = [:]
     private(set) var offset = UInt64(PackLayout.headerSize)
 
-    init(out: AtomicFile, level: Int32, workers: Int, maxInFlight: Int) {
+    init(out: AtomicFile, level: Int32, workers: Int, output: BlockPool, input: BlockPool) {
         self.out = out
-        slots = DispatchSemaphore(value: maxInFlight)
         compressors = (0..<workers).map { _ in ZstdCompressor(level: level) }
+        compressorSlots = DispatchSemaphore(value: workers)
+        outputPool = output
+        inputPool = input
     }
 
     private var failed: Bool { writer.sync { failure != nil } }
 
     func submit(_ batch: ChunkBatch) throws {
-        slots.wait()
+        let output = outputPool.take()
         if failed {
-            slots.signal()
+            outputPool.give(output)
+            inputPool.give(batch.block)
             _ = try finish()
             return
         }
@@ -103,49 +119,55 @@ private final class PackPipeline: @unchecked Sendable {
         submitted += 1
         group.enter()
         workers.async { [self] in
-            let compressor = lock.withLock { compressors.popLast() }
+            // At most one batch per compressor runs at a time, whatever threads GCD brings up.
+            compressorSlots.wait()
+            let compressor = lock.withLock { compressors.removeLast() }
             var results: [Compressed] = []
             results.reserveCapacity(batch.lengths.count)
             var position = 0
             for length in batch.lengths {
                 let bytes = batch.block.slice(position, length)
-                let frame = (compressor ?? ZstdCompressor(level: 3)).compress(bytes)
-                results.append(Compressed(digest: SHA256Digest.hash(bytes), size: length, frame: frame))
+                let room = UnsafeMutableRawBufferPointer(start: output.base + output.count, count: output.capacity - output.count)
+                let n = compressor.compress(bytes, into: room)
+                results.append(Compressed(digest: SHA256Digest.hash(bytes), size: length, frameOffset: output.count, frameLength: n))
+                output.count += n
                 position += length
             }
-            if let compressor { lock.withLock { compressors.append(compressor) } }
-            let finished = results
+            lock.withLock { compressors.append(compressor) }
+            compressorSlots.signal()
+            inputPool.give(batch.block)
+            let done = Done(output: output, chunks: results)
             writer.async { [self] in
-                pending[seq] = finished
+                pending[seq] = done
                 drain()
             }
         }
     }
 
     private func drain() {
-        while let results = pending.removeValue(forKey: next) {
+        while let done = pending.removeValue(forKey: next) {
             if failure == nil {
-                do { try store(results) } catch { failure = error }
+                do { try store(done) } catch { failure = error }
             }
+            outputPool.give(done.output)
             next += 1
-            slots.signal()
             group.leave()
         }
     }
 
-    private func store(_ results: [Compressed]) throws {
-        for r in results {
+    private func store(_ done: Done) throws {
+        for r in done.chunks {
             if let existing = known[r.digest] {
                 sequence.append(existing)
                 continue
             }
             guard chunks.count < Int(UInt32.max) else { throw PackWriteError.tooLarge("a pack may hold at most \(UInt32.max) chunks") }
             let i = UInt32(chunks.count)
-            try out.write(r.frame)
-            chunks.append(ChunkEntry(digest: r.digest, offset: offset, compressedSize: UInt32(r.frame.count), uncompressedSize: UInt32(r.size)))
+            try out.write(UnsafeRawBufferPointer(done.output.slice(r.frameOffset, r.frameLength)))
+            chunks.append(ChunkEntry(digest: r.digest, offset: offset, compressedSize: UInt32(r.frameLength), uncompressedSize: UInt32(r.size)))
             known[r.digest] = i
             sequence.append(i)
-            offset += UInt64(r.frame.count)
+            offset += UInt64(r.frameLength)
         }
     }
 

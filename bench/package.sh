@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Packaging benchmark: `assetpack package` against `tar -cf - DIR | zstd -3 -T0` on the same
+# ~1 GiB corpus (text/JSON, incompressible media, many small files, one model-like file of half
+# the size), alternating, several rounds. Prints the median wall-time ratio, the size ratio and
+# our peak RSS. Targets (issue 2): time <= 1.0x, size <= 1.05x, peak RSS <= 256 MiB.
+# Usage: bench/package.sh [SIZE_MIB=1024] [ROUNDS=5]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size=${1:-1024}; rounds=${2:-5}
+scripts/install-deps.sh
+swift build -c release --product assetpack >/dev/null
+bin=$PWD/.build/release/assetpack
+out=$PWD/bench/out; corpus=$out/corpus-$size
+mkdir -p "$out"
+[ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
+cd "$corpus"
+echo "corpus: $(du -sh content | cut -f1), $(find content -type f | wc -l) files; $(nproc) cores"
+python3 "$OLDPWD/bench/measure.py" "$rounds" \
+  assetpack "$bin package Manifest.json -o $out/bench.pack >/dev/null" \
+  tar+zstd "tar -cf - content | zstd -q -3 -T0 -f -o $out/bench.tar.zst"
+ours=$(stat -c %s "$out/bench.pack"); theirs=$(stat -c %s "$out/bench.tar.zst")
+python3 -c "print(f'size: assetpack {$ours} B, tar+zstd {$theirs} B -> ratio {$ours/$theirs:.3f}x')"
+"$bin" verify "$out/bench.pack" >/dev/null && echo "verify: OK"
