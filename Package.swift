@@ -16,6 +16,6 @@ let package = Package(
         .target(name: "AssetPackCLI", dependencies: []),
         .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackCLI"]),
         .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat"]),
-        .testTarget(name: "CLITests", dependencies: ["AssetPackFormat"]),
+        .testTarget(name: "CLITests", dependencies: ["assetpack"]),
     ]
 )

@@ -29,7 +29,7 @@ import Testing
     /// Extraction fails and leaves the target folder absent and no staging behind.
     func expectExtractLeavesNothing(_ pack: String, _ dir: TempDir) {
         let before = Set(try! FileManager.default.contentsOfDirectory(atPath: dir.path))
-        #expect(throws: (any Error).self) { try PackExtractor(reader: try PackReader(path: pack)).extract(to: dir.path + "/out") }
+        #expect(throws: (any Error).self) { try PackExtractor(reader: try PackReader(path: pack)).extract(to: dir.path + "/out/deeper/x") }
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/out"))
         #expect(Set(try! FileManager.default.contentsOfDirectory(atPath: dir.path)) == before)
     }

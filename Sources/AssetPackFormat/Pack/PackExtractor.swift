@@ -19,8 +19,19 @@ public struct PackExtractor {
             }
         }
         let url = URL(fileURLWithPath: destination).standardizedFileURL
-        let staging = url.deletingLastPathComponent().path + "/.\(url.lastPathComponent).extracting-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        guard mkdir(staging, 0o755) == 0 else { throw PackError.io("cannot create \(staging): \(String(cString: strerror(errno)))") }
+        let parent = url.deletingLastPathComponent()
+        // Missing parent folders are created, and removed again if the extraction fails.
+        var createdParents: [URL] = []
+        var p = parent
+        while !fm.fileExists(atPath: p.path) { createdParents.append(p); p = p.deletingLastPathComponent() }
+        let staging = parent.path + "/.\(url.lastPathComponent).extracting-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        do {
+            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+            guard mkdir(staging, 0o755) == 0 else { throw PackError.io("cannot create \(staging): \(String(cString: strerror(errno)))") }
+        } catch {
+            for d in createdParents { rmdir(d.path) }
+            throw error
+        }
         do {
             try writeFiles(into: staging)
             if isDir.boolValue { rmdir(destination) }
@@ -29,6 +40,7 @@ public struct PackExtractor {
             }
         } catch {
             try? fm.removeItem(atPath: staging)
+            for d in createdParents { rmdir(d.path) }
             throw error
         }
     }
