@@ -47,73 +47,10 @@ public struct PackExtractor {
 
     private func writeFiles(into root: String) throws {
         let index = reader.index
-        var writer = StreamFileWriter(root: root, files: index.files)
-        try writer.createEmptyFilesAhead()
+        var writer = try StreamFileWriter(root: root, files: index.files)
         try reader.forEachChunk(index.sequence.map(Int.init)) { _, bytes in
             try bytes.withUnsafeBytes { try writer.consume($0) }
         }
         try writer.finish()
-    }
-}
-
-/// Writes the content stream into the files it is made of, in order.
-struct StreamFileWriter {
-    let root: String
-    let files: [FileEntry]
-    private var current = 0
-    private var fd: Int32 = -1
-    private var left: UInt64 = 0
-    private var madeDirectories: Set<String> = [""]
-
-    init(root: String, files: [FileEntry]) {
-        self.root = root
-        self.files = files
-    }
-
-    /// Opens the next file(s) until one with bytes left is current; empty files are created whole.
-    mutating func createEmptyFilesAhead() throws {
-        while fd < 0 && current < files.count {
-            try open(files[current])
-            left = files[current].size
-            if left == 0 { try closeCurrent() }
-        }
-    }
-
-    mutating func consume(_ buffer: UnsafeRawBufferPointer) throws {
-        var position = 0
-        while position < buffer.count {
-            guard fd >= 0 else { throw PackError.io("the content stream holds more bytes than the files") }
-            let n = Int(min(UInt64(buffer.count - position), left))
-            try writeAll(fd: fd, UnsafeRawBufferPointer(rebasing: buffer[position..<position + n]), path: files[current].path)
-            position += n
-            left -= UInt64(n)
-            if left == 0 {
-                try closeCurrent()
-                try createEmptyFilesAhead()
-            }
-        }
-    }
-
-    mutating func finish() throws {
-        guard fd < 0 && current == files.count else { throw PackError.io("the content stream ended inside \(files[min(current, files.count - 1)].path)") }
-    }
-
-    private mutating func open(_ file: FileEntry) throws {
-        let parent = file.path.split(separator: "/").dropLast()
-        var dir = ""
-        for component in parent {
-            dir = dir.isEmpty ? String(component) : dir + "/" + component
-            if madeDirectories.insert(dir).inserted, mkdir(root + "/" + dir, 0o755) != 0, errno != EEXIST {
-                throw PackError.io("cannot create directory \(dir): \(String(cString: strerror(errno)))")
-            }
-        }
-        fd = Foundation.open(root + "/" + file.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw PackError.io("cannot create \(file.path): \(String(cString: strerror(errno)))") }
-    }
-
-    private mutating func closeCurrent() throws {
-        let file = files[current]
-        defer { close(fd); fd = -1; current += 1 }
-        guard fchmod(fd, mode_t(file.mode)) == 0 else { throw PackError.io("cannot set the mode of \(file.path): \(String(cString: strerror(errno)))") }
     }
 }

@@ -1,0 +1,97 @@
+import Foundation
+
+/// Writes a pack's content stream into the files it is made of, in order, below `root`: the
+/// extractor and the client's installer both assemble packs with it. It creates only folders and
+/// regular files (never following symlinks) at paths from a checked index.
+public struct StreamFileWriter {
+    public let root: String
+    public let files: [FileEntry]
+    private var current = 0
+    private var fd: Int32 = -1
+    private var left: UInt64 = 0
+    private var madeDirectories: Set<String> = [""]
+    /// Stream bytes consumed so far (including where a resumed writer started).
+    public private(set) var position: UInt64 = 0
+
+    /// Starts at stream offset `resumeAt`: files that end before it are taken as complete, the
+    /// file that holds it is cut back to the right length, and later files are rewritten.
+    public init(root: String, files: [FileEntry], resumeAt: UInt64 = 0) throws {
+        self.root = root
+        self.files = files
+        var start: UInt64 = 0
+        while current < files.count && start + files[current].size <= resumeAt && !(files[current].size == 0 && start == resumeAt) {
+            start += files[current].size
+            current += 1
+        }
+        position = resumeAt
+        if current < files.count && resumeAt > start {
+            let inFile = resumeAt - start
+            try open(files[current], truncate: false)
+            guard ftruncate(fd, off_t(inFile)) == 0, lseek(fd, off_t(inFile), SEEK_SET) >= 0 else {
+                throw PackError.io("cannot resume \(files[current].path): \(String(cString: strerror(errno)))")
+            }
+            left = files[current].size - inFile
+        } else {
+            try openNextFiles()
+        }
+    }
+
+    /// Opens the next file(s) until one with bytes left is current; empty files are created whole.
+    private mutating func openNextFiles() throws {
+        while fd < 0 && current < files.count {
+            try open(files[current], truncate: true)
+            left = files[current].size
+            if left == 0 { try closeCurrent() }
+        }
+    }
+
+    public mutating func consume(_ buffer: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < buffer.count {
+            guard fd >= 0 else { throw PackError.io("the content stream holds more bytes than the files") }
+            let n = Int(min(UInt64(buffer.count - offset), left))
+            try writeAll(fd: fd, UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + n]), path: root + "/" + files[current].path)
+            offset += n
+            left -= UInt64(n)
+            position += UInt64(n)
+            if left == 0 {
+                try closeCurrent()
+                try openNextFiles()
+            }
+        }
+    }
+
+    /// Checks that every file is complete.
+    public mutating func finish() throws {
+        guard fd < 0 && current == files.count else {
+            throw PackError.io("the content stream ended inside \(files[min(current, files.count - 1)].path)")
+        }
+    }
+
+    /// Closes the open file, if any (after a failure).
+    public mutating func abandon() {
+        if fd >= 0 { close(fd); fd = -1 }
+    }
+
+    private mutating func open(_ file: FileEntry, truncate: Bool) throws {
+        let parent = file.path.split(separator: "/").dropLast()
+        var dir = ""
+        for component in parent {
+            dir = dir.isEmpty ? String(component) : dir + "/" + component
+            if madeDirectories.insert(dir).inserted, mkdir(root + "/" + dir, 0o755) != 0, errno != EEXIST {
+                throw PackError.io("cannot create directory \(dir): \(String(cString: strerror(errno)))")
+            }
+        }
+        let path = root + "/" + file.path
+        // A fresh file replaces whatever a resumed run left there (possibly read-only by now).
+        if truncate { unlink(path) }
+        fd = Foundation.open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_EXCL : 0), 0o600)
+        guard fd >= 0 else { throw PackError.io("cannot create \(file.path): \(String(cString: strerror(errno)))") }
+    }
+
+    private mutating func closeCurrent() throws {
+        let file = files[current]
+        defer { close(fd); fd = -1; current += 1 }
+        guard fchmod(fd, mode_t(file.mode)) == 0 else { throw PackError.io("cannot set the mode of \(file.path): \(String(cString: strerror(errno)))") }
+    }
+}
