@@ -87,14 +87,16 @@ public struct KeyValuesParser {
         }
     }
 
-    /// Whether the quote at `q` closes a token: Steam scripts end folder paths with a backslash
-    /// (`"..\content\"`), so `\"` followed by a space, line end, brace or EOF is a backslash and
-    /// the closing quote; anywhere else it is an escaped quote.
+    /// Whether the quote at `q` closes the string: Steam scripts end folder paths with a backslash
+    /// (`"..\content\"`), so a `\"` after which the line ends or the next token starts (`"`, `{`,
+    /// `}`, `//`) is a backslash and the closing quote; anywhere else it is an escaped quote.
     private func quoteEndsToken(at q: Int) -> Bool {
-        let n = q + 1
+        var n = q + 1
+        if n < bytes.count, bytes[n] == UInt8(ascii: "\"") { return false } // `\""`: escaped quote, then the close
+        while n < bytes.count, bytes[n] == 0x20 || bytes[n] == 0x09 { n += 1 }
         guard n < bytes.count else { return true }
         let b = bytes[n]
-        return b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == UInt8(ascii: "{") || b == UInt8(ascii: "}") || b == UInt8(ascii: "/")
+        return b == 0x0A || b == 0x0D || b == UInt8(ascii: "\"") || b == UInt8(ascii: "{") || b == UInt8(ascii: "}") || b == UInt8(ascii: "/")
     }
 
     /// Skips a `[$CONDITION]` token after a value or key, if one follows on the same line.
