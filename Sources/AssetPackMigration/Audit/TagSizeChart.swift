@@ -43,7 +43,7 @@ enum TagSizeChart {
         }
         for (i, limit) in ODRLimits.all.enumerated() {
             let lx = x(limit.bytes)
-            let ly = top - 10 - (i % 2) * 16
+            let ly = top - 8 - (i % 3) * 14
             let dash = limit == ODRLimits.idealTag ? " stroke-dasharray=\"4 3\"" : ""
             s += "<line x1=\"\(f(lx))\" y1=\"\(top - 6)\" x2=\"\(f(lx))\" y2=\"\(height - 34)\" stroke=\"#b71c1c\" stroke-width=\"1.5\"\(dash)/>"
             s += "<text x=\"\(f(lx))\" y=\"\(ly)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b71c1c\">\(HTMLText.escape(limit.name)) \(ByteText.format(limit.bytes))</text>"

@@ -79,9 +79,9 @@ public struct ODRSourceScanner {
         }
     }
 
-    /// The argument labels at depth one of the call whose `(` is at `open`.
-    private func labels(inCallOpenedAt open: Int) -> [String] {
-        var out: [String] = []
+    /// The argument labels at depth one of the call whose `(` is at `open`, with their token indices.
+    private func labelPositions(inCallOpenedAt open: Int) -> [(label: String, index: Int)] {
+        var out: [(String, Int)] = []
         var depth = 0
         var j = open
         while j < tokens.count {
@@ -90,12 +90,14 @@ public struct ODRSourceScanner {
                 if "([{".contains(t.text) { depth += 1 }
                 if ")]}".contains(t.text) { depth -= 1; if depth == 0 { break } }
             } else if depth == 1, t.kind == .identifier, isPunct(j + 1, ":"), isPunct(j - 1, "(") || isPunct(j - 1, ",") {
-                out.append(t.text)
+                out.append((t.text, j))
             }
             j += 1
         }
         return out
     }
+
+    private func labels(inCallOpenedAt open: Int) -> [String] { labelPositions(inCallOpenedAt: open).map(\.label) }
 
     /// Whether the Objective-C message whose part starts at `k` has a later part named `part`.
     private func selectorContinues(from k: Int, with part: String) -> Bool { findSelectorPart(part, after: k) != nil }
@@ -152,19 +154,7 @@ public struct ODRSourceScanner {
     }
 
     private func argumentStart(label: String, inCallOpenedAt open: Int) -> Int? {
-        var depth = 0
-        var j = open
-        while j < tokens.count {
-            let t = tokens[j]
-            if t.kind == .punctuation {
-                if "([{".contains(t.text) { depth += 1 }
-                if ")]}".contains(t.text) { depth -= 1; if depth == 0 { return nil } }
-            } else if depth == 1, t.kind == .identifier, t.text == label, isPunct(j + 1, ":") {
-                return j + 2
-            }
-            j += 1
-        }
-        return nil
+        labelPositions(inCallOpenedAt: open).first { $0.label == label }.map { $0.index + 2 }
     }
 
     /// Words that build a collection of literals without making the tags dynamic.

@@ -86,7 +86,12 @@ private func convertVDF(_ args: ParsedArguments) throws -> Int32 {
         }
     }
     let script: SteamBuildScript
-    do { script = try SteamBuildScript.load(path: args.positionals[1]) } catch { throw CLIError.failure(error.description) }
+    do {
+        script = try SteamBuildScript.load(path: args.positionals[1])
+    } catch {
+        printError(error.description) // already "file:line:column: error: reason"
+        return 1
+    }
     for w in script.warnings { printError(w.description) }
     var files: [(name: String, bytes: [UInt8])] = []
     var failed = false
