@@ -7,6 +7,7 @@ let package = Package(
     name: "AssetPacks",
     products: [
         .library(name: "AssetPackFormat", targets: ["AssetPackFormat"]),
+        .library(name: "AssetPackMigration", targets: ["AssetPackMigration"]),
         .executable(name: "assetpack", targets: ["assetpack"]),
     ],
     targets: [
@@ -14,8 +15,11 @@ let package = Package(
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto"]),
         .target(name: "AssetPackCLI", dependencies: []),
-        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackCLI"]),
+        .target(name: "AssetPackMigration", dependencies: ["AssetPackFormat"]),
+        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackCLI", "AssetPackMigration"]),
         .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat"]),
         .testTarget(name: "CLITests", dependencies: ["assetpack"]),
+        .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackFormat"],
+                    exclude: ["Fixtures"]),
     ]
 )

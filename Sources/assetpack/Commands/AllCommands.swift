@@ -8,4 +8,6 @@ let allCommands: [CommandSpec] = [
     inspectCommand,
     verifyCommand,
     extractCommand,
+    auditCommand,
+    convertCommand,
 ]
