@@ -7,15 +7,18 @@ let package = Package(
     name: "AssetPacks",
     products: [
         .library(name: "AssetPackFormat", targets: ["AssetPackFormat"]),
+        .library(name: "AssetPackPublishing", targets: ["AssetPackPublishing"]),
         .executable(name: "assetpack", targets: ["assetpack"]),
     ],
     targets: [
         .target(name: "CZstd", linkerSettings: [.linkedLibrary("zstd")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto"]),
+        .target(name: "AssetPackPublishing", dependencies: ["AssetPackFormat", "CCrypto"]),
         .target(name: "AssetPackCLI", dependencies: []),
-        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackCLI"]),
+        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPublishing", "AssetPackCLI"]),
         .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat"]),
         .testTarget(name: "CLITests", dependencies: ["AssetPackFormat"]),
+        .testTarget(name: "AssetPackPublishingTests", dependencies: ["AssetPackPublishing", "AssetPackFormat", "assetpack"]),
     ]
 )

@@ -8,4 +8,7 @@ let allCommands: [CommandSpec] = [
     inspectCommand,
     verifyCommand,
     extractCommand,
+    keygenCommand,
+    publishCommand,
+    verifyCatalogCommand,
 ]
