@@ -88,7 +88,7 @@ public struct Publisher {
             }
         }
         let catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
-                              packs: plan.packs, retired: plan.retired)
+                              packs: plan.packs, retired: plan.retired, removed: plan.removed)
         try options.beforeCatalogCommit?()
         try transaction.commitCatalog(try key.signedCatalog(catalog))
         report.catalog = catalog

@@ -5,6 +5,7 @@ import AssetPackFormat
 struct RepositoryPlan {
     var packs: [CatalogPack] = []
     var retired: [RetiredPackFile] = []
+    var removed: [RemovedPack] = []
     /// Repository-relative paths to delete once the new catalog is in place.
     var deletions: [String] = []
     var changes: [PackChange] = []
@@ -24,17 +25,20 @@ struct RepositoryPlan {
                 continue
             }
             // Versions never repeat, even for a pack that left the catalog and came back.
-            let highest = ([previous?.version ?? 0] + oldRetired.filter { $0.id == entry.id }.map(\.version)).max() ?? 0
+            let earlier = oldRetired.filter { $0.id == entry.id }.map(\.version) + (old?.removed ?? []).filter { $0.id == entry.id }.map(\.version)
+            let highest = ([previous?.version ?? 0] + earlier).max() ?? 0
             entry.version = highest + 1
             packs.append(entry)
             changes.append(PackChange(id: entry.id, kind: previous == nil ? .added : .updated, previousVersion: previous?.version, version: entry.version))
         }
         let currentIDs = Set(packs.map(\.id))
+        removed = (old?.removed ?? []).filter { !currentIDs.contains($0.id) }
         for previous in old?.packs ?? [] where packs.first(where: { $0.id == previous.id })?.path != previous.path {
             retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: previous.path,
                                               size: previous.size, sha256: previous.sha256, retiredIn: catalogVersion))
             if !currentIDs.contains(previous.id) {
                 changes.append(PackChange(id: previous.id, kind: .removed, previousVersion: previous.version, version: nil))
+                removed.append(RemovedPack(id: previous.id, version: previous.version, removedIn: catalogVersion))
             }
         }
         // A file that is current again (a pack changed back to earlier content) is not retired.
@@ -44,6 +48,7 @@ struct RepositoryPlan {
         let (kept, dropped) = Self.retain(retiredNow, currentIDs: currentIDs, catalogVersion: catalogVersion, keep: keep)
         retired = kept.sorted { ($0.id, $0.version) < ($1.id, $1.version) }
         deletions = dropped.map(\.path).sorted()
+        removed.sort { $0.id < $1.id }
         changes.sort { $0.id < $1.id }
     }
 

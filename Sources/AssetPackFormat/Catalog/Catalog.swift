@@ -20,14 +20,19 @@ public struct Catalog: Sendable, Equatable, Codable {
     /// Files of earlier pack versions still in the repository for clients that are mid-download;
     /// the publisher deletes them by its retention rule (docs/FORMAT.md, "Repository layout").
     public var retired: [RetiredPackFile]
+    /// Packs that left the catalog, with their last version, so that a pack that comes back
+    /// continues its version sequence and a client knows an installed copy is gone for good.
+    public var removed: [RemovedPack]
 
-    public init(version: Int, published: Date, expires: Date, packs: [CatalogPack], retired: [RetiredPackFile] = []) {
+    public init(version: Int, published: Date, expires: Date, packs: [CatalogPack], retired: [RetiredPackFile] = [],
+                removed: [RemovedPack] = []) {
         catalogFormat = CatalogFormat.version
         self.version = version
         self.published = published
         self.expires = expires
         self.packs = packs
         self.retired = retired
+        self.removed = removed
     }
 
     public func pack(withID id: String) -> CatalogPack? { packs.first { $0.id == id } }
@@ -107,5 +112,20 @@ public struct RetiredPackFile: Sendable, Equatable, Codable {
         self.size = size
         self.sha256 = sha256
         self.retiredIn = retiredIn
+    }
+}
+
+/// A pack that was in an earlier catalog and is no longer.
+public struct RemovedPack: Sendable, Equatable, Codable {
+    public var id: String
+    /// Its last version.
+    public var version: Int
+    /// The catalog version that dropped it.
+    public var removedIn: Int
+
+    public init(id: String, version: Int, removedIn: Int) {
+        self.id = id
+        self.version = version
+        self.removedIn = removedIn
     }
 }

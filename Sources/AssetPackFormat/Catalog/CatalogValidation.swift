@@ -24,6 +24,9 @@ extension Catalog {
         for (i, r) in retired.enumerated() {
             if let why = RepositoryPath.problem(with: r.path) { return "retired[\(i)].path: \"\(r.path)\" \(why)" }
         }
+        for (i, r) in removed.enumerated() where seen.contains(r.id) {
+            return "removed[\(i)].id: \"\(r.id)\" is also a current pack"
+        }
         return nil
     }
 }
