@@ -68,41 +68,56 @@ public struct Publisher {
         guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
         guard let transaction else { return report }
 
-        for (i, entry) in plan.packs.enumerated() {
-            guard let b = built.first(where: { $0.info.metadata.assetPackID == entry.id }) else { continue }
-            let target = "\(options.repository)/\(entry.path)"
-            var st = stat()
-            if stat(target, &st) == 0 {
-                // An unchanged pack whose file is in place: the signed old entry describes it.
-                if old?.pack(withID: entry.id) == entry, UInt64(st.st_size) == entry.size { continue }
-                // Already there (an unchanged pack, or earlier content coming back): describe
-                // the file that is there, after checking that it is the pack its name says.
-                let existing = try PackFileInfo(path: target)
-                guard existing.digest == b.info.digest else {
-                    throw PublishError.io("\(target) is not the pack its name says (digest \(existing.digest.hex)); remove it")
-                }
-                plan.packs[i] = existing.catalogEntry(version: entry.version, path: entry.path)
-            } else {
-                try transaction.place(b.staged, at: entry.path)
-                if entry.sha256 != b.info.sha256 { plan.packs[i] = b.info.catalogEntry(version: entry.version, path: entry.path) }
-            }
-        }
+        try placePackFiles(&plan, built: built, old: old, transaction: transaction)
         let catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
                               packs: plan.packs, retired: plan.retired, removed: plan.removed)
         try options.beforeCatalogCommit?()
         try transaction.commitCatalog(try key.signedCatalog(catalog))
         report.catalog = catalog
         report.changes = plan.changes
-        for path in plan.deletions {
+        (report.deletedFiles, report.cleanupWarnings) = deleteRetiredFiles(plan.deletions)
+        return report
+    }
+
+    /// Moves the new pack files into place, or, where a pack's file is already there, checks
+    /// and describes the file that is there.
+    private func placePackFiles(_ plan: inout RepositoryPlan, built: [(info: PackFileInfo, staged: String)], old: Catalog?,
+                                transaction: RepositoryTransaction) throws {
+        for (i, entry) in plan.packs.enumerated() {
+            guard let b = built.first(where: { $0.info.metadata.assetPackID == entry.id }) else { continue }
+            let target = "\(options.repository)/\(entry.path)"
+            var st = stat()
+            guard stat(target, &st) == 0 else {
+                try transaction.place(b.staged, at: entry.path)
+                if entry.sha256 != b.info.sha256 { plan.packs[i] = b.info.catalogEntry(version: entry.version, path: entry.path) }
+                continue
+            }
+            // An unchanged pack whose file is in place: the signed old entry describes it.
+            if old?.pack(withID: entry.id) == entry, UInt64(st.st_size) == entry.size { continue }
+            // Earlier content coming back (its file was retired but kept): check that the file
+            // is the pack its name says, and describe it.
+            let existing = try PackFileInfo(path: target)
+            guard existing.digest == b.info.digest else {
+                throw PublishError.io("\(target) is not the pack its name says (digest \(existing.digest.hex)); remove it")
+            }
+            plan.packs[i] = existing.catalogEntry(version: entry.version, path: entry.path)
+        }
+    }
+
+    /// Deletes pack files the retention rule dropped (after the new catalog is in place), and
+    /// their folders when empty. A failure here is a warning: the publish has succeeded.
+    private func deleteRetiredFiles(_ paths: [String]) -> (deleted: [String], warnings: [String]) {
+        var deleted: [String] = [], warnings: [String] = []
+        for path in paths {
             let full = "\(options.repository)/\(path)"
             if unlink(full) == 0 || errno == ENOENT {
-                report.deletedFiles.append(path)
+                deleted.append(path)
                 rmdir(URL(fileURLWithPath: full).deletingLastPathComponent().path)
             } else {
-                report.cleanupWarnings.append("could not delete the retired pack file \(full): \(RepositoryTransaction.lastError())")
+                warnings.append("could not delete the retired pack file \(full): \(RepositoryTransaction.lastError())")
             }
         }
-        return report
+        return (deleted, warnings)
     }
 
     /// The repository's current catalog, verified with this key (its expiry is not checked:

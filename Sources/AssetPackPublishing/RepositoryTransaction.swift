@@ -29,9 +29,7 @@ final class RepositoryTransaction {
         do {
             lockFD = open(repository, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard lockFD >= 0 else { throw PublishError.io("cannot open \(repository): \(Self.lastError())") }
-            guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
-                throw PublishError.io("another publish into \(repository) is running (the folder is locked)")
-            }
+            try Self.lock(lockFD, repository)
             guard mkdir(staging, 0o755) == 0 else { throw PublishError.io("cannot write into \(repository): \(Self.lastError())") }
         } catch {
             rollBack()
@@ -84,8 +82,23 @@ final class RepositoryTransaction {
 
     private func removeStaging() { try? FileManager.default.removeItem(atPath: staging) }
 
+    /// Takes the exclusive lock, waiting up to `lockWait` seconds for another publish to end.
+    private static func lock(_ fd: Int32, _ repository: String) throws {
+        let deadline = Date().addingTimeInterval(lockWait)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+                throw PublishError.io("another publish into \(repository) is running (the folder stayed locked for \(Int(lockWait)) s)")
+            }
+            usleep(50_000)
+        }
+    }
+
+    static let lockWait: TimeInterval = 30
+
+    /// Releases the lock explicitly before closing: a child process forked meanwhile (and not
+    /// yet exec'd) shares the open file description, and `close` alone would leave it locked.
     private func unlock() {
-        if lockFD >= 0 { close(lockFD); lockFD = -1 }
+        if lockFD >= 0 { flock(lockFD, LOCK_UN); close(lockFD); lockFD = -1 }
     }
 
     static func syncDirectory(_ path: String) {
