@@ -25,11 +25,15 @@ final class RepositoryTransaction {
             guard mkdir(repository, 0o755) == 0 else { throw PublishError.io("cannot create the repository \(repository): \(Self.lastError())") }
             createdRepository = true
         }
-        staging = "\(repository)/.assetpack-staging-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        staging = "\(repository)/\(Self.stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         do {
             lockFD = open(repository, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard lockFD >= 0 else { throw PublishError.io("cannot open \(repository): \(Self.lastError())") }
             try Self.lock(lockFD, repository)
+            // Staging folders left by a publish that was killed: ours to remove, under the lock.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: repository)) ?? [] where name.hasPrefix(Self.stagingPrefix) {
+                try? FileManager.default.removeItem(atPath: "\(repository)/\(name)")
+            }
             guard mkdir(staging, 0o755) == 0 else { throw PublishError.io("cannot write into \(repository): \(Self.lastError())") }
         } catch {
             rollBack()
@@ -94,6 +98,7 @@ final class RepositoryTransaction {
     }
 
     static let lockWait: TimeInterval = 30
+    static let stagingPrefix = ".assetpack-staging-"
 
     /// Releases the lock explicitly before closing: a child process forked meanwhile (and not
     /// yet exec'd) shares the open file description, and `close` alone would leave it locked.

@@ -133,6 +133,14 @@ import Testing
         #expect(!v3.retired.contains { $0.path == pack.path })
     }
 
+    @Test func stagingLeftByAKilledPublishIsRemoved() throws {
+        let ws = Workspace()
+        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        ws.dir.write("repo/.assetpack-staging-1-2/0.pack", "half a pack")
+        _ = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha])
+        #expect(!ws.snapshot().keys.contains { $0.hasPrefix(".assetpack-staging") })
+    }
+
     @Test func checkWritesNothing() throws {
         let ws = Workspace()
         let alpha = ws.manifest("Alpha", policy: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#, files: ["a.txt": Array("alpha".utf8)])
