@@ -7,6 +7,7 @@ let package = Package(
     name: "AssetPacks",
     products: [
         .library(name: "AssetPackFormat", targets: ["AssetPackFormat"]),
+        .library(name: "AssetPackPublishing", targets: ["AssetPackPublishing"]),
         .library(name: "AssetPackMigration", targets: ["AssetPackMigration"]),
         .executable(name: "assetpack", targets: ["assetpack"]),
     ],
@@ -14,12 +15,13 @@ let package = Package(
         .target(name: "CZstd", linkerSettings: [.linkedLibrary("zstd")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto"]),
-        .target(name: "AssetPackCLI", dependencies: []),
+        .target(name: "AssetPackPublishing", dependencies: ["AssetPackFormat", "CCrypto"]),
         .target(name: "AssetPackMigration", dependencies: ["AssetPackFormat"]),
-        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackCLI", "AssetPackMigration"]),
+        .target(name: "AssetPackCLI", dependencies: []),
+        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPublishing", "AssetPackMigration", "AssetPackCLI"]),
         .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat"]),
+        .testTarget(name: "AssetPackPublishingTests", dependencies: ["AssetPackPublishing", "AssetPackFormat", "assetpack"]),
+        .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackFormat"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["assetpack"]),
-        .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackFormat"],
-                    exclude: ["Fixtures"]),
     ]
 )

@@ -8,6 +8,9 @@ let allCommands: [CommandSpec] = [
     inspectCommand,
     verifyCommand,
     extractCommand,
+    keygenCommand,
+    publishCommand,
+    verifyCatalogCommand,
     auditCommand,
     convertCommand,
 ]

@@ -21,7 +21,7 @@ let packageCommand = CommandSpec(
     positionalCount: 1...1
 ) { args in
     let output = try args.required("--output")
-    let (manifest, files) = try ManifestInput(path: args.positionals[0]).reportOrThrow()
+    let (manifest, files) = try ResolvedManifest(path: args.positionals[0]).reportOrThrow()
     var writer = PackWriter()
     if let t = args.value("--threads") {
         guard let n = Int(t), n >= 1 else { throw CLIError.usage("--threads takes a whole number ≥ 1") }

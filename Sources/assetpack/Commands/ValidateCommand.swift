@@ -19,10 +19,9 @@ let validateCommand = CommandSpec(
     }
     var reports: [Report] = []
     for path in args.positionals {
-        let input = ManifestInput(path: path)
-        let valid = input.manifest != nil && !input.diagnostics.hasErrors
-        reports.append(Report(manifest: path, valid: valid, assetPackID: input.manifest?.assetPackID,
-                              fileCount: input.files.count, installSize: input.files.reduce(0) { $0 + $1.size },
+        let input = ResolvedManifest(path: path)
+        reports.append(Report(manifest: path, valid: input.isValid, assetPackID: input.manifest?.assetPackID,
+                              fileCount: input.files.count, installSize: input.installSize,
                               diagnostics: input.diagnostics))
     }
     if args.flag("--json") {

@@ -1,0 +1,131 @@
+import Foundation
+
+/// The catalog format version this code writes and the only one it reads (docs/FORMAT.md, "Catalog").
+public enum CatalogFormat {
+    public static let version = 1
+    /// The catalog's file name at the root of a repository.
+    public static let fileName = "catalog.json"
+}
+
+/// The signed content of a repository's `catalog.json`: which packs exist, in which version,
+/// and where their files are. Decoded only after its signature has been checked.
+public struct Catalog: Sendable, Equatable, Codable {
+    public var catalogFormat: Int
+    /// Grows by one with every publish; clients refuse versions below the last they accepted.
+    public var version: Int
+    public var published: Date
+    public var expires: Date
+    /// The current packs, sorted by ID.
+    public var packs: [CatalogPack]
+    /// Files of earlier pack versions still in the repository for clients that are mid-download;
+    /// the publisher deletes them by its retention rule (docs/FORMAT.md, "Repository layout").
+    public var retired: [RetiredPackFile]
+    /// Packs that left the catalog, with their last version, so that a pack that comes back
+    /// continues its version sequence and a client knows an installed copy is gone for good.
+    public var removed: [RemovedPack]
+
+    public init(version: Int, published: Date, expires: Date, packs: [CatalogPack], retired: [RetiredPackFile] = [],
+                removed: [RemovedPack] = []) {
+        catalogFormat = CatalogFormat.version
+        self.version = version
+        self.published = published
+        self.expires = expires
+        self.packs = packs
+        self.retired = retired
+        self.removed = removed
+    }
+
+    public func pack(withID id: String) -> CatalogPack? { packs.first { $0.id == id } }
+}
+
+/// One pack in the catalog, with Apple's names where Apple has one.
+public struct CatalogPack: Sendable, Equatable, Codable {
+    public var id: String
+    /// Grows by one whenever the pack's content (its digest) changes.
+    public var version: Int
+    public var downloadPolicy: DownloadPolicy
+    public var language: String?
+    public var platforms: [Platform]
+    /// Compressed bytes a fresh install fetches: the pack file's size.
+    public var downloadSize: UInt64
+    /// Uncompressed bytes the files take once installed.
+    public var installSize: UInt64
+    /// The pack file, relative to the catalog's URL (`packs/<id>/<digest>.pack`).
+    public var path: String
+    /// The pack file's size and the SHA-256 of all its bytes.
+    public var size: UInt64
+    public var sha256: SHA256Digest
+    /// The pack digest: the SHA-256 of the pack's index, which pins every chunk and file.
+    public var digest: SHA256Digest
+    /// Where the index lies in the pack file, so that a client reads it with one Range request.
+    public var index: CatalogIndexLocation
+    /// The chunking parameters the pack was cut with (a later version must match for deltas).
+    public var chunking: ChunkingParameters
+
+    public init(id: String, version: Int, downloadPolicy: DownloadPolicy, language: String?, platforms: [Platform],
+                downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64, sha256: SHA256Digest,
+                digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters) {
+        self.id = id
+        self.version = version
+        self.downloadPolicy = downloadPolicy
+        self.language = language
+        self.platforms = platforms
+        self.downloadSize = downloadSize
+        self.installSize = installSize
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+        self.digest = digest
+        self.index = index
+        self.chunking = chunking
+    }
+}
+
+/// The byte range of a pack's index inside the pack file, and the index's SHA-256 (which is the
+/// pack digest).
+public struct CatalogIndexLocation: Sendable, Equatable, Codable {
+    public var offset: UInt64
+    public var length: UInt64
+    public var sha256: SHA256Digest
+
+    public init(offset: UInt64, length: UInt64, sha256: SHA256Digest) {
+        self.offset = offset
+        self.length = length
+        self.sha256 = sha256
+    }
+}
+
+/// A pack file of an earlier version, kept so that clients that started downloading it can finish.
+public struct RetiredPackFile: Sendable, Equatable, Codable {
+    public var id: String
+    public var version: Int
+    public var path: String
+    public var size: UInt64
+    public var sha256: SHA256Digest
+    /// The catalog version that stopped listing this file as current.
+    public var retiredIn: Int
+
+    public init(id: String, version: Int, path: String, size: UInt64, sha256: SHA256Digest, retiredIn: Int) {
+        self.id = id
+        self.version = version
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+        self.retiredIn = retiredIn
+    }
+}
+
+/// A pack that was in an earlier catalog and is no longer.
+public struct RemovedPack: Sendable, Equatable, Codable {
+    public var id: String
+    /// Its last version.
+    public var version: Int
+    /// The catalog version that dropped it.
+    public var removedIn: Int
+
+    public init(id: String, version: Int, removedIn: Int) {
+        self.id = id
+        self.version = version
+        self.removedIn = removedIn
+    }
+}

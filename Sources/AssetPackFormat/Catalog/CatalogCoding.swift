@@ -1,0 +1,85 @@
+import Foundation
+
+/// JSON coding of the catalog payload: sorted keys, RFC 3339 dates, and decoding errors turned
+/// into messages that name the key path (`packs[2].sha256`).
+public enum CatalogCoding {
+    /// The payload bytes (compact); `pretty` for people (`verify-catalog --json`).
+    public static func encode(_ catalog: Catalog, pretty: Bool = false) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var c = encoder.singleValueContainer()
+            try c.encode(RFC3339.string(date))
+        }
+        // The model holds only strings, integers, arrays and objects: encoding cannot fail.
+        return [UInt8]((try? encoder.encode(catalog)) ?? Data())
+    }
+
+    /// Decodes and checks a payload. Unknown keys are ignored, so that later format revisions
+    /// may add fields that older clients skip.
+    public static func decode(_ payload: [UInt8]) throws(CatalogError) -> Catalog {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let c = try decoder.singleValueContainer()
+            let text = try c.decode(String.self)
+            guard let date = RFC3339.date(text) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected an RFC 3339 time such as 2025-06-01T12:00:00Z, found \"\(text.prefix(40))\"")
+            }
+            return date
+        }
+        if case .number(let format)? = formatField(payload), Int(exactly: format) != CatalogFormat.version {
+            throw .unsupportedFormat(Int(exactly: format) ?? -1)
+        }
+        let catalog: Catalog
+        do {
+            catalog = try decoder.decode(Catalog.self, from: Data(payload))
+        } catch let error as DecodingError {
+            throw .malformed("payload: \(describe(error))")
+        } catch {
+            throw .malformed("payload: \(error)")
+        }
+        if let problem = catalog.problem { throw .malformed("payload: \(problem)") }
+        return catalog
+    }
+
+    /// The payload's `catalogFormat`, read before the full decode so that a newer format gets
+    /// "unsupported format" rather than a confusing missing-key error.
+    private static func formatField(_ payload: [UInt8]) -> JSONValue? {
+        guard let root = try? JSONParser.parse(payload), case .object(let members) = root.value else { return nil }
+        return members.first { $0.key == "catalogFormat" }?.value.value
+    }
+
+    static func keyPath(_ path: [CodingKey]) -> String {
+        var out = ""
+        for k in path {
+            if let i = k.intValue { out += "[\(i)]" } else { out += out.isEmpty ? k.stringValue : ".\(k.stringValue)" }
+        }
+        return out.isEmpty ? "(top level)" : out
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let parent = context.codingPath.isEmpty ? "" : keyPath(context.codingPath) + "."
+            return "missing key \"\(parent)\(key.stringValue)\""
+        case .typeMismatch(let type, let context):
+            return "\(keyPath(context.codingPath)): expected \(typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "\(keyPath(context.codingPath)): expected \(typeName(type)), found null"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "not valid JSON" }
+            return "\(keyPath(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "a string"
+        case is Int.Type, is UInt64.Type: return "a whole number"
+        case is Bool.Type: return "a boolean"
+        default: return String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import AssetPackFormat
+import Foundation
+
+/// What the catalog says about a pack file, read from the file itself: its metadata, sizes,
+/// SHA-256, pack digest and where its index lies.
+struct PackFileInfo {
+    var metadata: PackMetadata
+    var size: UInt64
+    var installSize: UInt64
+    var sha256: SHA256Digest
+    var digest: SHA256Digest
+    var index: CatalogIndexLocation
+    var chunking: ChunkingParameters
+
+    init(path: String) throws {
+        let reader = try PackReader(path: path)
+        guard let sha256 = FileDigest.of(path) else { throw PublishError.io("cannot read \(path)") }
+        metadata = reader.index.metadata
+        size = reader.fileSize
+        installSize = reader.index.installSize
+        self.sha256 = sha256
+        digest = reader.digest
+        index = CatalogIndexLocation(offset: reader.trailer.indexOffset, length: reader.trailer.indexLength, sha256: reader.digest)
+        chunking = reader.index.chunking
+    }
+
+    /// Where a pack file lives in a repository: named by its digest, so that it never changes.
+    static func repositoryPath(id: String, digest: SHA256Digest) -> String { "packs/\(id)/\(digest.hex).pack" }
+
+    func catalogEntry(version: Int, path: String) -> CatalogPack {
+        CatalogPack(id: metadata.assetPackID, version: version, downloadPolicy: metadata.downloadPolicy,
+                    language: metadata.language, platforms: metadata.platforms, downloadSize: size,
+                    installSize: installSize, path: path, size: size, sha256: sha256, digest: digest,
+                    index: index, chunking: chunking)
+    }
+}

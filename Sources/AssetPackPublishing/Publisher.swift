@@ -1,0 +1,135 @@
+import AssetPackFormat
+import Foundation
+
+/// `assetpack publish`: packages manifests into a signed static repository.
+///
+/// Order of work, so that nothing is written unless everything checks out:
+/// 1. read and resolve the manifests; verify the existing catalog with the key's public half;
+/// 2. lint what the selected files alone decide (IDs, paths, variants, install sizes);
+/// 3. build every pack into a staging folder, then lint compressed sizes;
+/// 4. plan versions and retention; move new pack files into place; write `catalog.json` last;
+/// 5. only then delete pack files that the retention rule no longer keeps.
+public struct Publisher {
+    public var key: SigningKey
+    public var options: PublishOptions
+
+    public init(key: SigningKey, options: PublishOptions) {
+        self.key = key
+        self.options = options
+    }
+
+    public func publish(manifests: [String]) throws -> PublishReport {
+        guard options.keep >= 1 else { throw PublishError.invalidOption("--keep must be at least 1 (the current version)") }
+        guard options.expiresIn > 0 else { throw PublishError.invalidOption("the expiry must be in the future") }
+        var report = PublishReport()
+        let inputs = manifests.map { ResolvedManifest(path: $0, baseDirectory: options.baseDirectory) }
+        let diagnostics = inputs.flatMap(\.diagnostics)
+        guard inputs.allSatisfy(\.isValid) else { throw PublishError.invalidManifests(diagnostics) }
+        report.diagnostics = diagnostics
+        let old = try existingCatalog()
+        var packs = inputs.map { input in
+            LintPack(id: input.manifest!.assetPackID, language: input.manifest!.language,
+                     downloadPolicy: input.manifest!.downloadPolicy, files: input.files)
+        }
+        let linter = PublishLinter(options: options.lint)
+        report.findings = linter.lintContent(packs)
+        guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
+        if options.checkOnly && !options.lint.needsCompressedSizes { return report }
+
+        let transaction: RepositoryTransaction?
+        let staging: String
+        if options.checkOnly {
+            transaction = nil
+            staging = NSTemporaryDirectory() + "/assetpack-check-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            guard mkdir(staging, 0o700) == 0 else { throw PublishError.io("cannot create \(staging): \(RepositoryTransaction.lastError())") }
+        } else {
+            transaction = try RepositoryTransaction(repository: options.repository)
+            staging = transaction!.staging
+        }
+        defer { if options.checkOnly { try? FileManager.default.removeItem(atPath: staging) } }
+
+        var built: [(info: PackFileInfo, staged: String)] = []
+        for (i, input) in inputs.enumerated() {
+            let staged = "\(staging)/\(i).pack"
+            do {
+                _ = try options.writer.write(metadata: PackMetadata(input.manifest!), files: input.files, to: staged)
+                built.append((try PackFileInfo(path: staged), staged))
+            } catch {
+                throw PublishError.io("\(input.path): \(error)")
+            }
+            packs[i].compressedSize = built[i].info.size
+        }
+        let version = (old?.version ?? 0) + 1
+        let entries = built.map { $0.info.catalogEntry(version: 0, path: PackFileInfo.repositoryPath(id: $0.info.metadata.assetPackID, digest: $0.info.digest)) }
+        var plan = RepositoryPlan(old: old, built: entries, catalogVersion: version, keep: options.keep)
+        var largestHosted: [String: UInt64] = [:]
+        for r in plan.retired { largestHosted[r.id] = max(largestHosted[r.id] ?? 0, r.size) }
+        report.findings += linter.lintCompressedSizes(packs, largestHosted: largestHosted)
+        guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
+        guard let transaction else { return report }
+
+        try placePackFiles(&plan, built: built, old: old, transaction: transaction)
+        let catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
+                              packs: plan.packs, retired: plan.retired, removed: plan.removed)
+        try options.beforeCatalogCommit?()
+        try transaction.commitCatalog(try key.signedCatalog(catalog))
+        report.catalog = catalog
+        report.changes = plan.changes
+        (report.deletedFiles, report.cleanupWarnings) = deleteRetiredFiles(plan.deletions)
+        return report
+    }
+
+    /// Moves the new pack files into place, or, where a pack's file is already there, checks
+    /// and describes the file that is there.
+    private func placePackFiles(_ plan: inout RepositoryPlan, built: [(info: PackFileInfo, staged: String)], old: Catalog?,
+                                transaction: RepositoryTransaction) throws {
+        for (i, entry) in plan.packs.enumerated() {
+            guard let b = built.first(where: { $0.info.metadata.assetPackID == entry.id }) else { continue }
+            let target = "\(options.repository)/\(entry.path)"
+            var st = stat()
+            guard stat(target, &st) == 0 else {
+                try transaction.place(b.staged, at: entry.path)
+                if entry.sha256 != b.info.sha256 { plan.packs[i] = b.info.catalogEntry(version: entry.version, path: entry.path) }
+                continue
+            }
+            // An unchanged pack whose file is in place: the signed old entry describes it.
+            if old?.pack(withID: entry.id) == entry, UInt64(st.st_size) == entry.size { continue }
+            // Earlier content coming back (its file was retired but kept): check that the file
+            // is the pack its name says, and describe it.
+            let existing = try PackFileInfo(path: target)
+            guard existing.digest == b.info.digest else {
+                throw PublishError.io("\(target) is not the pack its name says (digest \(existing.digest.hex)); remove it")
+            }
+            plan.packs[i] = existing.catalogEntry(version: entry.version, path: entry.path)
+        }
+    }
+
+    /// Deletes pack files the retention rule dropped (after the new catalog is in place), and
+    /// their folders when empty. A failure here is a warning: the publish has succeeded.
+    private func deleteRetiredFiles(_ paths: [String]) -> (deleted: [String], warnings: [String]) {
+        var deleted: [String] = [], warnings: [String] = []
+        for path in paths {
+            let full = "\(options.repository)/\(path)"
+            if unlink(full) == 0 || errno == ENOENT {
+                deleted.append(path)
+                rmdir(URL(fileURLWithPath: full).deletingLastPathComponent().path)
+            } else {
+                warnings.append("could not delete the retired pack file \(full): \(RepositoryTransaction.lastError())")
+            }
+        }
+        return (deleted, warnings)
+    }
+
+    /// The repository's current catalog, verified with this key (its expiry is not checked:
+    /// republishing is how an expired catalog is replaced); nil when there is none yet.
+    private func existingCatalog() throws -> Catalog? {
+        let path = "\(options.repository)/\(CatalogFormat.fileName)"
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else { throw PublishError.io("cannot read \(path)") }
+        do {
+            return try CatalogVerifier(publicKey: key.publicKey).verify([UInt8](data), now: nil)
+        } catch {
+            throw PublishError.existingCatalog(path: path, error)
+        }
+    }
+}

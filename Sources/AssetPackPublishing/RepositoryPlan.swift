@@ -1,0 +1,73 @@
+import AssetPackFormat
+
+/// The next state of a repository, worked out from the old catalog and the packs just built,
+/// before anything is written: versions, the retired files to keep and the files to delete.
+struct RepositoryPlan {
+    var packs: [CatalogPack] = []
+    var retired: [RetiredPackFile] = []
+    var removed: [RemovedPack] = []
+    /// Repository-relative paths to delete once the new catalog is in place.
+    var deletions: [String] = []
+    var changes: [PackChange] = []
+
+    /// - Parameters:
+    ///   - built: one entry per pack given, at its content-addressed path (its version is ignored).
+    ///   - catalogVersion: the version of the catalog being made.
+    ///   - keep: versions per pack whose files stay, the current one included (≥ 1).
+    init(old: Catalog?, built: [CatalogPack], catalogVersion: Int, keep: Int) {
+        let oldRetired = old?.retired ?? []
+        var retiredNow = oldRetired
+        for var entry in built.sorted(by: { $0.id < $1.id }) {
+            let previous = old?.pack(withID: entry.id)
+            if let previous, previous.digest == entry.digest {
+                packs.append(previous)
+                changes.append(PackChange(id: entry.id, kind: .unchanged, previousVersion: previous.version, version: previous.version))
+                continue
+            }
+            // Versions never repeat, even for a pack that left the catalog and came back.
+            let earlier = oldRetired.filter { $0.id == entry.id }.map(\.version) + (old?.removed ?? []).filter { $0.id == entry.id }.map(\.version)
+            let highest = ([previous?.version ?? 0] + earlier).max() ?? 0
+            entry.version = highest + 1
+            packs.append(entry)
+            changes.append(PackChange(id: entry.id, kind: previous == nil ? .added : .updated, previousVersion: previous?.version, version: entry.version))
+        }
+        let currentIDs = Set(packs.map(\.id))
+        removed = (old?.removed ?? []).filter { !currentIDs.contains($0.id) }
+        for previous in old?.packs ?? [] where packs.first(where: { $0.id == previous.id })?.path != previous.path {
+            retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: previous.path,
+                                              size: previous.size, sha256: previous.sha256, retiredIn: catalogVersion))
+            if !currentIDs.contains(previous.id) {
+                changes.append(PackChange(id: previous.id, kind: .removed, previousVersion: previous.version, version: nil))
+                removed.append(RemovedPack(id: previous.id, version: previous.version, removedIn: catalogVersion))
+            }
+        }
+        // A file that is current again (a pack changed back to earlier content) is not retired.
+        let currentPaths = Set(packs.map(\.path))
+        var seen = Set<String>()
+        retiredNow = retiredNow.filter { !currentPaths.contains($0.path) && seen.insert($0.path).inserted }
+        let (kept, dropped) = Self.retain(retiredNow, currentIDs: currentIDs, catalogVersion: catalogVersion, keep: keep)
+        retired = kept.sorted { ($0.id, $0.version) < ($1.id, $1.version) }
+        deletions = dropped.map(\.path).sorted()
+        removed.sort { $0.id < $1.id }
+        changes.sort { $0.id < $1.id }
+    }
+
+    /// The retention rule: a pack in the catalog keeps the files of its `keep - 1` newest earlier
+    /// versions; a pack that left the catalog keeps its `keep - 1` newest files for `keep - 1`
+    /// publishes after it left, so that clients holding the previous catalog can finish.
+    static func retain(_ retired: [RetiredPackFile], currentIDs: Set<String>, catalogVersion: Int, keep: Int)
+        -> (kept: [RetiredPackFile], dropped: [RetiredPackFile]) {
+        var kept: [RetiredPackFile] = [], dropped: [RetiredPackFile] = []
+        let slots = max(0, keep - 1)
+        for (id, files) in Dictionary(grouping: retired, by: \.id) {
+            let newest = files.sorted { $0.version > $1.version }
+            var allowed = slots
+            if !currentIDs.contains(id), let left = files.map(\.retiredIn).max(), catalogVersion - left >= slots {
+                allowed = 0
+            }
+            kept += newest.prefix(allowed)
+            dropped += newest.dropFirst(allowed)
+        }
+        return (kept, dropped)
+    }
+}
