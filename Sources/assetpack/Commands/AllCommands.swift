@@ -8,4 +8,5 @@ let allCommands: [CommandSpec] = [
     inspectCommand,
     verifyCommand,
     extractCommand,
+    serveCommand,
 ]
