@@ -30,8 +30,4 @@ public struct FaultConfiguration: Sendable, Equatable {
         latencyMilliseconds > 0 || bandwidthBytesPerSecond > 0 || dropAfterBytes != nil
             || corruptRate > 0 || truncateRate > 0 || failRate > 0
     }
-
-    /// Whether a fault makes a response wait (the server then runs a thread per connection, so
-    /// that the wait holds up only that connection).
-    public var delaysResponses: Bool { latencyMilliseconds > 0 || bandwidthBytesPerSecond > 0 }
 }

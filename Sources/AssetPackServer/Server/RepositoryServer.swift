@@ -7,10 +7,12 @@ import Darwin
 
 /// A static-file HTTP(S) server for a repository folder, on libmicrohttpd.
 ///
-/// Without delaying faults it runs one epoll loop per core (MHD's thread pool), and sends
-/// plain files and single ranges with sendfile (MHD's fd responses; over TLS MHD reads them
-/// instead). With `--latency` or `--bandwidth` it runs a thread per connection, so that a
-/// delayed response holds up only its own connection.
+/// It runs a thread per connection (MHD_USE_THREAD_PER_CONNECTION): a fault that delays a
+/// response (`--latency`, `--bandwidth`) holds up only its own connection, and MHD sends files
+/// with sendfile in large chunks in this mode, which measured at least as fast as its epoll
+/// thread pool (docs/BENCHMARKS.md). Plain files and single ranges go out as MHD fd responses
+/// (sendfile; over TLS MHD reads them instead); multipart and faulty bodies through a callback.
+/// `connectionLimit` bounds the number of threads.
 public final class RepositoryServer: @unchecked Sendable {
     public let directory: String
     public let configuration: ServerConfiguration
@@ -20,6 +22,7 @@ public final class RepositoryServer: @unchecked Sendable {
     let log: AccessLog
     private var daemon: OpaquePointer?
     private var listenSocket: Int32
+    private var tlsText: (key: UnsafeMutablePointer<CChar>?, certificate: UnsafeMutablePointer<CChar>?)?
 
     /// Checks `directory`, binds the port and starts serving; throws with a clear message when
     /// the folder is missing or unreadable, the address is taken, or TLS material is rejected.
@@ -50,25 +53,19 @@ public final class RepositoryServer: @unchecked Sendable {
             MHD_stop_daemon(d)
         }
         if listenSocket >= 0 { close(listenSocket); listenSocket = -1 }
+        if let t = tlsText { free(t.key); free(t.certificate); tlsText = nil }
     }
 
     private func start() throws(ServerError) {
-        var flags = UInt32(MHD_USE_ERROR_LOG.rawValue)
-        var threads = UInt32(max(1, configuration.threadCount))
-        if configuration.faults.delaysResponses {
-            flags |= UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue) | UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_POLL.rawValue)
-            threads = 1
-        } else {
-            flags |= UInt32(MHD_USE_EPOLL_INTERNAL_THREAD.rawValue)
-        }
+        var flags = UInt32(MHD_USE_ERROR_LOG.rawValue) | UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue)
+            | UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_POLL.rawValue)
         if configuration.tls != nil { flags |= UInt32(MHD_USE_TLS.rawValue) }
-        let key = configuration.tls.map { strdup($0.privateKeyPEM) } ?? nil
-        let cert = configuration.tls.map { strdup($0.certificatePEM) } ?? nil
-        defer { free(key); free(cert) }  // MHD copies the PEM into GnuTLS at start
+        // MHD keeps pointers to the PEM text; it lives as long as the daemon.
+        tlsText = configuration.tls.map { (strdup($0.privateKeyPEM), strdup($0.certificatePEM)) }
+        let (key, cert) = tlsText ?? (nil, nil)
         var c = cmhd_config()
         c.flags = flags
         c.listen_socket = listenSocket
-        c.thread_pool_size = threads
         c.connection_limit = UInt32(configuration.connectionLimit)
         c.connection_timeout_seconds = UInt32(configuration.idleTimeoutSeconds)
         c.https_mem_key = UnsafePointer(key)

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// How a `RepositoryServer` listens, logs and misbehaves. The repository folder is the only
 /// other input.
 public struct ServerConfiguration: Sendable {
@@ -16,9 +10,7 @@ public struct ServerConfiguration: Sendable {
     public var faults = FaultConfiguration()
     public var accessLog: AccessLogDestination = .standardError
     public var contentPolicy = ContentPolicy()
-    /// Worker threads when no fault delays responses (each runs its own epoll loop).
-    public var threadCount = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    /// Connections served at once; more wait in the listen backlog.
+    /// Connections served at once (one thread each); more wait in the listen backlog.
     public var connectionLimit = 1024
     /// Idle keep-alive connections are closed after this many seconds.
     public var idleTimeoutSeconds = 30
