@@ -23,6 +23,14 @@ import Testing
         #expect(r.error.contains("--corrupt-rate takes a probability from 0 to 1"))
     }
 
+    @Test func refusesATLSFolderInsideTheRepository() throws {
+        let repo = try TestRepository()
+        let r = try run(Self.executable, ["serve", repo.directory, "--port", "0", "--https", "--tls-dir", repo.directory + "/tls"])
+        #expect(r.status == 2)
+        #expect(r.error.contains("inside the repository"))
+        #expect(!FileManager.default.fileExists(atPath: repo.directory + "/tls"))
+    }
+
     @Test func servesUntilSIGTERMOverHTTPS() throws {
         let repo = try TestRepository()
         let tlsDir = repo.root.appendingPathComponent("tls").path

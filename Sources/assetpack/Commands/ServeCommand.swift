@@ -44,6 +44,11 @@ let serveCommand = CommandSpec(
     if args.flag("--https") {
         let absolute = URL(fileURLWithPath: directory).standardizedFileURL
         let dir = args.value("--tls-dir") ?? absolute.deletingLastPathComponent().appendingPathComponent(".assetpack-tls").path
+        let root = absolute.resolvingSymlinksInPath().path
+        let tlsPath = URL(fileURLWithPath: dir).standardizedFileURL.resolvingSymlinksInPath().path
+        if tlsPath == root || tlsPath.hasPrefix(root + "/") {
+            throw CLIError.usage("--tls-dir \(dir) is inside the repository, which would publish the private keys; choose a folder outside it")
+        }
         do {
             let tls = try TLSDirectory.prepare(at: dir, host: configuration.host)
             configuration.tls = tls.identity
