@@ -37,10 +37,7 @@ import Testing
         defer { instance.stop() }
         let c = try RawHTTPConnection(port: instance.port)
         let catalog = try c.request("/catalog.json")
-        #expect(catalog.status == 200)
-        #expect(catalog.body == repo.catalog)
-        #expect(catalog.header("Content-Type") == "application/json")
-        #expect(catalog.header("Cache-Control") == "public, max-age=60")
+        repo.expectCatalog(catalog)
         let range = try c.request("/packs/big.pack", headers: ["Range": "bytes=1000-1999"])
         #expect(range.status == 206)
         #expect(range.body == Array(repo.pack[1000...1999]))

@@ -8,10 +8,7 @@ import Testing
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         let catalog = try c.request("/catalog.json")
-        #expect(catalog.status == 200)
-        #expect(catalog.body == repo.catalog)
-        #expect(catalog.header("Content-Type") == "application/json")
-        #expect(catalog.header("Cache-Control") == "public, max-age=60")
+        repo.expectCatalog(catalog)
         #expect(catalog.header("ETag")?.hasPrefix("\"") == true)
         #expect(catalog.header("Last-Modified").flatMap(HTTPDate.parse) != nil)
         // Same connection: keep-alive.

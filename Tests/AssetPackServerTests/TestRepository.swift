@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import AssetPackServer
 
 /// A throwaway repository folder with a catalog and two packs of known bytes, and a server on
@@ -34,6 +35,14 @@ final class TestRepository {
         configuration.tls = tls
         configuration.accessLog = .file(accessLogPath)
         return try RepositoryServer(directory: directory, configuration: configuration)
+    }
+
+    /// Checks a response to `GET /catalog.json`: the bytes, the JSON type, the short cache life.
+    func expectCatalog(_ r: RawResponse, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(r.status == 200, sourceLocation: sourceLocation)
+        #expect(r.body == catalog, sourceLocation: sourceLocation)
+        #expect(r.header("Content-Type") == "application/json", sourceLocation: sourceLocation)
+        #expect(r.header("Cache-Control") == "public, max-age=60", sourceLocation: sourceLocation)
     }
 
     func accessLog() -> String { (try? String(contentsOfFile: accessLogPath, encoding: .utf8)) ?? "" }
