@@ -8,6 +8,7 @@ let allCommands: [CommandSpec] = [
     inspectCommand,
     verifyCommand,
     extractCommand,
+    serveCommand,
     keygenCommand,
     publishCommand,
     verifyCatalogCommand,

@@ -1,0 +1,40 @@
+#define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE
+#include "cmicrohttpd.h"
+#include <string.h>
+#include <time.h>
+
+int cmhd_parse_time(const char *text, const char *format, struct tm *out) {
+    const char *end = strptime(text, format, out);
+    return end != NULL && *end == 0;
+}
+
+/// Leaves the URL as received: the handler decodes percent escapes itself and rejects bad ones.
+static size_t cmhd_keep_escaped(void *cls, struct MHD_Connection *c, char *s) {
+    (void)cls; (void)c;
+    return strlen(s);
+}
+
+struct MHD_Daemon *cmhd_start(const cmhd_config *config) {
+    struct MHD_OptionItem options[12];
+    int n = 0;
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, config->listen_socket, NULL };
+    if (config->thread_pool_size > 1)
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, config->thread_pool_size, NULL };
+    if (config->connection_limit)
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL };
+    if (config->connection_timeout_seconds)
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, config->connection_timeout_seconds, NULL };
+    if (config->https_mem_key)
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)config->https_mem_key };
+    if (config->https_mem_cert)
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)config->https_mem_cert };
+    if (config->completed) {
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)config->completed, config->completed_cls };
+    }
+    if (config->keep_url_escaped)
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)cmhd_keep_escaped, NULL };
+    options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+    return MHD_start_daemon(config->flags, 0, NULL, NULL, config->handler, config->handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}

@@ -1,0 +1,1 @@
+#include "cx509.h"

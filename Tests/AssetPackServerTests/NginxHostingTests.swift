@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+/// Serves a repository through the nginx configuration documented in docs/HOSTING.md.
+@Suite struct NginxHostingTests {
+    static let documentedRoot = "/srv/assetpacks/repo"
+    static let documentedListen = "127.0.0.1:8080"
+
+    /// The first ```nginx block of docs/HOSTING.md.
+    static func documentedServerBlock() throws -> String {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/HOSTING.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        guard let start = text.range(of: "```nginx\n"), let end = text.range(of: "\n```", range: start.upperBound..<text.endIndex) else {
+            throw NginxError("docs/HOSTING.md has no ```nginx block")
+        }
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    static var nginxPath: String? {
+        (["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx", "/opt/homebrew/bin/nginx"]).first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    @Test func documentedConfigurationServesCatalogAndRanges() throws {
+        guard let nginx = Self.nginxPath else {
+            Issue.record("nginx is not installed: run scripts/install-deps.sh (Debian package nginx-light)")
+            return
+        }
+        let repo = try TestRepository()
+        try FileManager.default.createSymbolicLink(atPath: repo.directory + "/escape.txt", withDestinationPath: "/etc/hostname")
+        let block = try Self.documentedServerBlock()
+        #expect(block.contains(Self.documentedRoot) && block.contains(Self.documentedListen))
+        let instance = try NginxInstance(nginx: nginx, prefix: repo.root.appendingPathComponent("nginx").path) { port in
+            block.replacingOccurrences(of: Self.documentedRoot, with: repo.directory)
+                .replacingOccurrences(of: Self.documentedListen, with: "127.0.0.1:\(port)")
+        }
+        defer { instance.stop() }
+        let c = try RawHTTPConnection(port: instance.port)
+        let catalog = try c.request("/catalog.json")
+        repo.expectCatalog(catalog)
+        let range = try c.request("/packs/big.pack", headers: ["Range": "bytes=1000-1999"])
+        #expect(range.status == 206)
+        #expect(range.body == Array(repo.pack[1000...1999]))
+        #expect(range.header("Content-Range") == "bytes 1000-1999/\(repo.pack.count)")
+        #expect(range.header("Content-Type") == "application/octet-stream")
+        #expect(range.header("Cache-Control") == "public, max-age=31536000, immutable")
+        let etag = try #require(range.header("ETag"))
+        let resumed = try c.request("/packs/big.pack", headers: ["Range": "bytes=-10", "If-Range": etag])
+        #expect(resumed.status == 206 && resumed.body == Array(repo.pack.suffix(10)))
+        #expect(try c.request("/packs/big.pack", headers: ["Range": "bytes=999999999-"]).status == 416)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: repo.directory + "/.staging"))
+        #expect(try c.request("/.staging").status == 404)
+        #expect(try c.request("/escape.txt").status == 403)
+    }
+}
+
+struct NginxError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// An nginx master process on a free loopback port, with every path under `prefix`.
+final class NginxInstance {
+    let process = Process()
+    let port: UInt16
+    let prefix: String
+
+    init(nginx: String, prefix: String, serverBlock: (UInt16) -> String) throws {
+        self.prefix = prefix
+        try FileManager.default.createDirectory(atPath: prefix + "/tmp", withIntermediateDirectories: true)
+        port = try freePort()
+        // Running as root, nginx would switch workers to "nobody"; keep the current user so the
+        // test's files stay readable.
+        let user = getuid() == 0 ? "user root;\n" : ""
+        let conf = """
+        \(user)daemon off;
+        worker_processes 1;
+        pid \(prefix)/nginx.pid;
+        error_log \(prefix)/error.log;
+        events { worker_connections 256; }
+        http {
+            access_log \(prefix)/access.log;
+            client_body_temp_path \(prefix)/tmp/body;
+            proxy_temp_path \(prefix)/tmp/proxy;
+            fastcgi_temp_path \(prefix)/tmp/fastcgi;
+            uwsgi_temp_path \(prefix)/tmp/uwsgi;
+            scgi_temp_path \(prefix)/tmp/scgi;
+        \(serverBlock(port))
+        }
+        """
+        try conf.write(toFile: prefix + "/nginx.conf", atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: nginx)
+        process.arguments = ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"]
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 {
+            if (try? RawHTTPConnection(port: port)) != nil { return }
+            guard process.isRunning else { break }
+            usleep(50_000)
+        }
+        stop()
+        let log = (try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? ""
+        throw NginxError("nginx did not start on port \(port): \(log)")
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// A port that was free a moment ago (the kernel's pick for port 0).
+func freePort() throws -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &address) { p in
+        p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+    }
+    guard ok else { throw NginxError("no free port: errno \(errno)") }
+    return UInt16(bigEndian: address.sin_port)
+}
