@@ -12,10 +12,15 @@ let package = Package(
     targets: [
         .target(name: "CZstd", linkerSettings: [.linkedLibrary("zstd")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto"]),
         .target(name: "AssetPackCLI", dependencies: []),
+        .target(name: "AssetPackTransport", dependencies: ["CCurl"]),
         .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackCLI"]),
         .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat"]),
         .testTarget(name: "CLITests", dependencies: ["AssetPackFormat"]),
+        // Servers for integration tests (nginx, moto, a silent socket), started on loopback.
+        .target(name: "LoopbackServers", path: "Tests/LoopbackServers"),
+        .testTarget(name: "AssetPackTransportTests", dependencies: ["AssetPackTransport", "LoopbackServers"]),
     ]
 )
