@@ -16,11 +16,13 @@ let package = Package(
         .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto"]),
         .target(name: "AssetPackCLI", dependencies: []),
         .target(name: "AssetPackTransport", dependencies: ["CCurl"]),
-        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackCLI"]),
+        .target(name: "AssetPackUpload", dependencies: ["AssetPackTransport"]),
+        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackCLI", "AssetPackTransport", "AssetPackUpload"]),
         .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat"]),
         .testTarget(name: "CLITests", dependencies: ["AssetPackFormat"]),
         // Servers for integration tests (nginx, moto, a silent socket), started on loopback.
         .target(name: "LoopbackServers", path: "Tests/LoopbackServers"),
         .testTarget(name: "AssetPackTransportTests", dependencies: ["AssetPackTransport", "LoopbackServers"]),
+        .testTarget(name: "AssetPackUploadTests", dependencies: ["AssetPackUpload", "AssetPackTransport", "LoopbackServers"]),
     ]
 )

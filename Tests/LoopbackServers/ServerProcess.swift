@@ -17,10 +17,11 @@ public final class ServerProcess: @unchecked Sendable {
 
     /// Starts `arguments` (an executable looked up in PATH, then its arguments) with its output
     /// in `logPath`, and waits until 127.0.0.1:`port` accepts connections.
-    public init(_ arguments: [String], port: UInt16, logPath: String, lifetime: Int = 300, startTimeout: Duration = .seconds(30)) throws {
+    public init(_ arguments: [String], port: UInt16, logPath: String, environment: [String: String] = [:], lifetime: Int = 300,
+                startTimeout: Duration = .seconds(30)) throws {
         self.port = port
         self.logPath = logPath
-        pid = try Self.spawn(["timeout", "--kill-after=5", String(lifetime)] + arguments, logPath: logPath)
+        pid = try Self.spawn(["timeout", "--kill-after=5", String(lifetime)] + arguments, logPath: logPath, environment: environment)
         let deadline = ContinuousClock.now + startTimeout
         while !isListening(port: port) {
             guard isRunning, ContinuousClock.now < deadline else {
@@ -56,7 +57,7 @@ public final class ServerProcess: @unchecked Sendable {
         kill(-pid, SIGKILL) // workers left behind by a master that died first
     }
 
-    private static func spawn(_ arguments: [String], logPath: String) throws -> pid_t {
+    private static func spawn(_ arguments: [String], logPath: String, environment: [String: String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -76,9 +77,10 @@ public final class ServerProcess: @unchecked Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let envp = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0)=\($1)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
         guard result == 0 else { throw LoopbackServerError("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
         return pid
     }

@@ -8,4 +8,6 @@ let allCommands: [CommandSpec] = [
     inspectCommand,
     verifyCommand,
     extractCommand,
+    uploadCommand,
+    fetchCommand,
 ]
