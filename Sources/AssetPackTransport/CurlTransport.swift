@@ -47,7 +47,11 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         if cancellation?.isCancelled == true { throw .cancelled(url: request.url) }
         guard let handle = checkOut() else { throw .invalidRequest("libcurl could not create a handle") }
         defer { checkIn(handle) }
-        let source = try request.body.map { body throws(TransportError) in try CurlUploadSource(body) }
+        guard request.body == nil || request.method == .put else {
+            throw .invalidRequest("\(request.url): a body is only sent with PUT")
+        }
+        let body = request.body ?? (request.method == .put ? .bytes([]) : nil)
+        let source = try body.map { body throws(TransportError) in try CurlUploadSource(body) }
         let transfer = CurlTransfer(handle: handle, url: request.url, destination: destination, cancellation: cancellation)
         transfer.source = source
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -95,11 +99,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         case .get: set(CURLOPT_HTTPGET, long: 1)
         case .head: set(CURLOPT_NOBODY, long: 1)
         case .put:
-            let source = transfer.source ?? (try? CurlUploadSource(.bytes([])))
-            transfer.source = source
-            let sourceContext = Unmanaged.passUnretained(source!).toOpaque()
+            guard let source = transfer.source else { throw .invalidRequest("\(request.url): PUT without a body source") }
+            let sourceContext = Unmanaged.passUnretained(source).toOpaque()
             set(CURLOPT_UPLOAD, long: 1)
-            set(CURLOPT_INFILESIZE_LARGE, ccurl_setopt_off_t(h, CURLOPT_INFILESIZE_LARGE, curl_off_t(source!.size)))
+            set(CURLOPT_INFILESIZE_LARGE, ccurl_setopt_off_t(h, CURLOPT_INFILESIZE_LARGE, curl_off_t(source.size)))
             set(CURLOPT_READFUNCTION, ccurl_setopt_data_callback(h, CURLOPT_READFUNCTION, curlReadCallback))
             set(CURLOPT_READDATA, ccurl_setopt_pointer(h, CURLOPT_READDATA, sourceContext))
             set(CURLOPT_SEEKFUNCTION, ccurl_setopt_seek_callback(h, curlSeekCallback))

@@ -14,7 +14,10 @@ import Testing
         root = try TemporaryDirectory("transport-root")
         try root.write("file.bin", content)
         try root.write("empty.bin", [])
-        nginx = try NginxServer(root: root.path, locations: "location = /moved { return 302 /file.bin; }")
+        nginx = try NginxServer(root: root.path, locations: """
+            location = /moved { return 302 /file.bin; }
+            location /uploads/ { dav_methods PUT; create_full_put_path on; client_max_body_size 10m; }
+            """)
         transport = try CurlTransport()
     }
 
@@ -120,6 +123,21 @@ import Testing
         }
         #expect(failures.value.isEmpty)
         for i in 0..<16 { #expect(results.value[i] == Array(content[(i * 10_000)..<((i + 1) * 10_000)])) }
+    }
+
+    @Test func putSendsBytesAndFiles() throws {
+        let created = try transport.send(HTTPRequest(.put, url: nginx.url("/uploads/a/bytes.bin"), body: .bytes([1, 2, 3])))
+        #expect(created.status == 201)
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: root.file("uploads/a/bytes.bin")))) == [1, 2, 3])
+        let source = try TemporaryDirectory("put-source")
+        let path = try source.write("body.bin", content)
+        try transport.send(HTTPRequest(.put, url: nginx.url("/uploads/file.bin"), body: .file(path: path))).requireSuccess()
+        #expect(try transport.send(HTTPRequest(url: nginx.url("/uploads/file.bin"))).body == content)
+        #expect { try transport.send(HTTPRequest(.put, url: nginx.url("/uploads/x"), body: .file(path: source.file("missing")))) } throws: { error in
+            guard case TransportError.file(let failed, _) = error else { return false }
+            return failed == source.file("missing")
+        }
+        #expect(throws: TransportError.self) { try transport.send(HTTPRequest(.get, url: nginx.url("/file.bin"), body: .bytes([1]))) }
     }
 
     @Test func refusesNonHTTPSchemes() {

@@ -44,7 +44,7 @@ public final class NginxServer: @unchecked Sendable {
                 }
             }
             """
-            try config.write(toFile: prefix.file("nginx.conf"), atomically: true, encoding: .utf8)
+            try Data(config.utf8).write(to: URL(fileURLWithPath: prefix.file("nginx.conf")))
             let process = try ServerProcess(["nginx", "-p", prefix.path, "-e", prefix.file("error.log"), "-c", prefix.file("nginx.conf"),
                                              "-g", "daemon off;"], port: port, logPath: prefix.file("stdout.log"))
             return (port, process)
