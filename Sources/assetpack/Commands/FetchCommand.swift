@@ -6,7 +6,7 @@ let fetchCommand = CommandSpec(
     name: "fetch",
     abstract: "Download one URL with the built-in transport (for debugging and benchmarks).",
     arguments: "URL",
-    discussion: "Writes the body of a 2xx response to FILE (created or truncated). Redirects are not followed: a 3xx is reported with its Location. Prints status, size, HTTP version and the time taken to standard error.",
+    discussion: "Writes the body of a 2xx response to FILE.part, renamed to FILE when complete (removed on failure). Redirects are not followed: a 3xx is reported with its Location. Prints status, size, HTTP version and the time taken to standard error.",
     options: [
         .option("-o", "--output", value: "FILE", help: "Where the body goes (required; '-' for standard output)."),
         .option("--range", value: "FIRST-LAST", help: "Fetch only these bytes (inclusive; 'FIRST-' for the rest)."),
@@ -21,9 +21,16 @@ let fetchCommand = CommandSpec(
         guard let parsed = ByteRange(parsing: text) else { throw CLIError.usage("--range must be FIRST-LAST or FIRST-, got '\(text)'") }
         range = parsed
     }
-    let fd = output == "-" ? STDOUT_FILENO : open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw CLIError.failure("\(output): cannot create: \(String(cString: strerror(errno)))") }
-    defer { if fd != STDOUT_FILENO { close(fd) } }
+    let partial = output + ".part"
+    let fd = output == "-" ? STDOUT_FILENO : open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw CLIError.failure("\(partial): cannot create: \(String(cString: strerror(errno)))") }
+    var complete = false
+    defer {
+        if fd != STDOUT_FILENO {
+            close(fd)
+            if complete { rename(partial, output) } else { unlink(partial) }
+        }
+    }
     let start = ContinuousClock.now
     do {
         let transport = try CurlTransport(caFile: args.value("--ca"))
@@ -33,6 +40,7 @@ let fetchCommand = CommandSpec(
             throw CLIError.failure("\(url): HTTP \(response.status), redirect to \(response.redirectURL ?? "?") (not followed)")
         }
         try response.requireSuccess()
+        complete = true
         printError("HTTP/\(response.httpVersion) \(response.status), \(response.bodyByteCount) bytes in \(elapsed)")
         return 0
     } catch let error as TransportError {
