@@ -2,31 +2,49 @@
 import PackageDescription
 
 // Data flows top to bottom: manifest → packager → pack format → repository → HTTP → client.
-// The C targets are thin shims over system libraries (see docs/ARCHITECTURE.md).
+// No module imports one below it, except the CLI; the client (AssetPacks) reads the formats
+// and never imports publishing or server code. See docs/ARCHITECTURE.md.
 let package = Package(
     name: "AssetPacks",
     products: [
         .library(name: "AssetPackFormat", targets: ["AssetPackFormat"]),
         .library(name: "AssetPackPublishing", targets: ["AssetPackPublishing"]),
         .library(name: "AssetPackServer", targets: ["AssetPackServer"]),
+        .library(name: "AssetPackTransport", targets: ["AssetPackTransport"]),
+        .library(name: "AssetPackUpload", targets: ["AssetPackUpload"]),
+        .library(name: "AssetPacks", targets: ["AssetPacks"]),
         .library(name: "AssetPackMigration", targets: ["AssetPackMigration"]),
         .executable(name: "assetpack", targets: ["assetpack"]),
     ],
     targets: [
+        // C shims over system libraries.
         .target(name: "CZstd", linkerSettings: [.linkedLibrary("zstd")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
-        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "CX509", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CPOSIX"),
+        // The data flow.
         .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto"]),
         .target(name: "AssetPackPublishing", dependencies: ["AssetPackFormat", "CCrypto"]),
         .target(name: "AssetPackServer", dependencies: ["AssetPackFormat", "CMicroHTTPD", "CX509"]),
+        .target(name: "AssetPackTransport", dependencies: ["CCurl"]),
+        .target(name: "AssetPackUpload", dependencies: ["AssetPackTransport"]),
+        .target(name: "AssetPacks", dependencies: ["AssetPackFormat", "AssetPackTransport", "CSQLite", "CPOSIX"]),
+        // Beside the flow.
         .target(name: "AssetPackMigration", dependencies: ["AssetPackFormat"]),
         .target(name: "AssetPackCLI", dependencies: []),
         .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPublishing", "AssetPackServer",
+                                                            "AssetPackTransport", "AssetPackUpload", "AssetPacks",
                                                             "AssetPackMigration", "AssetPackCLI"]),
+        // Tests. LoopbackServers starts nginx, moto and silent sockets on 127.0.0.1 for them.
+        .target(name: "LoopbackServers", path: "Tests/LoopbackServers"),
         .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat"]),
         .testTarget(name: "AssetPackPublishingTests", dependencies: ["AssetPackPublishing", "AssetPackFormat", "assetpack"]),
         .testTarget(name: "AssetPackServerTests", dependencies: ["AssetPackServer"]),
+        .testTarget(name: "AssetPackTransportTests", dependencies: ["AssetPackTransport", "LoopbackServers"]),
+        .testTarget(name: "AssetPackUploadTests", dependencies: ["AssetPackUpload", "AssetPackTransport", "LoopbackServers"]),
         .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackFormat"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["assetpack"]),
     ]

@@ -35,20 +35,6 @@ public struct VariantGroup: Sendable {
 }
 
 public enum LocalizedVariants {
-    /// The ID without its language suffix, or nil when the ID does not end in one.
-    public static func baseID(_ id: String, language: String) -> String? {
-        let lower = id.lowercased()
-        var candidates = [language.lowercased(), language.lowercased().replacingOccurrences(of: "-", with: "_")]
-        if let tag = LanguageTag(language) { candidates.append(tag.language) }
-        for suffix in candidates {
-            for separator in [".", "-", "_"] where lower.hasSuffix(separator + suffix) {
-                let base = String(id.dropLast(suffix.count + 1))
-                if !base.isEmpty { return base }
-            }
-        }
-        return nil
-    }
-
     /// Groups the localized packs among `packs` (those with a language) into variant groups.
     public static func groups(of packs: [LintPack]) -> [VariantGroup] {
         let localized = packs.indices.filter { packs[$0].language != nil }
@@ -58,7 +44,7 @@ public enum LocalizedVariants {
         var byBase: [String: Int] = [:], byPaths: [Set<String>: Int] = [:]
         var names: [Int: String] = [:]
         for i in localized {
-            let base = baseID(packs[i].id, language: packs[i].language!)
+            let base = LocalizedVariantID.baseID(packs[i].id, language: packs[i].language!)
             names[i] = base ?? packs[i].id
             if let base { if let j = byBase[base.lowercased()] { join(i, j) } else { byBase[base.lowercased()] = i } }
             let paths = packs[i].pathSet

@@ -172,12 +172,12 @@ let essential = #"{"essential": {"installationEventTypes": ["firstInstallation"]
     }
 
     @Test func variantGrouping() {
-        #expect(LocalizedVariants.baseID("Voices.en", language: "en") == "Voices")
-        #expect(LocalizedVariants.baseID("Intro-en-US", language: "en-US") == "Intro")
-        #expect(LocalizedVariants.baseID("Intro_en_US", language: "en-US") == "Intro")
-        #expect(LocalizedVariants.baseID("Intro-en", language: "en-US") == "Intro")
-        #expect(LocalizedVariants.baseID("Intro", language: "en") == nil)
-        #expect(LocalizedVariants.baseID("Golden", language: "en") == nil)
+        #expect(LocalizedVariantID.baseID("Voices.en", language: "en") == "Voices")
+        #expect(LocalizedVariantID.baseID("Intro-en-US", language: "en-US") == "Intro")
+        #expect(LocalizedVariantID.baseID("Intro_en_US", language: "en-US") == "Intro")
+        #expect(LocalizedVariantID.baseID("Intro-en", language: "en-US") == "Intro")
+        #expect(LocalizedVariantID.baseID("Intro", language: "en") == nil)
+        #expect(LocalizedVariantID.baseID("Golden", language: "en") == nil)
         #expect(LocalizedVariants.matches("en-GB", primary: "en"))
         #expect(!LocalizedVariants.matches("eng", primary: "en"))
     }

@@ -1,6 +1,7 @@
 import AssetPackCLI
 
-/// Every subcommand, in the order `assetpack --help` lists them.
+/// Every subcommand, in the order `assetpack --help` lists them: the data flow from manifest to
+/// client, then the migration tools.
 let allCommands: [CommandSpec] = [
     templateCommand,
     validateCommand,
@@ -8,10 +9,19 @@ let allCommands: [CommandSpec] = [
     inspectCommand,
     verifyCommand,
     extractCommand,
-    serveCommand,
     keygenCommand,
     publishCommand,
     verifyCatalogCommand,
+    serveCommand,
+    uploadCommand,
+    installCommand,
+    ensureCommand,
+    statusCommand,
+    lsCommand,
+    catCommand,
+    removeCommand,
+    updateCommand,
+    fetchCommand,
     auditCommand,
     convertCommand,
 ]

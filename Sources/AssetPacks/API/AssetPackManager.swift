@@ -1,0 +1,133 @@
+import AssetPackFormat
+import AssetPackTransport
+import Foundation
+
+/// Installs, updates, reads and removes asset packs from a signed static repository, with the
+/// shape of Apple's `AssetPackManager` so that code moves between the two with few changes.
+///
+/// ```swift
+/// let manager = try AssetPackManager(configuration: .init(
+///     repositoryURLs: ["https://cdn.example.com/packs/"], publicKey: try Ed25519PublicKey(text: key),
+///     storageRoot: appSupport + "/AssetPacks"))
+/// try await manager.handleInstallationEvent(.firstInstallation)   // essentials ready, prefetch started
+/// let pack = try await manager.assetPack(withID: "World2")
+/// try await manager.ensureLocalAvailability(of: pack)
+/// let level = try await manager.contents(at: "Levels/World2/level1.json")
+/// ```
+public actor AssetPackManager {
+    public nonisolated let configuration: Configuration
+    let layout: StorageLayout
+    let store: ClientStore
+    let client: RepositoryClient
+    let catalogClient: CatalogClient
+    let languages: LanguageResolver
+    nonisolated let broadcaster = StatusBroadcaster()
+    var catalog: Catalog?
+    /// Downloads under way, shared by everyone who asks for the same pack.
+    var inFlight: [String: Task<Void, any Error>] = [:]
+    /// Network bytes fetched by installs of this manager (for the resume figure).
+    public internal(set) var fetchedBytes: UInt64 = 0
+
+    public init(configuration: Configuration) throws {
+        guard !configuration.repositoryURLs.isEmpty else { throw AssetPackManagerError.invalidConfiguration("no repository URL") }
+        let allowList = DomainAllowList(configuration.allowedDomains)
+        for url in configuration.repositoryURLs { try allowList.check(url) }
+        self.configuration = configuration
+        layout = StorageLayout(root: configuration.storageRoot)
+        try makeDirectory(layout.root)
+        store = try ClientStore(path: layout.database)
+        let transport: any HTTPTransport
+        if let t = configuration.transport { transport = t } else {
+            do { transport = try CurlTransport(caFile: configuration.caFile) } catch { throw AssetPackManagerError.transport(error) }
+        }
+        client = RepositoryClient(mirrors: configuration.repositoryURLs, transport: transport, allowList: allowList,
+                                  retry: configuration.retryPolicy)
+        catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store)
+        languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
+        try Self.reconcile(layout: layout, store: store)
+    }
+
+    // MARK: Catalog
+
+    /// The catalog: fetched (and checked) once per manager, or the last accepted one when the
+    /// repository cannot be reached and it has not expired.
+    func currentCatalog() async throws -> Catalog {
+        if let catalog { return catalog }
+        return try await refreshCatalog()
+    }
+
+    @discardableResult
+    func refreshCatalog() async throws -> Catalog {
+        let catalogClient = self.catalogClient
+        let now = configuration.now()
+        do {
+            let fresh = try await offload { try catalogClient.refresh(now: now) }
+            catalog = fresh
+            return fresh
+        } catch AssetPackManagerError.transport(let error) {
+            guard let cached = try catalogClient.cached(now: now, allowExpired: false) else { throw AssetPackManagerError.transport(error) }
+            catalog = cached
+            return cached
+        }
+    }
+
+    /// The pack with this ID in the catalog (Apple's `assetPack(withID:)`).
+    public func assetPack(withID id: String) async throws -> AssetPack {
+        guard let p = try await currentCatalog().pack(withID: id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
+        return AssetPack(p)
+    }
+
+    /// Every pack in the catalog.
+    public var allAssetPacks: Set<AssetPack> {
+        get async throws { Set(try await currentCatalog().packs.map(AssetPack.init)) }
+    }
+
+    // MARK: Status
+
+    /// Where `assetPack` stands on this device against that description of it.
+    public func status(relativeTo assetPack: AssetPack) throws -> AssetPack.Status {
+        var status: AssetPack.Status = []
+        let pending = try store.pendingDownload(assetPack.id)
+        if inFlight[assetPack.id] != nil || pending != nil { status.insert(.downloading) }
+        guard let installed = try store.installedPack(assetPack.id) else { return status.union(.downloadAvailable) }
+        status.insert(.downloaded)
+        if installed.version >= assetPack.version { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
+        return status
+    }
+
+    /// The status of the pack with this ID against the catalog (obsolete when the catalog no
+    /// longer lists an installed pack). Uses the cached catalog when offline.
+    public func localStatus(ofAssetPackWithID id: String) async throws -> AssetPack.Status {
+        let catalog = try? await currentCatalog()
+        let cachedOrFresh: Catalog? = if let catalog { catalog } else { try catalogClient.cached(now: configuration.now(), allowExpired: true) }
+        if let p = cachedOrFresh?.pack(withID: id) { return try status(relativeTo: AssetPack(p)) }
+        var status: AssetPack.Status = []
+        if (try store.installedPack(id)) != nil { status.formUnion([.downloaded, .obsolete]) }
+        if inFlight[id] != nil { status.insert(.downloading) }
+        guard !status.isEmpty else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
+        return status
+    }
+
+    /// Whether some version of the pack is installed.
+    public func assetPackIsAvailableLocally(withID id: String) throws -> Bool {
+        try store.installedPack(id) != nil
+    }
+
+    /// Updates for every pack, forever.
+    public nonisolated var statusUpdates: AsyncStream<DownloadStatusUpdate> { broadcaster.stream() }
+
+    /// Updates for one pack; ends after its finished or failed update.
+    public nonisolated func statusUpdates(forAssetPackWithID id: String) -> AsyncStream<DownloadStatusUpdate> {
+        broadcaster.stream(forAssetPackWithID: id)
+    }
+
+    /// Runs blocking work (network, disk) on a thread of its own, off the actor and off Swift's
+    /// small cooperative pool.
+    nonisolated func offload<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let t = Thread { continuation.resume(with: Result { try work() }) }
+            t.stackSize = 4 << 20
+            t.start()
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import AssetPackFormat
+import AssetPackTransport
+
+/// Why an AssetPackManager call failed. The first two mirror Apple's; the rest say precisely
+/// which check refused what.
+public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Sendable {
+    case assetPackNotFound(withID: String)
+    case fileNotFound(at: String)
+    /// The network or server failed (after retries and mirrors).
+    case transport(TransportError)
+    /// The catalog was refused: bad signature, wrong key, expired, rolled back, malformed.
+    case catalog(CatalogError)
+    /// Downloaded bytes did not match their digests, even after retrying.
+    case verification(String)
+    /// A limit checked before any byte moves: which one, what was needed, what is allowed.
+    case allowanceExceeded(String, needed: UInt64, limit: UInt64)
+    case domainNotAllowed(host: String, url: String)
+    /// The `shouldDownload` hook said no.
+    case downloadDeclined(assetPackID: String)
+    /// A local file could not be read or written (a full disk, permissions).
+    case storage(String)
+    case invalidConfiguration(String)
+    case cancelled
+    /// A batch call: what succeeded and what failed, with why.
+    case batch(successes: [AssetPack], failures: [(AssetPack, any Error)])
+
+    public var description: String {
+        switch self {
+        case .assetPackNotFound(let id): return "no asset pack with ID \"\(id)\" in the catalog"
+        case .fileNotFound(let path): return "no installed asset pack contains \"\(path)\""
+        case .transport(let e): return "download failed: \(e)"
+        case .catalog(let e): return "catalog refused: \(e)"
+        case .verification(let why): return "verification failed: \(why)"
+        case let .allowanceExceeded(what, needed, limit): return "\(what): needs \(needed) bytes, the limit is \(limit)"
+        case let .domainNotAllowed(host, url): return "\(url): host \(host) is not in the domain allow-list"
+        case .downloadDeclined(let id): return "the shouldDownload hook declined to download \"\(id)\""
+        case .storage(let why): return why
+        case .invalidConfiguration(let why): return "invalid configuration: \(why)"
+        case .cancelled: return "cancelled"
+        case let .batch(successes, failures):
+            let failed = failures.map { "\($0.0.id): \($0.1)" }.joined(separator: "; ")
+            return "\(failures.count) of \(successes.count + failures.count) asset packs failed: \(failed)"
+        }
+    }
+}

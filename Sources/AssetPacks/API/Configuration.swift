@@ -1,0 +1,65 @@
+import AssetPackFormat
+import AssetPackTransport
+import Foundation
+
+extension AssetPackManager {
+    /// Everything a manager needs to know: where packs come from, whom to trust, where they go,
+    /// and the limits that apply before any byte moves (Apple's BA Info.plist keys in brackets).
+    public struct Configuration: Sendable {
+        /// Base URLs of the repository (where `catalog.json` is); each request fails over to the next.
+        public var repositoryURLs: [String]
+        /// The publisher's Ed25519 public key: catalogs signed by anything else are refused.
+        public var publicKey: Ed25519PublicKey
+        /// Where installed packs, downloads in progress and the state database live.
+        public var storageRoot: String
+        /// Compressed bytes all packs together may download [BADownloadAllowance].
+        public var downloadAllowance: UInt64?
+        /// Compressed bytes essential packs may download [BAEssentialDownloadAllowance].
+        public var essentialDownloadAllowance: UInt64?
+        /// Uncompressed bytes all installed packs may take [BAMaxInstallSize].
+        public var maxInstallSize: UInt64?
+        /// Uncompressed bytes installed essential packs may take [BAEssentialMaxInstallSize].
+        public var essentialMaxInstallSize: UInt64?
+        /// Hosts downloads may come from, redirects included; `*.example.com` matches subdomains
+        /// [BADownloadDomainAllowList]. Empty allows every host.
+        public var allowedDomains: [String]
+        /// A PEM file of trusted CAs for private servers (replaces the system's roots).
+        public var caFile: String?
+        /// Asked before each download starts (consent, network, free space); false skips it.
+        public var shouldDownload: @Sendable (AssetPack) -> Bool
+        /// The user's languages, most preferred first (BCP 47), for localized packs.
+        public var preferredLanguages: [String]
+        /// The app's primary language: the last fallback for localized packs.
+        public var primaryLanguage: String
+        /// The HTTP transport; nil for libcurl with `caFile`.
+        public var transport: (any HTTPTransport)?
+        public var retryPolicy: RetryPolicy
+        /// The clock catalog expiry is checked against.
+        public var now: @Sendable () -> Date
+
+        public init(repositoryURLs: [String], publicKey: Ed25519PublicKey, storageRoot: String,
+                    downloadAllowance: UInt64? = nil, essentialDownloadAllowance: UInt64? = nil,
+                    maxInstallSize: UInt64? = nil, essentialMaxInstallSize: UInt64? = nil,
+                    allowedDomains: [String] = [], caFile: String? = nil,
+                    shouldDownload: @escaping @Sendable (AssetPack) -> Bool = { _ in true },
+                    preferredLanguages: [String] = Locale.preferredLanguages, primaryLanguage: String = "en",
+                    transport: (any HTTPTransport)? = nil, retryPolicy: RetryPolicy = .standard,
+                    now: @escaping @Sendable () -> Date = { Date() }) {
+            self.repositoryURLs = repositoryURLs
+            self.publicKey = publicKey
+            self.storageRoot = storageRoot
+            self.downloadAllowance = downloadAllowance
+            self.essentialDownloadAllowance = essentialDownloadAllowance
+            self.maxInstallSize = maxInstallSize
+            self.essentialMaxInstallSize = essentialMaxInstallSize
+            self.allowedDomains = allowedDomains
+            self.caFile = caFile
+            self.shouldDownload = shouldDownload
+            self.preferredLanguages = preferredLanguages
+            self.primaryLanguage = primaryLanguage
+            self.transport = transport
+            self.retryPolicy = retryPolicy
+            self.now = now
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// What a storage root remembers between runs of the command-line client: the repository, the
+/// trusted key and the CA file, so that later commands need only `--root`.
+public struct RootSettings: Sendable, Equatable {
+    public var repositoryURLs: [String]
+    public var publicKey: String?
+    public var caFile: String?
+
+    public init(repositoryURLs: [String] = [], publicKey: String? = nil, caFile: String? = nil) {
+        self.repositoryURLs = repositoryURLs
+        self.publicKey = publicKey
+        self.caFile = caFile
+    }
+
+    /// The settings saved in the root at `path` (empty when nothing was saved yet).
+    public static func load(root path: String) throws -> RootSettings {
+        guard FileManager.default.fileExists(atPath: StorageLayout(root: path).database) else { return RootSettings() }
+        let store = try ClientStore(path: StorageLayout(root: path).database)
+        return RootSettings(repositoryURLs: (try store.setting("repositoryURLs"))?.split(separator: "\n").map(String.init) ?? [],
+                            publicKey: try store.setting("publicKey"), caFile: try store.setting("caFile"))
+    }
+
+    public func save(root path: String) throws {
+        try makeDirectory(path)
+        let store = try ClientStore(path: StorageLayout(root: path).database)
+        try store.setSetting("repositoryURLs", repositoryURLs.isEmpty ? nil : repositoryURLs.joined(separator: "\n"))
+        try store.setSetting("publicKey", publicKey)
+        try store.setSetting("caFile", caFile)
+    }
+}

@@ -1,0 +1,51 @@
+import AssetPackFormat
+import Foundation
+
+/// Reads byte ranges of a pack's content stream from the files of an installed (or partly
+/// assembled) copy: a chunk of the stream may span several small files.
+struct ContentStreamReader {
+    let index: PackIndex
+    let directory: String
+
+    /// The bytes at stream offsets [offset, offset + length), or nil when a file is missing or short.
+    func read(offset: UInt64, length: Int) -> [UInt8]? {
+        var out = [UInt8](repeating: 0, count: length)
+        var done = 0
+        // First file whose range ends after `offset`.
+        var lo = 0, hi = index.files.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if index.fileOffsets[mid] + index.files[mid].size <= offset { lo = mid + 1 } else { hi = mid }
+        }
+        var f = lo
+        while done < length && f < index.files.count {
+            let file = index.files[f]
+            let start = offset + UInt64(done)
+            let inFile = start - index.fileOffsets[f]
+            let n = Int(min(UInt64(length - done), file.size - inFile))
+            if n > 0 {
+                let fd = open(directory + "/" + file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+                guard fd >= 0 else { return nil }
+                defer { close(fd) }
+                var got = 0
+                while got < n {
+                    let r = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done + got, n - got, off_t(inFile) + off_t(got)) }
+                    if r < 0 && errno == EINTR { continue }
+                    guard r > 0 else { return nil }
+                    got += r
+                }
+                done += n
+            }
+            f += 1
+        }
+        return done == length ? out : nil
+    }
+
+    /// Chunk `c`'s bytes as they stand in these files at its first use, if they still hash right.
+    func verifiedChunk(_ c: Int, atSequence s: Int) -> [UInt8]? {
+        let entry = index.chunks[c]
+        guard let bytes = read(offset: index.sequenceOffsets[s], length: Int(entry.uncompressedSize)),
+              SHA256Digest.hash(bytes) == entry.digest else { return nil }
+        return bytes
+    }
+}

@@ -1,0 +1,194 @@
+import AssetPackFormat
+import Foundation
+
+/// A pack as installed: which version, where its files are, and its index (for reads, deltas
+/// and the namespace).
+struct InstalledPack: Sendable {
+    var id: String
+    var version: Int
+    var digest: SHA256Digest
+    /// Relative to the storage root.
+    var directory: String
+    var downloadSize: UInt64
+    var installSize: UInt64
+    var language: String?
+    var downloadPolicy: DownloadPolicy
+    var installedAt: Date
+    var lastUsed: Date
+    var indexBytes: [UInt8]
+    var indexOffset: UInt64
+}
+
+/// A download that has started and not yet been installed (it resumes after a restart).
+struct PendingDownload: Sendable, Equatable {
+    var id: String
+    var version: Int
+    var digest: SHA256Digest
+    /// Relative to the storage root.
+    var staging: String
+    /// The previous version's digest the plan reused chunks from ("" for none): a resumed
+    /// download is only valid against the same base.
+    var base: String
+}
+
+/// The client's state in SQLite (WAL), changed only in transactions, so that a crash at any
+/// moment leaves it consistent: settings, the last accepted catalog, installed packs, the merged
+/// namespace, and downloads in progress. Schema: docs/FORMAT.md, "Client store".
+final class ClientStore: @unchecked Sendable {
+    static let schemaVersion: Int64 = 1
+    private let db: SQLiteDatabase
+
+    init(path: String) throws {
+        db = try SQLiteDatabase(path: path)
+        let version = try db.query("PRAGMA user_version").first?.first?.int ?? 0
+        guard version <= Self.schemaVersion else {
+            throw AssetPackManagerError.storage("\(path) has schema version \(version); this client understands up to \(Self.schemaVersion)")
+        }
+        try db.transaction {
+            try db.execute("""
+            CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS catalog (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                version INTEGER NOT NULL, payload BLOB NOT NULL, envelope BLOB NOT NULL, fetched_at INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS installed_packs (
+                id TEXT PRIMARY KEY, version INTEGER NOT NULL, digest TEXT NOT NULL, directory TEXT NOT NULL,
+                download_size INTEGER NOT NULL, install_size INTEGER NOT NULL, language TEXT, policy TEXT NOT NULL,
+                installed_at INTEGER NOT NULL, last_used INTEGER NOT NULL, index_bytes BLOB NOT NULL, index_offset INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS namespace (
+                path TEXT NOT NULL, pack_id TEXT NOT NULL REFERENCES installed_packs(id) ON DELETE CASCADE,
+                PRIMARY KEY (path, pack_id));
+            CREATE INDEX IF NOT EXISTS namespace_by_pack ON namespace(pack_id);
+            CREATE TABLE IF NOT EXISTS downloads (
+                id TEXT PRIMARY KEY, version INTEGER NOT NULL, digest TEXT NOT NULL, staging TEXT NOT NULL,
+                base TEXT NOT NULL, started_at INTEGER NOT NULL);
+            PRAGMA user_version = \(Self.schemaVersion);
+            """)
+        }
+    }
+
+    // MARK: Settings
+
+    func setting(_ key: String) throws -> String? {
+        try db.query("SELECT value FROM settings WHERE key = ?1", [.text(key)]).first?.first?.string
+    }
+
+    func setSetting(_ key: String, _ value: String?) throws {
+        if let value {
+            try db.query("INSERT INTO settings(key, value) VALUES (?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(key), .text(value)])
+        } else {
+            try db.query("DELETE FROM settings WHERE key = ?1", [.text(key)])
+        }
+    }
+
+    // MARK: Catalog
+
+    /// The last accepted catalog: its version, the verified payload and the signed file.
+    func acceptedCatalog() throws -> (version: Int, payload: [UInt8], envelope: [UInt8])? {
+        guard let row = try db.query("SELECT version, payload, envelope FROM catalog WHERE singleton = 1").first,
+              let v = row[0].int, let payload = row[1].bytes, let envelope = row[2].bytes else { return nil }
+        return (Int(v), payload, envelope)
+    }
+
+    func acceptCatalog(version: Int, payload: [UInt8], envelope: [UInt8]) throws {
+        try db.query("""
+            INSERT INTO catalog(singleton, version, payload, envelope, fetched_at) VALUES (1, ?1, ?2, ?3, ?4)
+            ON CONFLICT(singleton) DO UPDATE SET version = excluded.version, payload = excluded.payload,
+            envelope = excluded.envelope, fetched_at = excluded.fetched_at
+            """, [.integer(Int64(version)), .blob(payload), .blob(envelope), .integer(Int64(Date().timeIntervalSince1970))])
+    }
+
+    // MARK: Installed packs
+
+    func installedPacks() throws -> [InstalledPack] {
+        try db.query("""
+            SELECT id, version, digest, directory, download_size, install_size, language, policy, installed_at, last_used,
+                   index_bytes, index_offset FROM installed_packs ORDER BY id
+            """).compactMap(Self.installedPack)
+    }
+
+    func installedPack(_ id: String) throws -> InstalledPack? {
+        try db.query("""
+            SELECT id, version, digest, directory, download_size, install_size, language, policy, installed_at, last_used,
+                   index_bytes, index_offset FROM installed_packs WHERE id = ?1
+            """, [.text(id)]).first.flatMap(Self.installedPack)
+    }
+
+    private static func installedPack(_ r: [SQLiteValue]) -> InstalledPack? {
+        guard let id = r[0].string, let version = r[1].int, let digestHex = r[2].string, let digest = SHA256Digest(hex: digestHex),
+              let directory = r[3].string, let download = r[4].int, let install = r[5].int, let policyJSON = r[7].string,
+              let policy = try? JSONDecoder().decode(DownloadPolicy.self, from: Data(policyJSON.utf8)),
+              let installed = r[8].int, let used = r[9].int, let index = r[10].bytes, let offset = r[11].int else { return nil }
+        return InstalledPack(id: id, version: Int(version), digest: digest, directory: directory, downloadSize: UInt64(download),
+                             installSize: UInt64(install), language: r[6].string, downloadPolicy: policy,
+                             installedAt: Date(timeIntervalSince1970: Double(installed)), lastUsed: Date(timeIntervalSince1970: Double(used)),
+                             indexBytes: index, indexOffset: UInt64(offset))
+    }
+
+    /// Records `pack` as installed (replacing any earlier version), its paths in the namespace,
+    /// and the end of its download, in one transaction.
+    func commitInstall(_ pack: InstalledPack, paths: [String]) throws {
+        let policy = String(decoding: try JSONEncoder().encode(pack.downloadPolicy), as: UTF8.self)
+        try db.transaction {
+            try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(pack.id)])
+            try db.query("""
+                INSERT INTO installed_packs(id, version, digest, directory, download_size, install_size, language, policy,
+                    installed_at, last_used, index_bytes, index_offset) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                """, [.text(pack.id), .integer(Int64(pack.version)), .text(pack.digest.hex), .text(pack.directory),
+                      .integer(Int64(pack.downloadSize)), .integer(Int64(pack.installSize)), pack.language.map { .text($0) } ?? .null,
+                      .text(policy), .integer(Int64(pack.installedAt.timeIntervalSince1970)),
+                      .integer(Int64(pack.lastUsed.timeIntervalSince1970)), .blob(pack.indexBytes), .integer(Int64(pack.indexOffset))])
+            for path in paths {
+                try db.query("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2)", [.text(path), .text(pack.id)])
+            }
+            try db.query("DELETE FROM downloads WHERE id = ?1", [.text(pack.id)])
+        }
+    }
+
+    func removeInstalled(_ id: String) throws {
+        try db.transaction { try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(id)]) }
+    }
+
+    func touch(_ id: String) throws {
+        try db.query("UPDATE installed_packs SET last_used = ?2 WHERE id = ?1", [.text(id), .integer(Int64(Date().timeIntervalSince1970))])
+    }
+
+    // MARK: Namespace
+
+    /// The installed packs that hold `path`, by ID.
+    func packs(holding path: String) throws -> [String] {
+        try db.query("SELECT pack_id FROM namespace WHERE path = ?1 ORDER BY pack_id", [.text(path)]).compactMap { $0[0].string }
+    }
+
+    func paths() throws -> [(path: String, packID: String)] {
+        try db.query("SELECT path, pack_id FROM namespace ORDER BY path, pack_id").compactMap { r in
+            guard let p = r[0].string, let id = r[1].string else { return nil }
+            return (p, id)
+        }
+    }
+
+    // MARK: Downloads
+
+    func pendingDownload(_ id: String) throws -> PendingDownload? {
+        guard let r = try db.query("SELECT id, version, digest, staging, base FROM downloads WHERE id = ?1", [.text(id)]).first,
+              let version = r[1].int, let hex = r[2].string, let digest = SHA256Digest(hex: hex), let staging = r[3].string,
+              let base = r[4].string else { return nil }
+        return PendingDownload(id: id, version: Int(version), digest: digest, staging: staging, base: base)
+    }
+
+    func pendingDownloads() throws -> [PendingDownload] {
+        try db.query("SELECT id FROM downloads ORDER BY id").compactMap { $0[0].string }.compactMap { try pendingDownload($0) }
+    }
+
+    func beginDownload(_ d: PendingDownload) throws {
+        try db.query("""
+            INSERT INTO downloads(id, version, digest, staging, base, started_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            ON CONFLICT(id) DO UPDATE SET version = excluded.version, digest = excluded.digest, staging = excluded.staging,
+            base = excluded.base, started_at = excluded.started_at
+            """, [.text(d.id), .integer(Int64(d.version)), .text(d.digest.hex), .text(d.staging), .text(d.base),
+                  .integer(Int64(Date().timeIntervalSince1970))])
+    }
+
+    func endDownload(_ id: String) throws {
+        try db.query("DELETE FROM downloads WHERE id = ?1", [.text(id)])
+    }
+}

@@ -1,0 +1,112 @@
+import CSQLite
+import Foundation
+
+/// Why a SQLite call failed: the statement and SQLite's own message.
+public struct SQLiteError: Error, CustomStringConvertible {
+    public var code: Int32
+    public var message: String
+    public var description: String { "SQLite error \(code): \(message)" }
+}
+
+/// A value bound to or read from a statement.
+enum SQLiteValue: Equatable {
+    case null
+    case integer(Int64)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// A thin wrapper over one SQLite connection (WAL journal, foreign keys on, busy timeout), used
+/// from one thread at a time (the owner serializes access).
+final class SQLiteDatabase: @unchecked Sendable {
+    private var db: OpaquePointer?
+    let path: String
+
+    init(path: String) throws(SQLiteError) {
+        self.path = path
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(db)
+            throw SQLiteError(code: rc, message: "\(path): \(message)")
+        }
+        sqlite3_busy_timeout(db, 5000)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=FULL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    deinit { sqlite3_close_v2(db) }
+
+    private func failure(_ rc: Int32, _ sql: String) -> SQLiteError {
+        SQLiteError(code: rc, message: "\(String(cString: sqlite3_errmsg(db))) (in: \(sql.prefix(80)))")
+    }
+
+    /// Runs one or more statements without parameters.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(db, sql, nil, nil, &error)
+        if rc != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? "unknown"
+            sqlite3_free(error)
+            throw SQLiteError(code: rc, message: "\(message) (in: \(sql.prefix(80)))")
+        }
+    }
+
+    /// Runs `sql` with `arguments` bound to `?1…`, returning every row.
+    @discardableResult
+    func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        var statement: OpaquePointer?
+        var rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK else { throw failure(rc, sql) }
+        defer { sqlite3_finalize(statement) }
+        for (i, value) in arguments.enumerated() {
+            let index = Int32(i + 1)
+            switch value {
+            case .null: rc = sqlite3_bind_null(statement, index)
+            case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
+            case .text(let s): rc = csqlite_bind_text(statement, index, s, Int32(s.utf8.count))
+            case .blob(let b): rc = b.withUnsafeBytes { csqlite_bind_blob(statement, index, $0.baseAddress, Int32(b.count)) }
+            }
+            guard rc == SQLITE_OK else { throw failure(rc, sql) }
+        }
+        var rows: [[SQLiteValue]] = []
+        while true {
+            rc = sqlite3_step(statement)
+            if rc == SQLITE_DONE { return rows }
+            guard rc == SQLITE_ROW else { throw failure(rc, sql) }
+            let columns = sqlite3_column_count(statement)
+            rows.append((0..<columns).map { c in
+                switch sqlite3_column_type(statement, c) {
+                case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, c))
+                case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, c)))
+                case SQLITE_BLOB:
+                    let n = Int(sqlite3_column_bytes(statement, c))
+                    guard n > 0, let p = sqlite3_column_blob(statement, c) else { return .blob([]) }
+                    return .blob(Array(UnsafeRawBufferPointer(start: p, count: n)))
+                default: return .null
+                }
+            })
+        }
+    }
+
+    /// Runs `body` in one IMMEDIATE transaction: all of it commits, or none of it.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+extension SQLiteValue {
+    var int: Int64? { if case .integer(let v) = self { return v }; return nil }
+    var string: String? { if case .text(let s) = self { return s }; return nil }
+    var bytes: [UInt8]? { if case .blob(let b) = self { return b }; return nil }
+}

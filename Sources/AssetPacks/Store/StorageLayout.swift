@@ -1,0 +1,24 @@
+import AssetPackFormat
+
+/// Where things live under the storage root (docs/FORMAT.md, "Client storage"):
+///
+///     state.sqlite                     the client store (WAL)
+///     packs/<id>/<version>-<digest16>/ an installed pack's files, made visible by one rename
+///     staging/<id>-<digest16>/         a download in progress: index, segment-N, files/
+struct StorageLayout: Sendable {
+    let root: String
+
+    var database: String { root + "/state.sqlite" }
+    var packs: String { root + "/packs" }
+    var staging: String { root + "/staging" }
+
+    func installDirectory(id: String, version: Int, digest: SHA256Digest) -> String {
+        "packs/\(id)/\(version)-\(digest.hex.prefix(16))"
+    }
+
+    func stagingDirectory(id: String, digest: SHA256Digest) -> String {
+        "staging/\(id)-\(digest.hex.prefix(16))"
+    }
+
+    func absolute(_ relative: String) -> String { root + "/" + relative }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Which hosts the client may download from, as Apple's BADownloadDomainAllowList: `example.com`
+/// matches that host only; `*.example.com` matches its subdomains (`cdn.example.com`,
+/// `a.b.example.com`) but not `example.com` itself. An empty list allows every host.
+public struct DomainAllowList: Sendable, Equatable {
+    public var patterns: [String]
+
+    public init(_ patterns: [String]) { self.patterns = patterns.map { $0.lowercased() } }
+
+    public func allows(host: String) -> Bool {
+        guard !patterns.isEmpty else { return true }
+        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return patterns.contains { pattern in
+            if pattern.hasPrefix("*.") {
+                let suffix = String(pattern.dropFirst(1))   // ".example.com"
+                return host.hasSuffix(suffix) && host.count > suffix.count
+            }
+            return host == pattern
+        }
+    }
+
+    /// The host of `url` when it is allowed; otherwise an error naming the host.
+    public func check(_ url: String) throws(AssetPackManagerError) {
+        guard let host = URLComponents(string: url)?.host, !host.isEmpty else {
+            throw .invalidConfiguration("\(url) is not an http(s) URL with a host")
+        }
+        guard allows(host: host) else { throw .domainNotAllowed(host: host, url: url) }
+    }
+}

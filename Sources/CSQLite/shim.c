@@ -1,0 +1,1 @@
+#include "csqlite.h"

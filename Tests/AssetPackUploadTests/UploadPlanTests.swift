@@ -1,0 +1,71 @@
+import AssetPackUpload
+import Foundation
+import LoopbackServers
+import Testing
+
+@Suite struct UploadPlanTests {
+    func repository() throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory("plan")
+        try dir.write("catalog.json", Array("{}".utf8))
+        try dir.write("packs/b/22.pack", [2, 2])
+        try dir.write("packs/a/11.pack", [1])
+        try dir.write("packs/Z.pack", [9])
+        try dir.write("catalog.json.sig", [7])
+        return dir
+    }
+
+    @Test func packFilesFirstThenTopLevelFilesThenCatalogLast() throws {
+        let dir = try repository()
+        let plan = try UploadPlan(directory: dir.path, location: S3Location(parsing: "s3://bucket/repo/v1/"))
+        #expect(plan.items.map(\.relativePath) == ["packs/Z.pack", "packs/a/11.pack", "packs/b/22.pack", "catalog.json.sig", "catalog.json"])
+        #expect(plan.items.map(\.key).last == "repo/v1/catalog.json")
+        let pack = try #require(plan.items.first { $0.relativePath == "packs/b/22.pack" })
+        #expect(pack.contentType == "application/octet-stream")
+        #expect(pack.cacheControl == "public, max-age=31536000, immutable")
+        #expect(pack.isImmutable && pack.size == 2)
+        let catalog = try #require(plan.items.last)
+        #expect(catalog.contentType == "application/json")
+        #expect(catalog.cacheControl == "public, max-age=60")
+        #expect(!catalog.isImmutable)
+        #expect(plan.items.first { $0.relativePath == "catalog.json.sig" }?.isImmutable == false)
+    }
+
+    @Test func emptyPrefixUsesRelativePathsAsKeys() throws {
+        let dir = try repository()
+        let plan = try UploadPlan(directory: dir.path, location: S3Location(parsing: "s3://bucket"))
+        #expect(plan.items.last?.key == "catalog.json")
+        #expect(plan.items.first?.key == "packs/Z.pack")
+    }
+
+    @Test func refusesSymlinksToFilesAndFolders() throws {
+        let outside = try TemporaryDirectory("outside")
+        let secret = try outside.write("secret", [1, 2, 3])
+        let dir = try repository()
+        try FileManager.default.createSymbolicLink(atPath: dir.file("packs/leak.pack"), withDestinationPath: secret)
+        #expect { try UploadPlan(directory: dir.path, location: S3Location(bucket: "bucket")) } throws: { error in
+            "\(error)".contains("packs/leak.pack") && "\(error)".contains("symbolic link")
+        }
+        let other = try repository()
+        try FileManager.default.createSymbolicLink(atPath: other.file("packs/more"), withDestinationPath: outside.path)
+        #expect { try UploadPlan(directory: other.path, location: S3Location(bucket: "bucket")) } throws: { error in
+            "\(error)".contains("packs/more") && "\(error)".contains("symbolic link")
+        }
+    }
+
+    @Test func refusesAFolderWithoutCatalog() throws {
+        let dir = try TemporaryDirectory("nocatalog")
+        try dir.write("packs/a.pack", [1])
+        #expect { try UploadPlan(directory: dir.path, location: S3Location(bucket: "bucket")) } throws: { error in
+            "\(error)".contains("catalog.json")
+        }
+        #expect(throws: UploadError.self) { try UploadPlan(directory: dir.file("missing"), location: S3Location(bucket: "bucket")) }
+    }
+
+    @Test func destinationsAreValidated() throws {
+        #expect(try S3Location(parsing: "s3://my-bucket/a//b/").prefix == "a/b")
+        #expect(throws: UploadError.self) { try S3Location(parsing: "https://bucket/x") }
+        #expect(throws: UploadError.self) { try S3Location(parsing: "s3://") }
+        #expect(throws: UploadError.self) { try S3Location(parsing: "s3://Upper_Case/x") }
+        #expect(throws: UploadError.self) { try S3Location(parsing: "s3://bucket/../x") }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct LoopbackServerError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A TCP socket bound to 127.0.0.1 on a port the kernel picks.
+func boundLoopbackSocket() throws -> (fd: Int32, port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw LoopbackServerError("socket: errno \(errno)") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+        }
+    }
+    guard ok else { close(fd); throw LoopbackServerError("bind 127.0.0.1:0: errno \(errno)") }
+    return (fd, UInt16(bigEndian: address.sin_port))
+}
+
+/// A port on 127.0.0.1 that was free a moment ago (bound, read, released), for a server that
+/// takes its port on the command line. Callers retry if another process takes it first.
+public func freeLoopbackPort() throws -> UInt16 {
+    let (fd, port) = try boundLoopbackSocket()
+    close(fd)
+    return port
+}
+
+/// Whether something accepts TCP connections on 127.0.0.1:`port`.
+public func isListening(port: UInt16) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = port.bigEndian
+    return withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}
+
+/// A server that listens on 127.0.0.1 and never accepts: the kernel completes the TCP handshake,
+/// then nothing is ever read or answered. For timeout and cancellation tests.
+public final class SilentServer: @unchecked Sendable {
+    public let port: UInt16
+    private let fd: Int32
+
+    public init() throws {
+        (fd, port) = try boundLoopbackSocket()
+        guard listen(fd, 64) == 0 else { close(fd); throw LoopbackServerError("listen: errno \(errno)") }
+    }
+
+    deinit { close(fd) }
+
+    public var url: String { "http://127.0.0.1:\(port)/never" }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// nginx (the Debian package) serving `root` on 127.0.0.1, with a configuration written for
+/// the test: plain HTTP, or HTTPS with HTTP/2 when a certificate is given. Stopped in deinit.
+public final class NginxServer: @unchecked Sendable {
+    public let port: UInt16
+    public let scheme: String
+    private let prefix: TemporaryDirectory
+    private let process: ServerProcess
+
+    /// `locations` is extra configuration placed in the server block (e.g. `location = /old { return 302 /new; }`).
+    public init(root: String, certificate: SelfSignedCertificate? = nil, locations: String = "") throws {
+        let prefix = try TemporaryDirectory("nginx")
+        self.prefix = prefix
+        scheme = certificate == nil ? "http" : "https"
+        for folder in ["body", "proxy", "fastcgi", "uwsgi", "scgi"] {
+            try FileManager.default.createDirectory(atPath: prefix.file("tmp/\(folder)"), withIntermediateDirectories: true)
+        }
+        (port, process) = try ServerProcess.withFreePort { port in
+            let listen = certificate == nil ? "listen 127.0.0.1:\(port);" : "listen 127.0.0.1:\(port) ssl http2;"
+            let tls = certificate.map { "ssl_certificate \($0.certificatePath); ssl_certificate_key \($0.keyPath);" } ?? ""
+            let user = geteuid() == 0 ? "user root root;" : ""
+            let config = """
+            \(user)
+            worker_processes 1;
+            pid \(prefix.file("nginx.pid"));
+            error_log \(prefix.file("error.log")) warn;
+            events { worker_connections 512; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix.file("tmp/body"));
+                proxy_temp_path \(prefix.file("tmp/proxy"));
+                fastcgi_temp_path \(prefix.file("tmp/fastcgi"));
+                uwsgi_temp_path \(prefix.file("tmp/uwsgi"));
+                scgi_temp_path \(prefix.file("tmp/scgi"));
+                default_type application/octet-stream;
+                sendfile on;
+                keepalive_requests 10000;
+                server {
+                    \(listen)
+                    \(tls)
+                    root \(root);
+                    \(locations)
+                }
+            }
+            """
+            try Data(config.utf8).write(to: URL(fileURLWithPath: prefix.file("nginx.conf")))
+            let process = try ServerProcess(["nginx", "-p", prefix.path, "-e", prefix.file("error.log"), "-c", prefix.file("nginx.conf"),
+                                             "-g", "daemon off;"], port: port, logPath: prefix.file("stdout.log"))
+            return (port, process)
+        }
+    }
+
+    public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path.hasPrefix("/") ? "" : "/")\(path)" }
+
+    public func stop() { process.stop() }
+}

@@ -1,0 +1,97 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A server started for a test, bounded in time. It is spawned with posix_spawn in a process
+/// group of its own, with every signal unblocked and at its default action (Foundation's
+/// `Process` passes on the test thread's blocked-signal mask, which leaves `timeout` and nginx
+/// deaf to SIGTERM), and runs under `timeout(1)`, so it dies after `lifetime` seconds even if
+/// the test process is killed first. `stop()` (also called from deinit) ends the whole group.
+public final class ServerProcess: @unchecked Sendable {
+    public let port: UInt16
+    public let logPath: String
+    private let pid: pid_t
+    private let lock = NSLock()
+    private var exited = false
+
+    /// Starts `arguments` (an executable looked up in PATH, then its arguments) with its output
+    /// in `logPath`, and waits until 127.0.0.1:`port` accepts connections.
+    public init(_ arguments: [String], port: UInt16, logPath: String, environment: [String: String] = [:], lifetime: Int = 300,
+                startTimeout: Duration = .seconds(30)) throws {
+        self.port = port
+        self.logPath = logPath
+        pid = try Self.spawn(["timeout", "--kill-after=5", String(lifetime)] + arguments, logPath: logPath, environment: environment)
+        let deadline = ContinuousClock.now + startTimeout
+        while !isListening(port: port) {
+            guard isRunning, ContinuousClock.now < deadline else {
+                stop()
+                let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+                throw LoopbackServerError("\(arguments.joined(separator: " ")) did not start listening on port \(port): \(text.suffix(2000))")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    deinit { stop() }
+
+    /// Whether the server is still running (reaps it if it has exited).
+    public var isRunning: Bool {
+        lock.withLock {
+            if exited { return false }
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid { exited = true }
+            return !exited
+        }
+    }
+
+    /// SIGTERM to the group, then SIGKILL if it is still there after 5 seconds; waits for it.
+    public func stop() {
+        guard isRunning else { return }
+        kill(-pid, SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(5)
+        while isRunning {
+            if ContinuousClock.now > deadline { kill(-pid, SIGKILL) }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        kill(-pid, SIGKILL) // workers left behind by a master that died first
+    }
+
+    private static func spawn(_ arguments: [String], logPath: String, environment: [String: String]) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0)=\($1)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+        guard result == 0 else { throw LoopbackServerError("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
+        return pid
+    }
+
+    /// Tries `make` with fresh ports up to `attempts` times (another process may take a port
+    /// between the moment it was found free and the moment the server binds it).
+    public static func withFreePort<T>(attempts: Int = 4, _ make: (UInt16) throws -> T) throws -> T {
+        var lastError: any Error = LoopbackServerError("no attempt made")
+        for _ in 0..<attempts {
+            do { return try make(try freeLoopbackPort()) } catch { lastError = error }
+        }
+        throw lastError
+    }
+}
