@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct ODRConverterTests {
     @Test func oneValidManifestPerTagCombination() throws {
-        let result = ODRConverter.convert(projectDirectory: Fixtures.gameApp)
+        let result = ODRConverter.convert(projectDirectory: Fixtures.gameApp, base: Fixtures.odr)
         let byID = Dictionary(uniqueKeysWithValues: result.manifests.map { ($0.assetPackID, $0) })
         #expect(byID.keys.sorted() == ["Bonus_Level2", "Level1", "Level3", "Tutorial", "background"])
         let both: [InstallationEventType] = [.firstInstallation, .subsequentUpdate]
@@ -16,12 +16,13 @@ import Testing
         #expect(byID["Bonus_Level2"]?.platforms == [.iOS, .tvOS])
         #expect(byID["Level3"]?.downloadPolicy == .onDemand)
         #expect(byID["Level3"]?.platforms == [.iOS])
+        #expect(result.manifests.allSatisfy { $0.sourceRoot == "GameApp" })
         for m in result.manifests {
             // Encoded as every converter must, the manifest decodes and its files resolve.
             let bytes = try ManifestSetWriter.encode(m, name: m.assetPackID)
             let (decoded, diagnostics) = ManifestDecoder.decode(bytes, file: m.assetPackID)
             #expect(decoded == m, "\(diagnostics)")
-            let selection = FileSelection.resolve(m, manifestFile: m.assetPackID)
+            let selection = FileSelection.resolve(m, manifestFile: m.assetPackID, baseDirectory: Fixtures.odr)
             #expect(!selection.diagnostics.hasErrors, "\(selection.diagnostics)")
             #expect(!selection.files.isEmpty)
         }

@@ -46,13 +46,14 @@ import Testing
         #expect(depot.contentRoot == Fixtures.steamContent)
         #expect(depot.mappings.map(\.recursive) == [true, false, false])
         let (m, diagnostics) = DepotConverter.manifest(for: depot, assetPackID: "BaseGame", policy: .essential(installationEventTypes: both),
-                                                       platforms: [.macOS], language: nil)
+                                                       platforms: [.macOS], language: nil, base: Fixtures.steamScripts)
         let manifest = try #require(m)
         // *.pak recursively minus dlc/*, the literal movie, readme; *.pdb excluded.
         #expect(manifest.fileSelectors == [.file("base.pak"), .file("maps/level1.pak"), .file("movies/intro.bik"), .file("readme.txt")])
-        #expect(manifest.sourceRoot == Fixtures.steamContent)
+        // The content root, seen from the folder `package` will run in.
+        #expect(manifest.sourceRoot == "../content")
         #expect(!diagnostics.hasErrors)
-        try expectValid(manifest)
+        try expectValid(manifest, from: Fixtures.steamScripts)
     }
 
     @Test func appBuildGivesOneManifestPerDepot() throws {
@@ -60,11 +61,12 @@ import Testing
         #expect(script.isAppBuild)
         #expect(script.depots.map(\.depotID) == ["1001", "1002"])
         let dlc = try #require(DepotConverter.manifest(for: script.depots[1], assetPackID: "Game-1002", policy: .onDemand,
-                                                       platforms: Platform.allCases, language: "en").manifest)
+                                                       platforms: Platform.allCases, language: "en", base: Fixtures.root).manifest)
         // The inline depot inherits the app's content root; trees.PDB is excluded case-insensitively.
         #expect(dlc.fileSelectors == [.file("dlc/forest/trees.pak")])
         #expect(dlc.language == "en")
-        try expectValid(dlc)
+        #expect(dlc.sourceRoot == "Steam/content")
+        try expectValid(dlc, from: Fixtures.root)
     }
 
     @Test func missingContentRootStillWritesAManifestWithWarnings() throws {
@@ -92,11 +94,11 @@ import Testing
         #expect(!diagnostics.contains { $0.message.contains("DepotPath") })
     }
 
-    private func expectValid(_ m: AssetPackManifest) throws {
+    private func expectValid(_ m: AssetPackManifest, from base: String) throws {
         let bytes = try ManifestSetWriter.encode(m, name: m.assetPackID)
         let (decoded, diagnostics) = ManifestDecoder.decode(bytes, file: m.assetPackID)
         #expect(decoded == m, "\(diagnostics)")
-        let selection = FileSelection.resolve(m, manifestFile: m.assetPackID)
+        let selection = FileSelection.resolve(m, manifestFile: m.assetPackID, baseDirectory: base)
         #expect(!selection.diagnostics.hasErrors, "\(selection.diagnostics)")
     }
 }

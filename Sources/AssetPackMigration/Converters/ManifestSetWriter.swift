@@ -21,14 +21,14 @@ public enum ManifestSetWriter {
         return bytes
     }
 
-    /// Writes one file atomically (temporary name, then rename).
+    /// Writes one file atomically (temporary name, then rename): a manifest, or a report.
     public static func writeFile(_ bytes: [UInt8], to path: String) throws(Failure) {
         do {
             let file = try AtomicFile(destination: path)
             try file.write(bytes)
             try file.commit()
         } catch {
-            throw Failure(description: "cannot write \(path): \(error)")
+            throw Failure(description: error.description) // names the path and the reason
         }
     }
 

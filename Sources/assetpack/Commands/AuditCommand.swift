@@ -28,11 +28,9 @@ let auditCommand = CommandSpec(
     if let html = args.value("--html") {
         let page = AuditHTMLRenderer.render(report, root: root)
         do {
-            let file = try AtomicFile(destination: html)
-            try file.write(Array(page.utf8))
-            try file.commit()
+            try ManifestSetWriter.writeFile(Array(page.utf8), to: html)
         } catch {
-            throw CLIError.failure("cannot write \(html): \(error)")
+            throw CLIError.failure("\(error)")
         }
         printError("wrote \(html)")
     }

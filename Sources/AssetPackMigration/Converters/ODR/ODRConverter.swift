@@ -13,8 +13,13 @@ public enum ODRConverter {
         public var audit: AuditReport
     }
 
-    public static func convert(projectDirectory: String) -> Result {
+    /// Converts the project tree at `projectDirectory`. Selector paths are relative to it; the
+    /// manifests' `sourceRoot` is it, written relative to `base` (see `PortableSourceRoot`), the
+    /// folder `assetpack package` will run from.
+    public static func convert(projectDirectory: String,
+                               base: String = FileManager.default.currentDirectoryPath) -> Result {
         let root = PathText.absolute(projectDirectory)
+        let sourceRoot = PortableSourceRoot.path(for: root, base: base)
         let report = Auditor.audit(root: root)
         var result = Result(audit: report)
         for plan in report.assetPacks {
@@ -44,7 +49,7 @@ public enum ODRConverter {
             let policy: DownloadPolicy = plan.downloadPolicy == "essential" ? .essential(installationEventTypes: events)
                 : plan.downloadPolicy == "prefetch" ? .prefetch(installationEventTypes: events) : .onDemand
             result.manifests.append(AssetPackManifest(assetPackID: plan.assetPackID, downloadPolicy: policy, fileSelectors: selectors,
-                                                      platforms: platforms, sourceRoot: root))
+                                                      platforms: platforms, sourceRoot: sourceRoot))
         }
         for f in report.findings {
             switch f.kind {

@@ -5,8 +5,11 @@ import Foundation
 /// With the content root on disk, wildcards and exclusions are resolved to the exact files; without
 /// it (a build machine's path) the manifest is written from the mappings alone, with warnings.
 public enum DepotConverter {
+    /// The manifest for `depot`; its `sourceRoot` is the depot's content root written relative to
+    /// `base` (see `PortableSourceRoot`), the folder `assetpack package` will run from.
     public static func manifest(for depot: DepotBuild, assetPackID: String, policy: DownloadPolicy,
-                                platforms: [Platform], language: String?) -> (manifest: AssetPackManifest?, diagnostics: [Diagnostic]) {
+                                platforms: [Platform], language: String?,
+                                base: String = FileManager.default.currentDirectoryPath) -> (manifest: AssetPackManifest?, diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         var selectors: [FileSelector] = []
         var isDirectory: ObjCBool = false
@@ -49,7 +52,8 @@ public enum DepotConverter {
             return (nil, diagnostics)
         }
         let manifest = AssetPackManifest(assetPackID: assetPackID, downloadPolicy: policy, fileSelectors: selectors,
-                                         platforms: platforms, language: language, sourceRoot: depot.contentRoot)
+                                         platforms: platforms, language: language,
+                                         sourceRoot: PortableSourceRoot.path(for: depot.contentRoot, base: base))
         return (manifest, diagnostics)
     }
 
