@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Runs two commands alternately for several rounds and prints median wall-time ratio and peak RSS.
-Usage: measure.py ROUNDS NAME_A 'SHELL_CMD_A' NAME_B 'SHELL_CMD_B'
+Usage: measure.py [--setup 'SHELL_CMD'] ROUNDS NAME_A 'SHELL_CMD_A' NAME_B 'SHELL_CMD_B'
 Each command runs under /bin/sh; peak RSS is the largest resident set of any process in it
-(from wait4's rusage of the shell, which includes its waited-for children)."""
+(from wait4's rusage of the shell, which includes its waited-for children).
+--setup runs before every timed command, untimed, with the command's NAME as $1 (for example
+to empty its output folder and flush dirty pages with sync)."""
 import os, statistics, subprocess, sys, time
 
 def run(cmd):
@@ -15,12 +17,18 @@ def run(cmd):
     return elapsed, usage.ru_maxrss  # KiB on Linux
 
 def main():
-    rounds = int(sys.argv[1])
-    (name_a, cmd_a), (name_b, cmd_b) = (sys.argv[2], sys.argv[3]), (sys.argv[4], sys.argv[5])
+    args = sys.argv[1:]
+    setup = None
+    if args[:1] == ['--setup']:
+        setup, args = args[1], args[2:]
+    rounds = int(args[0])
+    (name_a, cmd_a), (name_b, cmd_b) = (args[1], args[2]), (args[3], args[4])
     times = {name_a: [], name_b: []}
     rss = {name_a: 0, name_b: 0}
     for r in range(rounds):
         for name, cmd in ((name_a, cmd_a), (name_b, cmd_b)) if r % 2 == 0 else ((name_b, cmd_b), (name_a, cmd_a)):
+            if setup:
+                subprocess.run(['/bin/sh', '-c', setup, 'setup', name], check=True)
             t, m = run(cmd)
             times[name].append(t)
             rss[name] = max(rss[name], m)

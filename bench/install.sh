@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Client install benchmark: a fresh `assetpack ensure` of the ~1 GiB benchmark pack from nginx on
+# loopback against `curl -s URL | zstd -d | tar -x` of the same content as .tar.zst, both into
+# fresh folders on the same disk, alternating, several rounds. Prints the median wall-time ratio
+# (target <= 1.0x) and our peak RSS (target <= 128 MiB), then checks the installed tree against
+# the corpus.
+#
+#   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024]
+#
+# Before each timed run the runner's output folder is removed and `sync` flushes dirty pages
+# (untimed), so that neither tool pays for the other's writeback. Nothing is dropped from the
+# page cache: the served pack and .tar.zst are read once beforehand and stay cached for both.
+# Our install ends with syncfs (the pack is durable before it is made visible); tar does not
+# flush, so the peer's time excludes its writeback.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-3}; size=${2:-1024}
+scripts/install-deps.sh
+swift build -c release --product assetpack >/dev/null
+bin=$(swift build -c release --show-bin-path)/assetpack
+out=$PWD/bench/out/install; corpus=$PWD/bench/out/corpus-$size
+[ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
+
+# Repository: one pack, signed with a fresh key, and the peer's .tar.zst beside it.
+rm -rf "$out"; mkdir -p "$out/repo" "$out/dst"
+"$bin" keygen -o "$out/key" >/dev/null 2>&1
+(cd "$corpus" && "$bin" publish Manifest.json --repo "$out/repo" --key "$out/key" >/dev/null)
+(cd "$corpus" && tar -cf - content | zstd -q -3 -T0 -o "$out/repo/bench.tar.zst")
+pack=$(cd "$out/repo" && ls packs/bench-corpus/*.pack)
+
+source bench/nginx.sh
+trap stop_nginx EXIT
+start_nginx "$out/repo" "$out/nginx"
+url=http://127.0.0.1:$NGINX_PORT
+cat "$out/repo/$pack" "$out/repo/bench.tar.zst" > /dev/null   # both sources in the page cache
+
+echo "corpus: $(du -sh "$corpus/content" | cut -f1), $(find "$corpus/content" -type f | wc -l) files;" \
+     "pack $(stat -c %s "$out/repo/$pack") B, tar.zst $(stat -c %s "$out/repo/bench.tar.zst") B; $(nproc) cores"
+python3 bench/measure.py --setup "rm -rf '$out/dst/'\$1; sync" "$rounds" \
+  assetpack "'$bin' ensure bench-corpus --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'" \
+  tar+zstd "mkdir -p '$out/dst/tar+zstd' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd'"
+
+# The last installed tree must equal the corpus (and so must the peer's).
+installed=$(echo "$out"/dst/assetpack/packs/bench-corpus/*/)
+diff -r "$corpus/content" "$installed/content" && diff -r "$corpus/content" "$out/dst/tar+zstd/content" \
+  && echo "verify: installed tree equals the corpus"
+fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { print s + 0 }' "$NGINX_LOG")
+runs=$(grep -c '/catalog.json ' "$NGINX_LOG")
+echo "pack bytes served per install: $((fetched / runs)) B ($(stat -c %s "$out/repo/$pack") B pack file)"
