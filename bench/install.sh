@@ -7,11 +7,14 @@
 #
 #   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024]
 #
-# Before each timed run the runner's output folder is removed and `sync` flushes dirty pages
-# (untimed), so that neither tool pays for the other's writeback. Nothing is dropped from the
-# page cache: the served pack and .tar.zst are read once beforehand and stay cached for both.
-# Our install ends with syncfs (the pack is durable before it is made visible); tar does not
-# flush, so the peer's time excludes its writeback.
+# Before each timed run (untimed) the runner's previous output is moved aside and `sync` flushes
+# dirty pages, so that neither tool pays for the other's writeback. Outputs are deleted only at
+# the end: ext4 skips inodes freed in the last minutes when it allocates new ones, so deleting
+# ~12,000 files just before a run makes creating the next ~12,000 several times slower (for
+# either tool; run the script again a few minutes after a previous run for the same reason).
+# Nothing is dropped from the page cache: the served pack and .tar.zst are read once beforehand
+# and stay cached for both. Our install ends with syncfs (the pack is durable before it is made
+# visible); tar does not flush, so the peer's time excludes its writeback.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}; size=${2:-1024}
@@ -22,21 +25,21 @@ out=$PWD/bench/out/install; corpus=$PWD/bench/out/corpus-$size
 [ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
 
 # Repository: one pack, signed with a fresh key, and the peer's .tar.zst beside it.
-rm -rf "$out"; mkdir -p "$out/repo" "$out/dst"
+rm -rf "$out"; mkdir -p "$out/repo" "$out/dst" "$out/old"
 "$bin" keygen -o "$out/key" >/dev/null 2>&1
 (cd "$corpus" && "$bin" publish Manifest.json --repo "$out/repo" --key "$out/key" >/dev/null)
 (cd "$corpus" && tar -cf - content | zstd -q -3 -T0 -o "$out/repo/bench.tar.zst")
 pack=$(cd "$out/repo" && ls packs/bench-corpus/*.pack)
 
 source bench/nginx.sh
-trap stop_nginx EXIT
+trap 'stop_nginx; rm -rf "$out/old" "$out/dst"' EXIT
 start_nginx "$out/repo" "$out/nginx"
 url=http://127.0.0.1:$NGINX_PORT
 cat "$out/repo/$pack" "$out/repo/bench.tar.zst" > /dev/null   # both sources in the page cache
 
 echo "corpus: $(du -sh "$corpus/content" | cut -f1), $(find "$corpus/content" -type f | wc -l) files;" \
      "pack $(stat -c %s "$out/repo/$pack") B, tar.zst $(stat -c %s "$out/repo/bench.tar.zst") B; $(nproc) cores"
-python3 bench/measure.py --setup "rm -rf '$out/dst/'\$1; sync" "$rounds" \
+python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync" "$rounds" \
   assetpack "'$bin' ensure bench-corpus --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'" \
   tar+zstd "mkdir -p '$out/dst/tar+zstd' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd'"
 
