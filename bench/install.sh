@@ -7,6 +7,8 @@
 #
 #   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024]
 #
+# ASSETPACK=path/to/assetpack runs that binary instead of building (to compare two builds).
+#
 # Before each timed run (untimed) the runner's previous output is moved aside and `sync` flushes
 # dirty pages, so that neither tool pays for the other's writeback. Outputs are deleted only at
 # the end: ext4 skips inodes freed in the last minutes when it allocates new ones, so deleting
@@ -19,8 +21,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}; size=${2:-1024}
 scripts/install-deps.sh
-swift build -c release --product assetpack >/dev/null
-bin=$(swift build -c release --show-bin-path)/assetpack
+if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
+  swift build -c release --product assetpack >/dev/null
+  bin=$(swift build -c release --show-bin-path)/assetpack
+fi
 out=$PWD/bench/out/install; corpus=$PWD/bench/out/corpus-$size
 [ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
 
