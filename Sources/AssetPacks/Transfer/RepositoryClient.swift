@@ -49,6 +49,38 @@ final class RepositoryClient: Sendable {
         }
     }
 
+    /// The bytes of `range` of `path`. A server that ignores Range and answers 200 with the
+    /// whole file is handled too: only the wanted bytes are kept, and the transfer stops once
+    /// they are in (so a whole large pack never lands in memory).
+    func bytes(of path: String, range: ByteRange, cancellation: CancellationFlag? = nil) throws(AssetPackManagerError) -> [UInt8] {
+        let wanted = Int(range.count ?? 0)
+        let state = RangeCollector(capacity: wanted)
+        let stream = HTTPBodyStream(onResponse: { status, headers in
+            // Each attempt starts over.
+            state.bytes.removeAll(keepingCapacity: true)
+            state.skip = status == 200 ? range.first : 0
+            if status == 206, let contentRange = headers["Content-Range"], !contentRange.hasPrefix("bytes \(range.first)-") {
+                throw AssetPackManagerError.verification("\(path): the server answered a Range request for bytes \(range) with Content-Range \(contentRange)")
+            }
+        }, onBytes: { buffer in
+            var b = buffer
+            if state.skip > 0 {
+                let n = Int(min(UInt64(b.count), state.skip))
+                state.skip -= UInt64(n)
+                b = UnsafeRawBufferPointer(rebasing: b[n...])
+            }
+            let take = min(b.count, wanted - state.bytes.count)
+            state.bytes.append(contentsOf: b[..<take])
+            if state.bytes.count == wanted && b.count > take { throw RangeCollector.Enough() }
+        })
+        do {
+            _ = try get(path, range: range, to: .stream(stream), cancellation: cancellation)
+        } catch {
+            guard case .transport(.aborted(_, let underlying)) = error, underlying is RangeCollector.Enough else { throw error }
+        }
+        return state.bytes
+    }
+
     /// One request, following up to five redirects; every URL is checked against the allow-list.
     private func fetch(_ url: String, range: ByteRange?, destination: HTTPBodyDestination,
                        cancellation: CancellationFlag?) throws(TransportError) -> HTTPResponse {
@@ -61,4 +93,13 @@ final class RepositoryClient: Sendable {
         }
         throw .invalidRequest("\(url): more than \(Self.maximumRedirects) redirects")
     }
+}
+
+/// What `bytes(of:range:)` has collected in the current attempt (shared with the stream's callbacks).
+private final class RangeCollector: @unchecked Sendable {
+    /// Thrown by the stream to stop a 200 response once the wanted bytes are in.
+    struct Enough: Error {}
+    var bytes: [UInt8]
+    var skip: UInt64 = 0
+    init(capacity: Int) { bytes = []; bytes.reserveCapacity(capacity) }
 }
