@@ -33,6 +33,7 @@ import Testing
         let v2 = try await manager.assetPack(withID: "World")
         let fetched = await manager.fetchedBytes
         #expect(fetched > 0)
+        print("delta update: \(fetched) bytes fetched for a \(v2.downloadSize)-byte pack (\(fetched * 100 / v2.downloadSize)%)")
         #expect(fetched * 4 < v2.downloadSize, "the delta fetched \(fetched) bytes of a \(v2.downloadSize)-byte pack")
         for (path, bytes) in files {
             #expect(try await manager.contents(at: path) == Data(bytes), "\(path)")

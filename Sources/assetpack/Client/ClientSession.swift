@@ -60,7 +60,28 @@ final class ProgressPrinter: @unchecked Sendable {
         task = Task { [self] in for await update in stream { show(update) } }
     }
 
-    func stop() { task?.cancel() }
+    /// Stops listening once every update sent so far is shown (a cancelled stream still hands
+    /// out what it buffered), so that the last lines are not lost when the command exits.
+    func stop() {
+        guard let task else { return }
+        self.task = nil
+        task.cancel()
+        let done = DispatchSemaphore(value: 0)
+        Task { await task.value; done.signal() }
+        done.wait()
+    }
+
+    /// The last JSON line of a command that downloads: what it fetched from the network.
+    func finish(_ manager: AssetPackManager, _ fields: [String: any Sendable] = [:]) {
+        stop()
+        guard json || !terminal else { return }
+        var line: [String: Any] = fields
+        line["event"] = "done"
+        line["fetchedBytes"] = (try? runBlocking { await manager.fetchedBytes }) ?? 0
+        let data = (try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])) ?? Data()
+        print(String(decoding: data, as: UTF8.self))
+        fflush(nil)
+    }
 
     private func show(_ update: DownloadStatusUpdate) {
         if json || !terminal {

@@ -1,0 +1,56 @@
+@testable import AssetPacks
+import Foundation
+import LoopbackServers
+import Testing
+
+/// `assetpack ensure` killed with SIGKILL in the middle of a download: the next run completes
+/// with verified content and fetches little more than the bytes the first run had not kept.
+@Suite struct KillResumeTests {
+    @Test func killedInstallResumesWithoutFetchingKeptBytesAgain() async throws {
+        let repo = try TestRepository()
+        let content = patternBytes(12 << 20, seed: 81)
+        try repo.put("Big", files: ["big.bin": content])
+        let pack = try repo.publish().packs[0]
+        let root = StorageRoot(path: repo.dir.file("root"))
+        let staging = root.path + "/" + root.layout.stagingDirectory(id: "Big", digest: pack.digest)
+
+        // First run: a slow server, killed once a few MiB are on disk.
+        let slow = try repo.serve { $0.bandwidthBytesPerSecond = 4 << 20 }
+        let first = try AssetpackProcess.start(["ensure", "Big", "--repo", slow.url, "--root", root.path, "--public-key", repo.publicKey.text, "--json"],
+                                               output: repo.dir.file("first.out"), error: repo.dir.file("first.err"))
+        let deadline = Date().addingTimeInterval(60)
+        while first.isRunning, Date() < deadline, segmentBytes(staging) < 3 << 20 { try await Task.sleep(for: .milliseconds(5)) }
+        let wasRunning = first.isRunning
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        slow.stop()
+        try #require(wasRunning, "the first run ended before it could be killed: \(String(decoding: FileManager.default.contents(atPath: repo.dir.file("first.err")) ?? Data(), as: UTF8.self))")
+        #expect(first.terminationReason == .uncaughtSignal)
+        let kept = segmentBytes(staging)
+        #expect(kept >= 3 << 20 && kept < pack.size, "kept \(kept)")
+        #expect(try root.store().pendingDownload("Big") != nil)
+        #expect(try root.store().installedPack("Big") == nil)
+
+        // Second run, full speed: completes, and fetches about what was missing.
+        let fast = try repo.serve()
+        let second = try await AssetpackProcess.run(["ensure", "Big", "--repo", fast.url, "--root", root.path, "--json"], in: repo.dir.path)
+        #expect(second.status == 0, "\(second.error)")
+        let fetched = try #require(second.jsonLines.last?["fetchedBytes"] as? Int)
+        let total = Double(kept) + Double(fetched)
+        print("kill/resume: \(kept) bytes kept, \(fetched) fetched by the second run, \(Int(total * 100 / Double(pack.size)))% of the \(pack.size)-byte pack in all")
+        #expect(UInt64(fetched) <= pack.size - kept + 64 << 10, "second run fetched \(fetched) bytes; \(kept) of \(pack.size) were kept")
+        #expect(total <= 1.1 * Double(pack.size), "both runs fetched \(total) bytes of a \(pack.size)-byte pack")
+        #expect(try root.installedFile("Big", "big.bin") == content)
+        #expect(root.stagingEntries.isEmpty)
+        // The server saw only requests for the rest (no request from the start of the pack data).
+        #expect(!fast.packRequests().contains { $0.bytes > pack.size - kept + 64 << 10 })
+    }
+
+    /// Bytes in the staging folder's segment files.
+    func segmentBytes(_ staging: String) -> UInt64 {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
+        return names.filter { $0.hasPrefix("segment-") }.reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: staging + "/" + name))?[.size] as? UInt64 ?? 0)
+        }
+    }
+}
