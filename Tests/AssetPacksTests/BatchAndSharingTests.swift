@@ -41,42 +41,30 @@ import Testing
         #expect(server.packRequests().filter { $0.path.contains("/Beta/") }.map(\.status) == [404])
     }
 
-    /// Many callers, one download: the pack's bytes cross the network once.
-    func expectOneDownload(_ manager: AssetPackManager, _ pack: AssetPack, server: TestServer, size: UInt64) async throws {
+    /// On a fresh manager the first callers all wait for the catalog before they can start the
+    /// download; on one that has it they start at once.
+    @Test(arguments: [false, true])
+    func concurrentCallsShareOneDownload(freshManager: Bool) async throws {
+        let repo = try TestRepository()
+        let content = patternBytes(1_500_000, seed: 4)
+        try repo.put("Shared", files: ["shared.bin": content])
+        let catalog = try repo.publish()
+        let server = try repo.serve { $0.bandwidthBytesPerSecond = 6_000_000 }
+        let root = StorageRoot(path: repo.dir.file("root"))
+        let manager = try repo.manager(root: root.path, server: server)
+        let asker = freshManager ? try repo.manager(root: repo.dir.file("other"), server: server) : manager
+        let pack = try await asker.assetPack(withID: "Shared")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<5 { group.addTask { try await manager.ensureLocalAvailability(of: pack) } }
             try await group.waitForAll()
         }
+        // The pack's bytes crossed the network once.
+        let size = catalog.packs[0].size
         let served = server.packRequests().reduce(UInt64(0)) { $0 + $1.bytes }
         #expect(served <= size, "served \(served) bytes of a \(size)-byte pack")
         #expect(await manager.fetchedBytes <= size)
         #expect(await manager.fetchedBytes >= size - 4096)
-    }
-
-    @Test func concurrentCallsShareOneDownload() async throws {
-        let repo = try TestRepository()
-        try repo.put("Shared", files: ["shared.bin": patternBytes(1_500_000, seed: 4)])
-        let catalog = try repo.publish()
-        let server = try repo.serve { $0.bandwidthBytesPerSecond = 6_000_000 }
-        let root = StorageRoot(path: repo.dir.file("root"))
-        let manager = try repo.manager(root: root.path, server: server)
-        let pack = try await manager.assetPack(withID: "Shared")
-        try await expectOneDownload(manager, pack, server: server, size: catalog.packs[0].size)
-        #expect(try await manager.contents(at: "shared.bin") == Data(patternBytes(1_500_000, seed: 4)))
-        #expect(root.stagingEntries.isEmpty)
-    }
-
-    @Test func concurrentCallsOnAFreshManagerShareOneDownload() async throws {
-        // The first callers all wait for the catalog before they can start the download.
-        let repo = try TestRepository()
-        try repo.put("Shared", files: ["shared.bin": patternBytes(1_500_000, seed: 5)])
-        let catalog = try repo.publish()
-        let server = try repo.serve { $0.bandwidthBytesPerSecond = 6_000_000 }
-        let root = StorageRoot(path: repo.dir.file("root"))
-        let pack = try await repo.manager(root: repo.dir.file("other"), server: server).assetPack(withID: "Shared")
-        let manager = try repo.manager(root: root.path, server: server)
-        try await expectOneDownload(manager, pack, server: server, size: catalog.packs[0].size)
-        #expect(try await manager.contents(at: "shared.bin") == Data(patternBytes(1_500_000, seed: 5)))
+        #expect(try await manager.contents(at: "shared.bin") == Data(content))
         #expect(root.stagingEntries.isEmpty)
     }
 }

@@ -58,25 +58,17 @@ final class RepositoryClient: Sendable {
         let stream = HTTPBodyStream(onResponse: { status, headers in
             // Each attempt starts over.
             state.bytes.removeAll(keepingCapacity: true)
-            state.skip = status == 200 ? range.first : 0
-            if status == 206, let contentRange = headers["Content-Range"], !contentRange.hasPrefix("bytes \(range.first)-") {
-                throw AssetPackManagerError.verification("\(path): the server answered a Range request for bytes \(range) with Content-Range \(contentRange)")
-            }
+            state.skip = try RangeResponse.bytesToSkip(status: status, headers: headers, range: range, path: path)
         }, onBytes: { buffer in
-            var b = buffer
-            if state.skip > 0 {
-                let n = Int(min(UInt64(b.count), state.skip))
-                state.skip -= UInt64(n)
-                b = UnsafeRawBufferPointer(rebasing: b[n...])
-            }
+            let b = RangeResponse.dropSkipped(buffer, skip: &state.skip)
             let take = min(b.count, wanted - state.bytes.count)
             state.bytes.append(contentsOf: b[..<take])
-            if state.bytes.count == wanted && b.count > take { throw RangeCollector.Enough() }
+            if state.bytes.count == wanted && b.count > take { throw RangeResponse.Enough() }
         })
         do {
             _ = try get(path, range: range, to: .stream(stream), cancellation: cancellation)
         } catch {
-            guard case .transport(.aborted(_, let underlying)) = error, underlying is RangeCollector.Enough else { throw error }
+            guard RangeResponse.isEnough(error) else { throw error }
         }
         return state.bytes
     }
@@ -97,8 +89,6 @@ final class RepositoryClient: Sendable {
 
 /// What `bytes(of:range:)` has collected in the current attempt (shared with the stream's callbacks).
 private final class RangeCollector: @unchecked Sendable {
-    /// Thrown by the stream to stop a 200 response once the wanted bytes are in.
-    struct Enough: Error {}
     var bytes: [UInt8]
     var skip: UInt64 = 0
     init(capacity: Int) { bytes = []; bytes.reserveCapacity(capacity) }
