@@ -73,7 +73,8 @@ import Testing
         let server = try repo.serve()
         let root = repo.dir.file("root")
         let manager = try repo.manager(root: root, server: server)
-        #expect(try await manager.assetPack(withID: "Pack").version == 2)
+        let v2 = try await manager.assetPack(withID: "Pack")
+        #expect(v2.version == 2)
 
         // The server (or an attacker in the middle) goes back to catalog version 1.
         try v1.write(to: URL(fileURLWithPath: repo.path + "/catalog.json"))
@@ -82,6 +83,12 @@ import Testing
         let restarted = try repo.manager(root: root, server: server)
         let again = await catalogError { _ = try await restarted.assetPack(withID: "Pack") }
         #expect(again == .rolledBack(version: 1, minimumVersion: 2))
+        // A download asked of a manager without a catalog it trusts fails, and says so to listeners.
+        let fresh = try repo.manager(root: root, server: server)
+        let updates = UpdateCollector(fresh.statusUpdates(forAssetPackWithID: "Pack"))
+        #expect(await catalogError { try await fresh.ensureLocalAvailability(of: v2) } == .rolledBack(version: 1, minimumVersion: 2))
+        #expect(await updates.ended().map(\.kind) == ["failed"])
+        #expect(server.packRequests().isEmpty)
         #expect(try StorageRoot(path: root).store().acceptedCatalog()?.version == 2)
     }
 
@@ -111,7 +118,7 @@ import Testing
         #expect(try await stale.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .upToDate])
         #expect(try await stale.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
         let refused = await managerError { _ = try await stale.assetPack(withID: "Pack") }
-        #expect(refused != nil)
+        #expect(refused.map { if case .transport = $0 { true } else { false } } == true)
 
         // A root that never saw a catalog cannot start offline.
         let empty = try repo.manager(root: repo.dir.file("empty"), urls: [url])

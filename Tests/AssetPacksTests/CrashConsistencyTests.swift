@@ -86,4 +86,26 @@ import Testing
         #expect(root.installedVersions("Pack").isEmpty)
         #expect(try await updating.status(relativeTo: v2) == .downloadAvailable)
     }
+
+    @Test func removeDuringADownloadCancelsIt() async throws {
+        let repo = try TestRepository()
+        try repo.put("Pack", files: ["pack.bin": patternBytes(3_000_000, seed: 64)])
+        try repo.publish()
+        let server = try repo.serve { $0.bandwidthBytesPerSecond = 1_000_000 }
+        let root = StorageRoot(path: repo.dir.file("root"))
+        let manager = try repo.manager(root: root.path, server: server)
+        let pack = try await manager.assetPack(withID: "Pack")
+        let updates = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Pack"))
+        let download = Task { try await manager.ensureLocalAvailability(of: pack) }
+        for _ in 0..<1000 where !updates.snapshot.contains(where: { $0.kind == "downloading" }) { try await Task.sleep(for: .milliseconds(10)) }
+
+        try await manager.remove(assetPackWithID: "Pack")
+        let error = await managerError { try await download.value }
+        #expect(error.map { if case .cancelled = $0 { true } else { false } } == true)
+        #expect(await updates.ended().last?.kind == "failed")
+        #expect(root.stagingEntries.isEmpty)
+        #expect(try root.store().pendingDownload("Pack") == nil)
+        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Pack"))
+        #expect(try await manager.status(relativeTo: pack) == .downloadAvailable)
+    }
 }

@@ -109,10 +109,16 @@ extension AssetPackManager {
 
     func download(_ assetPack: AssetPack) async throws {
         if let download = inFlight[assetPack.id] { return try await download.task.value }
-        let catalog = try await currentCatalog()
+        // Listeners for this pack learn of a refusal before the download too (and their stream ends).
+        func refused(_ error: any Error) -> any Error {
+            broadcaster.send(.failed(assetPack, error))
+            return error
+        }
+        let catalog: Catalog
+        do { catalog = try await currentCatalog() } catch { throw refused(error) }
         // Another caller may have started this download while the catalog was being fetched.
         if let download = inFlight[assetPack.id] { return try await download.task.value }
-        guard let entry = catalog.pack(withID: assetPack.id) else { throw AssetPackManagerError.assetPackNotFound(withID: assetPack.id) }
+        guard let entry = catalog.pack(withID: assetPack.id) else { throw refused(AssetPackManagerError.assetPackNotFound(withID: assetPack.id)) }
         let pack = AssetPack(entry)
         do {
             // Downloads under way count as installed: their bytes are already committed.
@@ -120,11 +126,7 @@ extension AssetPackManager {
                            maxInstallSize: configuration.maxInstallSize, essentialMaxInstallSize: configuration.essentialMaxInstallSize)
                 .check(pack, installed: try store.installedPacks(), downloading: inFlight.values.map(\.pack))
             guard configuration.shouldDownload(pack) else { throw AssetPackManagerError.downloadDeclined(assetPackID: pack.id) }
-        } catch {
-            // Listeners for this pack learn of the refusal (and their stream ends).
-            broadcaster.send(.failed(pack, error))
-            throw error
-        }
+        } catch { throw refused(error) }
         let task = Task { try await self.install(entry) }
         inFlight[pack.id] = InFlightDownload(pack: pack, task: task)
         defer { inFlight[pack.id] = nil }

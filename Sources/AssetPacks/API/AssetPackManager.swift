@@ -65,7 +65,9 @@ public actor AssetPackManager {
             catalog = fresh
             return fresh
         } catch AssetPackManagerError.transport(let error) {
-            guard let cached = try catalogClient.cached(now: now, allowExpired: false) else { throw AssetPackManagerError.transport(error) }
+            // Offline: the last accepted catalog while it is valid; otherwise the network is
+            // what failed (an expired cache is no reason to blame the catalog).
+            guard let cached = try? catalogClient.cached(now: now, allowExpired: false) else { throw AssetPackManagerError.transport(error) }
             catalog = cached
             return cached
         }
