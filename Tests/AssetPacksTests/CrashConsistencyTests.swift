@@ -91,13 +91,16 @@ import Testing
         let repo = try TestRepository()
         try repo.put("Pack", files: ["pack.bin": patternBytes(3_000_000, seed: 64)])
         try repo.publish()
-        let server = try repo.serve { $0.bandwidthBytesPerSecond = 1_000_000 }
+        // Slow enough (10 s) that the download is still under way, however busy the machine.
+        let server = try repo.serve { $0.bandwidthBytesPerSecond = 300_000 }
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
         let pack = try await manager.assetPack(withID: "Pack")
         let updates = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Pack"))
         let download = Task { try await manager.ensureLocalAvailability(of: pack) }
         for _ in 0..<1000 where !updates.snapshot.contains(where: { $0.kind == "downloading" }) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(try await manager.status(relativeTo: pack) == [.downloading, .downloadAvailable])
+        #expect(try await manager.localStatus(ofAssetPackWithID: "Pack") == [.downloading, .downloadAvailable])
 
         try await manager.remove(assetPackWithID: "Pack")
         let error = await managerError { try await download.value }

@@ -14,18 +14,18 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         let staging = root.path + "/" + root.layout.stagingDirectory(id: "Big", digest: pack.digest)
 
-        // First run: a slow server, killed once a few MiB are on disk.
-        let slow = try repo.serve { $0.bandwidthBytesPerSecond = 4 << 20 }
+        // First run: a slow server, killed once a few MiB are on disk. A thread of its own
+        // watches and kills, so that a busy test process cannot make it late.
+        let slow = try repo.serve { $0.bandwidthBytesPerSecond = 2 << 20 }
         let first = try AssetpackProcess.start(["ensure", "Big", "--repo", slow.url, "--root", root.path, "--public-key", repo.publicKey.text, "--json"],
                                                output: repo.dir.file("first.out"), error: repo.dir.file("first.err"))
-        let deadline = Date().addingTimeInterval(60)
-        while first.isRunning, Date() < deadline, segmentBytes(staging) < 3 << 20 { try await Task.sleep(for: .milliseconds(5)) }
-        let wasRunning = first.isRunning
-        kill(first.processIdentifier, SIGKILL)
+        let killer = Killer(first, when: { segmentBytes(staging) >= 3 << 20 }, within: 60)
+        while !killer.isDone { try await Task.sleep(for: .milliseconds(20)) }
         first.waitUntilExit()
         slow.stop()
-        try #require(wasRunning, "the first run ended before it could be killed: \(String(decoding: FileManager.default.contents(atPath: repo.dir.file("first.err")) ?? Data(), as: UTF8.self))")
-        #expect(first.terminationReason == .uncaughtSignal)
+        let firstOutput = String(decoding: FileManager.default.contents(atPath: repo.dir.file("first.out")) ?? Data(), as: UTF8.self)
+        try #require(first.terminationReason == .uncaughtSignal && first.terminationStatus == SIGKILL,
+                     "the first run ended before it could be killed: \(firstOutput.suffix(500))")
         let kept = segmentBytes(staging)
         #expect(kept >= 3 << 20 && kept < pack.size, "kept \(kept)")
         #expect(try root.store().pendingDownload("Big") != nil)
@@ -45,12 +45,33 @@ import Testing
         // The server saw only requests for the rest (no request from the start of the pack data).
         #expect(!fast.packRequests().contains { $0.bytes > pack.size - kept + 64 << 10 })
     }
+}
 
-    /// Bytes in the staging folder's segment files.
-    func segmentBytes(_ staging: String) -> UInt64 {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
-        return names.filter { $0.hasPrefix("segment-") }.reduce(0) { total, name in
-            total + ((try? FileManager.default.attributesOfItem(atPath: staging + "/" + name))?[.size] as? UInt64 ?? 0)
-        }
+/// Bytes in the staging folder's segment files.
+func segmentBytes(_ staging: String) -> UInt64 {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
+    return names.filter { $0.hasPrefix("segment-") }.reduce(0) { total, name in
+        total + ((try? FileManager.default.attributesOfItem(atPath: staging + "/" + name))?[.size] as? UInt64 ?? 0)
     }
+}
+
+/// Sends SIGKILL to a process, from a thread of its own, as soon as `condition` holds (checked
+/// every 2 ms), or when `seconds` have passed.
+final class Killer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+
+    init(_ process: Process, when condition: @escaping @Sendable () -> Bool, within seconds: TimeInterval) {
+        let pid = process.processIdentifier
+        let thread = Thread { [self] in
+            let deadline = Date().addingTimeInterval(seconds)
+            // kill(pid, 0) tells whether the child is still there (until it is reaped).
+            while kill(pid, 0) == 0, !condition(), Date() < deadline { usleep(2000) }
+            kill(pid, SIGKILL)
+            lock.withLock { done = true }
+        }
+        thread.start()
+    }
+
+    var isDone: Bool { lock.withLock { done } }
 }
