@@ -10,7 +10,7 @@ enum ClientOptions {
     static let key = OptionSpec.option("--public-key", value: "KEY", help: "The publisher's public key, or its .pub file. Remembered by the root.")
     static let ca = OptionSpec.option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
     static let allow = OptionSpec.option("--allow-domain", value: "HOST", help: "Allow downloads only from these hosts (*.example.com for subdomains).", repeatable: true)
-    static let json = OptionSpec.flag("--json", help: "Print JSON (lines, for progress) instead of text.")
+    static let json = OptionSpec.flag("--json", help: "Print JSON instead of text: one line per progress update, then {\"event\": \"done\", \"fetchedBytes\": N}.")
     static let all: [OptionSpec] = [root, repo, key, ca, allow, json]
 }
 
