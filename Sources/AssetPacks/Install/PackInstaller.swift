@@ -89,14 +89,19 @@ final class PackInstaller: @unchecked Sendable {
         if let bytes = FileManager.default.contents(atPath: path).map([UInt8].init), SHA256Digest.hash(bytes) == pack.digest {
             return try decodeIndex(bytes)
         }
-        let response = try client.get(pack.path, range: ByteRange(offset: pack.index.offset, length: pack.index.length), cancellation: cancellation)
-        let bytes = response.body
-        guard UInt64(bytes.count) == pack.index.length else {
-            throw AssetPackManagerError.verification("\(pack.path): the index is \(bytes.count) bytes, the catalog says \(pack.index.length)")
+        guard let range = ByteRange(offset: pack.index.offset, length: pack.index.length) else {
+            throw AssetPackManagerError.verification("\(pack.path): the catalog gives the index an empty range")
         }
-        let digest = SHA256Digest.hash(bytes)
-        guard digest == pack.digest, digest == pack.index.sha256 else {
-            throw AssetPackManagerError.verification("\(pack.path): the index hashes to \(digest.hex), the catalog pins \(pack.digest.hex)")
+        // Bytes damaged on the way are fetched again, as chunks are.
+        var bytes: [UInt8] = []
+        for attempt in 1...chunkAttempts {
+            bytes = try client.bytes(of: pack.path, range: range, cancellation: cancellation)
+            fetchedBytes += UInt64(bytes.count)
+            let digest = SHA256Digest.hash(bytes)
+            if digest == pack.digest, digest == pack.index.sha256 { break }
+            guard attempt < chunkAttempts else {
+                throw AssetPackManagerError.verification("\(pack.path): the index hashes to \(digest.hex), the catalog pins \(pack.digest.hex) (after \(chunkAttempts) attempts)")
+            }
         }
         let index = try decodeIndex(bytes)
         do {
@@ -186,12 +191,12 @@ final class PackInstaller: @unchecked Sendable {
         var lastError: (any Error)?
         for _ in 0..<chunkAttempts {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
-            let response = try client.get(pack.path, range: ByteRange(offset: entry.offset, length: UInt64(entry.compressedSize)),
-                                          cancellation: cancellation)
-            fetchedBytes += UInt64(response.body.count)
+            guard let range = ByteRange(offset: entry.offset, length: UInt64(entry.compressedSize)) else { break }
+            let frame = try client.bytes(of: pack.path, range: range, cancellation: cancellation)
+            fetchedBytes += UInt64(frame.count)
             do {
-                let bytes = try ChunkVerifier.open(response.body, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
-                if let (fd, at) = repair { _ = response.body.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(at)) } }
+                let bytes = try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
+                if let (fd, at) = repair { _ = frame.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(at)) } }
                 return bytes
             } catch { lastError = error }
         }
