@@ -112,7 +112,7 @@ final class ChunkPrefetcher: @unchecked Sendable {
         case .earlier:
             return nil
         case .previous(let p):
-            return previous?.verifiedChunk(c, atSequence: p)
+            return previous?.verifiedChunk(atSequence: p)
         case .remote(let offset):
             let (k, at) = try board.wait(for: offset, length: UInt64(entry.compressedSize))
             let frame = try readFully(segmentFiles[k], at: at, count: Int(entry.compressedSize))

@@ -123,7 +123,7 @@ final class PackInstaller: @unchecked Sendable {
     private func resumePoint(_ index: PackIndex) -> Int {
         let reader = ContentStreamReader(index: index, directory: filesDirectory)
         var s = 0
-        while s < index.sequence.count, reader.verifiedChunk(Int(index.sequence[s]), atSequence: s) != nil { s += 1 }
+        while s < index.sequence.count, reader.verifiedChunk(atSequence: s) != nil { s += 1 }
         return s
     }
 
@@ -155,7 +155,7 @@ final class PackInstaller: @unchecked Sendable {
                 if bytes == nil {
                     switch plan.sources[s] {
                     case .earlier(let first):
-                        bytes = staged.verifiedChunk(c, atSequence: first)
+                        bytes = staged.verifiedChunk(atSequence: first)
                     case .previous:
                         break
                     case .remote(let offset):
