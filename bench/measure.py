@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Runs two commands alternately for several rounds and prints median wall-time ratio and peak RSS.
-Usage: measure.py ROUNDS NAME_A 'SHELL_CMD_A' NAME_B 'SHELL_CMD_B'
-Each command runs under /bin/sh; peak RSS is the largest resident set of any process in it
-(from wait4's rusage of the shell, which includes its waited-for children)."""
+"""Runs commands alternately for several rounds and prints median wall-time ratios and peak RSS.
+Usage: measure.py [--setup 'SHELL_CMD'] ROUNDS NAME_A 'SHELL_CMD_A' NAME_B 'SHELL_CMD_B' [NAME 'CMD']...
+The first command is ours; the ratio is printed against each of the others. The order of the
+commands rotates every round. Each command runs under /bin/sh; peak RSS is the largest resident
+set of any process in it (from wait4's rusage of the shell, which includes its waited-for
+children). --setup runs before every timed command, untimed, with the command's NAME as $1 (for
+example to move its previous output aside and flush dirty pages with sync)."""
 import os, statistics, subprocess, sys, time
 
 def run(cmd):
@@ -15,19 +18,31 @@ def run(cmd):
     return elapsed, usage.ru_maxrss  # KiB on Linux
 
 def main():
-    rounds = int(sys.argv[1])
-    (name_a, cmd_a), (name_b, cmd_b) = (sys.argv[2], sys.argv[3]), (sys.argv[4], sys.argv[5])
-    times = {name_a: [], name_b: []}
-    rss = {name_a: 0, name_b: 0}
+    args = sys.argv[1:]
+    setup = None
+    if args[:1] == ['--setup']:
+        setup, args = args[1], args[2:]
+    rounds = int(args[0])
+    commands = list(zip(args[1::2], args[2::2]))
+    if len(commands) < 2 or len(args) % 2 == 0:
+        sys.exit(__doc__)
+    times = {name: [] for name, _ in commands}
+    rss = {name: 0 for name, _ in commands}
     for r in range(rounds):
-        for name, cmd in ((name_a, cmd_a), (name_b, cmd_b)) if r % 2 == 0 else ((name_b, cmd_b), (name_a, cmd_a)):
+        k = r % len(commands)
+        for name, cmd in commands[k:] + commands[:k]:
+            if setup:
+                subprocess.run(['/bin/sh', '-c', setup, 'setup', name], check=True)
             t, m = run(cmd)
             times[name].append(t)
             rss[name] = max(rss[name], m)
-            print(f'  round {r + 1}: {name:<10} {t:7.2f} s  peak RSS {m / 1024:7.1f} MiB', flush=True)
-    ma, mb = statistics.median(times[name_a]), statistics.median(times[name_b])
-    print(f'median wall time: {name_a} {ma:.2f} s, {name_b} {mb:.2f} s -> ratio {ma / mb:.2f}x')
-    print(f'peak RSS: {name_a} {rss[name_a] / 1024:.1f} MiB, {name_b} {rss[name_b] / 1024:.1f} MiB')
+            print(f'  round {r + 1}: {name:<14} {t:7.2f} s  peak RSS {m / 1024:7.1f} MiB', flush=True)
+    median = {name: statistics.median(times[name]) for name, _ in commands}
+    ours = commands[0][0]
+    print('median wall time: ' + ', '.join(f'{name} {median[name]:.2f} s' for name, _ in commands))
+    for name, _ in commands[1:]:
+        print(f'ratio {ours} / {name}: {median[ours] / median[name]:.2f}x')
+    print('peak RSS: ' + ', '.join(f'{name} {rss[name] / 1024:.1f} MiB' for name, _ in commands))
 
 if __name__ == '__main__':
     main()

@@ -56,7 +56,8 @@ final class PackInstaller: @unchecked Sendable {
         let start = resumePoint(index)
         let workers = DispatchGroup()
         let stop = CancellationFlag()
-        for k in board.segments.indices {
+        // Files already complete (a run killed after assembling) need no download.
+        for k in board.segments.indices where start < index.sequence.count {
             let downloader = SegmentDownloader(board: board, segment: k, packPath: pack.path, client: client, cancellation: stop)
             workers.enter()
             let t = Thread { downloader.run(); workers.leave() }
@@ -78,6 +79,9 @@ final class PackInstaller: @unchecked Sendable {
             fetchedBytes += board.fetchedThisRun
         }
         try assemble(index: index, plan: plan, board: board, from: start)
+        // Every chunk is verified in its file: the downloaded frames are not needed any more,
+        // and removing them first spares the flush writing their pages to disk.
+        for segment in board.segments { unlink(segment.file) }
         try syncFileSystem()
         return index
     }
@@ -124,7 +128,7 @@ final class PackInstaller: @unchecked Sendable {
     private func resumePoint(_ index: PackIndex) -> Int {
         let reader = ContentStreamReader(index: index, directory: filesDirectory)
         var s = 0
-        while s < index.sequence.count, reader.verifiedChunk(Int(index.sequence[s]), atSequence: s) != nil { s += 1 }
+        while s < index.sequence.count, reader.verifiedChunk(atSequence: s) != nil { s += 1 }
         return s
     }
 
@@ -141,47 +145,44 @@ final class PackInstaller: @unchecked Sendable {
             return fd
         }
         defer { segmentFiles.forEach { close($0) } }
+        let prefetcher = ChunkPrefetcher(index: index, plan: plan, board: board, segmentFiles: segmentFiles, previous: old, start: start)
+        prefetcher.run()
+        defer { prefetcher.stop() }
         var lastReport = DispatchTime.now()
-        for s in start..<index.sequence.count {
-            if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
-            let c = Int(index.sequence[s])
-            let entry = index.chunks[c]
-            var bytes: [UInt8]?
-            switch plan.sources[s] {
-            case .earlier(let first):
-                bytes = staged.verifiedChunk(c, atSequence: first)
-            case .previous(let p):
-                bytes = old?.verifiedChunk(c, atSequence: p)
-            case .remote(let offset):
-                let (k, at) = try board.wait(for: offset, length: UInt64(entry.compressedSize))
-                let frame = try readFrame(segmentFiles[k], at: at, count: Int(entry.compressedSize))
-                bytes = try? ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
-                if bytes == nil { bytes = try refetch(c, index: index, decompressor: decompressor, repair: (segmentFiles[k], at)) }
+        var position = start
+        while position < index.sequence.count {
+            let window = try prefetcher.next()
+            for (i, s) in window.sequences.enumerated() {
+                if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+                let c = Int(index.sequence[s])
+                let entry = index.chunks[c]
+                var bytes = window.chunks[i]
+                if bytes == nil {
+                    switch plan.sources[s] {
+                    case .earlier(let first):
+                        bytes = staged.verifiedChunk(atSequence: first)
+                    case .previous:
+                        break
+                    case .remote(let offset):
+                        // The frame did not verify: fetch it alone and mend the segment file.
+                        let (k, at) = try board.wait(for: offset, length: UInt64(entry.compressedSize))
+                        bytes = try refetch(c, index: index, decompressor: decompressor, repair: (segmentFiles[k], at))
+                    }
+                }
+                // Local bytes that no longer verify (a damaged earlier copy) come from the network.
+                let verified = try bytes ?? refetch(c, index: index, decompressor: decompressor, repair: nil)
+                do { try verified.withUnsafeBytes { try writer.consume($0) } } catch {
+                    throw AssetPackManagerError.storage("cannot write \(pack.id) into \(filesDirectory): \(error)")
+                }
+                if DispatchTime.now().uptimeNanoseconds - lastReport.uptimeNanoseconds > 100_000_000 {
+                    progress(board.downloadedBytes, plan.downloadBytes)
+                    lastReport = DispatchTime.now()
+                }
             }
-            // Local bytes that no longer verify (a damaged earlier copy) come from the network.
-            let verified = try bytes ?? refetch(c, index: index, decompressor: decompressor, repair: nil)
-            do { try verified.withUnsafeBytes { try writer.consume($0) } } catch {
-                throw AssetPackManagerError.storage("cannot write \(pack.id) into \(filesDirectory): \(error)")
-            }
-            if DispatchTime.now().uptimeNanoseconds - lastReport.uptimeNanoseconds > 100_000_000 {
-                progress(board.downloadedBytes, plan.downloadBytes)
-                lastReport = DispatchTime.now()
-            }
+            position = window.sequences.upperBound
         }
         try writer.finish()
         progress(plan.downloadBytes, plan.downloadBytes)
-    }
-
-    private func readFrame(_ fd: Int32, at offset: UInt64, count: Int) throws -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw AssetPackManagerError.storage("cannot read downloaded bytes: \(String(cString: strerror(errno)))") }
-            done += n
-        }
-        return out
     }
 
     /// Fetches chunk `c`'s frame on its own, up to `chunkAttempts` times, until it verifies;
