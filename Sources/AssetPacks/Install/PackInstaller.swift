@@ -64,10 +64,15 @@ final class PackInstaller: @unchecked Sendable {
             t.stackSize = 1 << 20
             t.start()
         }
-        let relay = Thread { [cancellation] in
-            // Forward the caller's cancellation to the workers until they are done.
+        let total = plan.downloadBytes
+        let relay = Thread { [cancellation, progress] in
+            // Until the workers are done: forward the caller's cancellation to them, and report
+            // progress as bytes arrive (ten times a second).
+            var ticks = 0
             while workers.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
                 if cancellation.isCancelled { stop.cancel() }
+                ticks += 1
+                if ticks % 2 == 0 { progress(board.downloadedBytes, total) }
             }
         }
         relay.start()
@@ -148,7 +153,6 @@ final class PackInstaller: @unchecked Sendable {
         let prefetcher = ChunkPrefetcher(index: index, plan: plan, board: board, segmentFiles: segmentFiles, previous: old, start: start)
         prefetcher.run()
         defer { prefetcher.stop() }
-        var lastReport = DispatchTime.now()
         var position = start
         while position < index.sequence.count {
             let window = try prefetcher.next()
@@ -173,10 +177,6 @@ final class PackInstaller: @unchecked Sendable {
                 let verified = try bytes ?? refetch(c, index: index, decompressor: decompressor, repair: nil)
                 do { try verified.withUnsafeBytes { try writer.consume($0) } } catch {
                     throw AssetPackManagerError.storage("cannot write \(pack.id) into \(filesDirectory): \(error)")
-                }
-                if DispatchTime.now().uptimeNanoseconds - lastReport.uptimeNanoseconds > 100_000_000 {
-                    progress(board.downloadedBytes, plan.downloadBytes)
-                    lastReport = DispatchTime.now()
                 }
             }
             position = window.sequences.upperBound
