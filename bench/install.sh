@@ -9,8 +9,9 @@
 #
 # ASSETPACK=path/to/assetpack runs that binary instead of building (to compare two builds).
 #
-# Before each timed run (untimed) the runner's previous output is moved aside and `sync` flushes
-# dirty pages, so that no tool pays for another's writeback. Outputs are deleted only at the
+# Before each timed run (untimed) the runner's previous output is moved aside, `sync` flushes
+# dirty pages, so that no tool pays for another's writeback, and the disk rests 5 s (the
+# benchmark VM's disk writes ~1.5 GB/s in bursts of ~2 GB, then ~350 MB/s until it has rested). Outputs are deleted only at the
 # end, and a new run waits until 6 minutes have passed since: ext4 without a journal (as on the
 # benchmark VM) skips inodes freed in the last 1-6 minutes when it allocates new ones, so
 # deleting ~12,000 files just before a run makes creating the next ~12,000 several times slower.
@@ -52,7 +53,7 @@ cat "$out/repo/$pack" "$out/repo/bench.tar.zst" > /dev/null   # both sources in 
 
 echo "corpus: $(du -sh "$corpus/content" | cut -f1), $(find "$corpus/content" -type f | wc -l) files;" \
      "pack $(stat -c %s "$out/repo/$pack") B, tar.zst $(stat -c %s "$out/repo/bench.tar.zst") B; $(nproc) cores"
-python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync" "$rounds" \
+python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync; sleep 5" "$rounds" \
   assetpack "'$bin' ensure bench-corpus --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'" \
   tar+zstd "mkdir -p '$out/dst/tar+zstd' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd'" \
   tar+zstd+sync "mkdir -p '$out/dst/tar+zstd+sync' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd+sync' && sync"
@@ -61,6 +62,6 @@ python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '
 installed=$(echo "$out"/dst/assetpack/packs/bench-corpus/*/)
 diff -r "$corpus/content" "$installed/content" && diff -r "$corpus/content" "$out/dst/tar+zstd/content" \
   && echo "verify: installed tree equals the corpus"
-fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { print s + 0 }' "$NGINX_LOG")
+fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")
 runs=$(grep -c '/catalog.json ' "$NGINX_LOG")
 echo "pack bytes served per install: $((fetched / runs)) B ($(stat -c %s "$out/repo/$pack") B pack file)"

@@ -10,12 +10,15 @@
 #
 # RATE is nginx's limit_rate per response (the client opens 4 parallel Range requests), chosen
 # so that the install outlasts the kills: at 2m a 256 MiB corpus (~200 MB pack) takes ~25 s.
+# ASSETPACK=path/to/assetpack runs that binary instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kills=${1:-20}; rate=${2:-2m}; size=${3:-256}; seed=${4:-4}
 scripts/install-deps.sh
-swift build -c release --product assetpack >/dev/null
-bin=$(swift build -c release --show-bin-path)/assetpack
+if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
+  swift build -c release --product assetpack >/dev/null
+  bin=$(swift build -c release --show-bin-path)/assetpack
+fi
 out=$PWD/bench/out/kill-resume; corpus=$PWD/bench/out/corpus-$size
 [ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
 
@@ -44,7 +47,7 @@ for d in $delays; do
   [ "$rc" -eq 137 ] || { echo "error: ensure failed (exit $rc):" >&2; cat "$out/run.log" >&2; exit 1; }
   killed=$((killed + 1))
   printf '  kill %2d at %s s: %s pack bytes served so far\n' "$killed" "$d" \
-    "$(awk '$1 ~ /\.pack$/ { s += $3 } END { print s + 0 }' "$NGINX_LOG")"
+    "$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")"
 done
 if [ "$completed" = no ]; then
   start=$(date +%s.%N)
@@ -59,7 +62,7 @@ diff -r "$corpus/content" "$installed/content" || { echo "FAIL: the installed tr
 [ -z "$(ls -A "$root/staging" 2>/dev/null)" ] || { echo "FAIL: staging left behind: $(ls "$root/staging")" >&2; exit 1; }
 echo "verify: installed tree equals the corpus after $killed kills"
 
-fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { print s + 0 }' "$NGINX_LOG")
+fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")
 requests=$(awk '$1 ~ /\.pack$/' "$NGINX_LOG" | wc -l)
 python3 - "$fetched" "$pack_size" "$requests" <<'PY'
 import sys
