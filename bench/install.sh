@@ -9,12 +9,16 @@
 #
 # ASSETPACK=path/to/assetpack runs that binary instead of building (to compare two builds).
 #
-# Before each timed run (untimed) the runner's previous output is moved aside, `sync` flushes
-# dirty pages, so that no tool pays for another's writeback, and the disk rests 5 s (the
-# benchmark VM's disk writes ~1.5 GB/s in bursts of ~2 GB, then ~350 MB/s until it has rested). Outputs are deleted only at the
-# end, and a new run waits until 6 minutes have passed since: ext4 without a journal (as on the
-# benchmark VM) skips inodes freed in the last 1-6 minutes when it allocates new ones, so
-# deleting ~12,000 files just before a run makes creating the next ~12,000 several times slower.
+# Conditions, all untimed and the same for every runner (the benchmark VM is noisy):
+# - before each run the runner's previous output is moved aside and `sync` flushes dirty pages,
+#   so that no tool pays for another's writeback;
+# - then the disk rests 5 s: the VM's disk writes ~1.5 GB/s in bursts of ~2 GB, then ~350 MB/s;
+# - then 4 GiB of memory are touched through /dev/shm and freed: on the VM, memory the guest
+#   has not used for a few seconds goes back to the host and costs ~2 s per GB to touch again,
+#   which would charge each tool for its page cache in a way no device does;
+# - outputs are deleted only at the end, and a new run waits until 6 minutes have passed since:
+#   ext4 without a journal (as on the VM) skips inodes freed in the last 1-6 minutes when it
+#   allocates new ones, so deleting ~12,000 files makes creating the next ~12,000 much slower.
 # Nothing is dropped from the page cache: the served pack and .tar.zst are read once beforehand
 # and stay cached for all. Our install ends with syncfs (the pack is durable before it is made
 # visible); tar does not flush, so the target peer's time excludes its writeback. A third
@@ -53,7 +57,9 @@ cat "$out/repo/$pack" "$out/repo/bench.tar.zst" > /dev/null   # both sources in 
 
 echo "corpus: $(du -sh "$corpus/content" | cut -f1), $(find "$corpus/content" -type f | wc -l) files;" \
      "pack $(stat -c %s "$out/repo/$pack") B, tar.zst $(stat -c %s "$out/repo/bench.tar.zst") B; $(nproc) cores"
-python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync; sleep 5" "$rounds" \
+warm=/dev/shm/assetpack-bench-warm
+python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync; sleep 5;
+  head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" "$rounds" \
   assetpack "'$bin' ensure bench-corpus --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'" \
   tar+zstd "mkdir -p '$out/dst/tar+zstd' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd'" \
   tar+zstd+sync "mkdir -p '$out/dst/tar+zstd+sync' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd+sync' && sync"
