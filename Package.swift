@@ -47,5 +47,7 @@ let package = Package(
         .testTarget(name: "AssetPackUploadTests", dependencies: ["AssetPackUpload", "AssetPackTransport", "LoopbackServers"]),
         .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackFormat"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["assetpack"]),
+        .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackServer", "AssetPackFormat",
+                                                          "AssetPackTransport", "LoopbackServers", "assetpack"]),
     ]
 )

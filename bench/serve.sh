@@ -22,6 +22,7 @@ while (($#)); do
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
+scripts/install-deps.sh --bench
 for tool in wrk nginx python3; do command -v "$tool" >/dev/null || { echo "error: $tool not found (scripts/install-deps.sh, or apt-get install $tool)" >&2; exit 1; }; done
 
 out="$PWD/bench/out/serve"

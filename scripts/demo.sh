@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The main job on the bundled example (examples/starter): installs what it needs, builds, then
-# validates, packages, inspects, verifies and extracts every pack. Output goes to .demo/.
+# The main job, end to end, on the bundled example (examples/starter): installs what it needs and
+# builds; validates and packages the manifests and checks the packs; publishes them as a signed
+# repository; serves it over HTTPS with a local CA made on the spot; then, as a client, runs the
+# install step (essential + prefetch packs), fetches an on-demand pack with progress, reads a
+# file from the merged namespace, shows status and removes a pack. Everything goes to .demo/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -8,15 +11,37 @@ swift build -c release --product assetpack
 ap=$PWD/.build/release/assetpack
 out=$PWD/.demo
 rm -rf "$out"; mkdir -p "$out/packs"
-cd examples/starter
+server=
+trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true' EXIT
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
+cd examples/starter
+
+# 1. Manifests and packs.
 step "$ap" validate manifests/*.json
 for m in manifests/*.json; do
-  id=$(basename "$m" .json)
-  step "$ap" package "$m" -o "$out/packs/$id.pack"
+  "$ap" package "$m" -o "$out/packs/$(basename "$m" .json).pack"
 done
 step "$ap" inspect "$out/packs/Tutorial.pack"
 step "$ap" verify "$out/packs/World1.pack"
 step "$ap" extract "$out/packs/Voice-de.pack" -o "$out/extracted/Voice-de"
-step ls -R "$out/extracted"
-echo; echo "Done: packs in $out/packs"
+
+# 2. A signed repository, served over HTTPS by a local CA.
+step "$ap" keygen -o "$out/publisher.key"
+step "$ap" publish manifests/*.json --repo "$out/repo" --key "$out/publisher.key" --expires 7d
+"$ap" serve "$out/repo" --port 0 --https --tls-dir "$out/tls" --access-log "$out/access.log" > "$out/serve.out" &
+server=$!
+for _ in $(seq 50); do grep -q '^Serving' "$out/serve.out" 2>/dev/null && break; sleep 0.1; done
+url=$(sed -n 's/^Serving .* at \(https:[^ ]*\)$/\1/p' "$out/serve.out")
+echo; echo "Serving the repository at $url (CA: $out/tls/ca.pem)"
+step "$ap" verify-catalog "$url" --public-key "$out/publisher.key.pub" --ca "$out/tls/ca.pem"
+
+# 3. The client.
+root=$out/device
+step "$ap" install --repo "$url" --root "$root" --public-key "$out/publisher.key.pub" --ca "$out/tls/ca.pem"
+step "$ap" ensure Voice-de --root "$root"
+step "$ap" cat Tutorial/Videos/Introduction.srt --root "$root" | head -4
+step "$ap" ls --root "$root"
+step "$ap" status --root "$root"
+step "$ap" remove World1 --root "$root"
+step "$ap" status World1 --root "$root"
+echo; echo "Done. Packs: $out/packs, repository: $out/repo, client root: $root"

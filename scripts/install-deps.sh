@@ -2,9 +2,11 @@
 # Installs what AssetPacks builds and tests with on Debian 12: the C libraries it links, the
 # tools its integration tests and benchmarks run beside it, and moto (an S3 endpoint) from PyPI.
 # Idempotent; skips what is already there. Needs root for apt-get (or sudo).
+# With --bench it also installs what the benchmarks in bench/ drive (wrk).
 set -euo pipefail
 packages=(libzstd-dev libssl-dev libcurl4-openssl-dev libmicrohttpd-dev libsqlite3-dev
           zstd nginx-light curl openssl ca-certificates)
+[ "${1:-}" = "--bench" ] && packages+=(wrk)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

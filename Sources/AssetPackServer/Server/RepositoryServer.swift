@@ -51,6 +51,9 @@ public final class RepositoryServer: @unchecked Sendable {
         if let d = daemon {
             daemon = nil
             MHD_stop_daemon(d)
+            // MHD closed the listen socket it was given: closing it again here would close
+            // whatever another thread opened under that number in the meantime.
+            listenSocket = -1
         }
         if listenSocket >= 0 { close(listenSocket); listenSocket = -1 }
         if let t = tlsText { free(t.key); free(t.certificate); tlsText = nil }

@@ -74,13 +74,15 @@ extension AssetPackManager {
 
     /// Removes an installed pack and its files (Apple's `remove(assetPackWithID:)`).
     public func remove(assetPackWithID id: String) async throws {
-        if let task = inFlight[id] { task.cancel(); _ = try? await task.value }
+        if let download = inFlight[id] { download.task.cancel(); _ = try? await download.task.value }
+        // A download that was stopped (an update of an installed pack, too) goes with the pack.
+        let pending = try store.pendingDownload(id)
+        if let pending {
+            try store.endDownload(id)
+            try? FileManager.default.removeItem(atPath: layout.absolute(pending.staging))
+        }
         guard let installed = try store.installedPack(id) else {
-            if let pending = try store.pendingDownload(id) {
-                try store.endDownload(id)
-                try? FileManager.default.removeItem(atPath: layout.absolute(pending.staging))
-                return
-            }
+            if pending != nil { return }
             throw AssetPackManagerError.assetPackNotFound(withID: id)
         }
         try store.removeInstalled(id)
@@ -106,16 +108,27 @@ extension AssetPackManager {
     // MARK: Download
 
     func download(_ assetPack: AssetPack) async throws {
-        if let task = inFlight[assetPack.id] { return try await task.value }
-        let catalog = try await currentCatalog()
-        guard let entry = catalog.pack(withID: assetPack.id) else { throw AssetPackManagerError.assetPackNotFound(withID: assetPack.id) }
+        if let download = inFlight[assetPack.id] { return try await download.task.value }
+        // Listeners for this pack learn of a refusal before the download too (and their stream ends).
+        func refused(_ error: any Error) -> any Error {
+            broadcaster.send(.failed(assetPack, error))
+            return error
+        }
+        let catalog: Catalog
+        do { catalog = try await currentCatalog() } catch { throw refused(error) }
+        // Another caller may have started this download while the catalog was being fetched.
+        if let download = inFlight[assetPack.id] { return try await download.task.value }
+        guard let entry = catalog.pack(withID: assetPack.id) else { throw refused(AssetPackManagerError.assetPackNotFound(withID: assetPack.id)) }
         let pack = AssetPack(entry)
-        try Allowances(downloadAllowance: configuration.downloadAllowance, essentialDownloadAllowance: configuration.essentialDownloadAllowance,
-                       maxInstallSize: configuration.maxInstallSize, essentialMaxInstallSize: configuration.essentialMaxInstallSize)
-            .check(pack, installed: try store.installedPacks())
-        guard configuration.shouldDownload(pack) else { throw AssetPackManagerError.downloadDeclined(assetPackID: pack.id) }
+        do {
+            // Downloads under way count as installed: their bytes are already committed.
+            try Allowances(downloadAllowance: configuration.downloadAllowance, essentialDownloadAllowance: configuration.essentialDownloadAllowance,
+                           maxInstallSize: configuration.maxInstallSize, essentialMaxInstallSize: configuration.essentialMaxInstallSize)
+                .check(pack, installed: try store.installedPacks(), downloading: inFlight.values.map(\.pack))
+            guard configuration.shouldDownload(pack) else { throw AssetPackManagerError.downloadDeclined(assetPackID: pack.id) }
+        } catch { throw refused(error) }
         let task = Task { try await self.install(entry) }
-        inFlight[pack.id] = task
+        inFlight[pack.id] = InFlightDownload(pack: pack, task: task)
         defer { inFlight[pack.id] = nil }
         try await task.value
     }
@@ -152,12 +165,16 @@ extension AssetPackManager {
             fetchedBytes += installer.fetchedBytes
             let resumable: Bool
             switch error {
-            case AssetPackManagerError.transport, AssetPackManagerError.cancelled: resumable = true
+            case AssetPackManagerError.transport(let t):
+                // A file the server does not have (or refuses) will not come back under this
+                // name: the next catalog names another one.
+                resumable = t.isTransient || !(400..<500).contains(t.httpStatus ?? 0)
+            case AssetPackManagerError.cancelled: resumable = true
             default: resumable = false
             }
             if !resumable {
-                // Verification and storage failures leave nothing behind; network failures
-                // keep what was verified so that the next attempt resumes.
+                // Verification, storage and refusal failures leave nothing behind; network
+                // failures keep what was verified so that the next attempt resumes.
                 try? FileManager.default.removeItem(atPath: layout.absolute(staging))
                 try? store.endDownload(entry.id)
             }

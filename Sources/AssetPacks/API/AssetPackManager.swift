@@ -24,7 +24,7 @@ public actor AssetPackManager {
     nonisolated let broadcaster = StatusBroadcaster()
     var catalog: Catalog?
     /// Downloads under way, shared by everyone who asks for the same pack.
-    var inFlight: [String: Task<Void, any Error>] = [:]
+    var inFlight: [String: InFlightDownload] = [:]
     /// Network bytes fetched by installs of this manager (for the resume figure).
     public internal(set) var fetchedBytes: UInt64 = 0
 
@@ -65,7 +65,9 @@ public actor AssetPackManager {
             catalog = fresh
             return fresh
         } catch AssetPackManagerError.transport(let error) {
-            guard let cached = try catalogClient.cached(now: now, allowExpired: false) else { throw AssetPackManagerError.transport(error) }
+            // Offline: the last accepted catalog while it is valid; otherwise the network is
+            // what failed (an expired cache is no reason to blame the catalog).
+            guard let cached = try? catalogClient.cached(now: now, allowExpired: false) else { throw AssetPackManagerError.transport(error) }
             catalog = cached
             return cached
         }
@@ -119,6 +121,12 @@ public actor AssetPackManager {
     /// Updates for one pack; ends after its finished or failed update.
     public nonisolated func statusUpdates(forAssetPackWithID id: String) -> AsyncStream<DownloadStatusUpdate> {
         broadcaster.stream(forAssetPackWithID: id)
+    }
+
+    /// A download under way: the catalog's pack and the task everyone who asks for it awaits.
+    struct InFlightDownload {
+        var pack: AssetPack
+        var task: Task<Void, any Error>
     }
 
     /// Runs blocking work (network, disk) on a thread of its own, off the actor and off Swift's

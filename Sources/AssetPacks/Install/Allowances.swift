@@ -9,9 +9,12 @@ struct Allowances: Sendable {
     var maxInstallSize: UInt64?
     var essentialMaxInstallSize: UInt64?
 
-    /// Refuses `pack` when installing it next to `installed` (other packs) would pass a limit.
-    func check(_ pack: AssetPack, installed: [InstalledPack]) throws(AssetPackManagerError) {
-        let others = installed.filter { $0.id != pack.id }
+    /// Refuses `pack` when installing it next to `installed` (other packs) and the packs
+    /// `downloading` (which replace any installed version of theirs) would pass a limit.
+    func check(_ pack: AssetPack, installed: [InstalledPack], downloading: [AssetPack] = []) throws(AssetPackManagerError) {
+        var others: [String: (policy: DownloadPolicy, downloadSize: UInt64, installSize: UInt64)] = [:]
+        for p in installed where p.id != pack.id { others[p.id] = (p.downloadPolicy, p.downloadSize, p.installSize) }
+        for p in downloading where p.id != pack.id { others[p.id] = (p.downloadPolicy, p.downloadSize, p.installSize) }
         let essential: (DownloadPolicy) -> Bool = { if case .essential = $0 { return true }; return false }
         func limit(_ name: String, _ value: UInt64?, _ used: UInt64, _ adding: UInt64) throws(AssetPackManagerError) {
             guard let value else { return }
@@ -20,11 +23,11 @@ struct Allowances: Sendable {
             }
         }
         try limit("download allowance (compressed bytes)", downloadAllowance,
-                  others.reduce(0) { $0 + $1.downloadSize }, pack.downloadSize)
+                  others.values.reduce(0) { $0 + $1.downloadSize }, pack.downloadSize)
         try limit("install size limit (uncompressed bytes)", maxInstallSize,
-                  others.reduce(0) { $0 + $1.installSize }, pack.installSize)
+                  others.values.reduce(0) { $0 + $1.installSize }, pack.installSize)
         if essential(pack.downloadPolicy) {
-            let ess = others.filter { essential($0.downloadPolicy) }
+            let ess = others.values.filter { essential($0.policy) }
             try limit("essential download allowance (compressed bytes)", essentialDownloadAllowance,
                       ess.reduce(0) { $0 + $1.downloadSize }, pack.downloadSize)
             try limit("essential install size limit (uncompressed bytes)", essentialMaxInstallSize,

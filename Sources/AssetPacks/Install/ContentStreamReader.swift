@@ -41,9 +41,11 @@ struct ContentStreamReader {
         return done == length ? out : nil
     }
 
-    /// Chunk `c`'s bytes as they stand in these files at its first use, if they still hash right.
-    func verifiedChunk(_ c: Int, atSequence s: Int) -> [UInt8]? {
-        let entry = index.chunks[c]
+    /// The bytes of the chunk at sequence position `s` of this copy's own index, as they stand
+    /// in its files, if they still hash right. (`s` indexes this copy's sequence: for the
+    /// previous version, its chunk numbers differ from the new version's.)
+    func verifiedChunk(atSequence s: Int) -> [UInt8]? {
+        let entry = index.chunks[Int(index.sequence[s])]
         guard let bytes = read(offset: index.sequenceOffsets[s], length: Int(entry.uncompressedSize)),
               SHA256Digest.hash(bytes) == entry.digest else { return nil }
         return bytes

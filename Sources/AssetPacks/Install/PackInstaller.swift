@@ -56,17 +56,23 @@ final class PackInstaller: @unchecked Sendable {
         let start = resumePoint(index)
         let workers = DispatchGroup()
         let stop = CancellationFlag()
-        for k in board.segments.indices {
+        // Files already complete (a run killed after assembling) need no download.
+        for k in board.segments.indices where start < index.sequence.count {
             let downloader = SegmentDownloader(board: board, segment: k, packPath: pack.path, client: client, cancellation: stop)
             workers.enter()
             let t = Thread { downloader.run(); workers.leave() }
             t.stackSize = 1 << 20
             t.start()
         }
-        let relay = Thread { [cancellation] in
-            // Forward the caller's cancellation to the workers until they are done.
+        let total = plan.downloadBytes
+        let relay = Thread { [cancellation, progress] in
+            // Until the workers are done: forward the caller's cancellation to them, and report
+            // progress as bytes arrive (ten times a second).
+            var ticks = 0
             while workers.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
                 if cancellation.isCancelled { stop.cancel() }
+                ticks += 1
+                if ticks % 2 == 0 { progress(board.downloadedBytes, total) }
             }
         }
         relay.start()
@@ -78,6 +84,9 @@ final class PackInstaller: @unchecked Sendable {
             fetchedBytes += board.fetchedThisRun
         }
         try assemble(index: index, plan: plan, board: board, from: start)
+        // Every chunk is verified in its file: the downloaded frames are not needed any more,
+        // and removing them first spares the flush writing their pages to disk.
+        for segment in board.segments { unlink(segment.file) }
         try syncFileSystem()
         return index
     }
@@ -89,14 +98,19 @@ final class PackInstaller: @unchecked Sendable {
         if let bytes = FileManager.default.contents(atPath: path).map([UInt8].init), SHA256Digest.hash(bytes) == pack.digest {
             return try decodeIndex(bytes)
         }
-        let response = try client.get(pack.path, range: ByteRange(offset: pack.index.offset, length: pack.index.length), cancellation: cancellation)
-        let bytes = response.body
-        guard UInt64(bytes.count) == pack.index.length else {
-            throw AssetPackManagerError.verification("\(pack.path): the index is \(bytes.count) bytes, the catalog says \(pack.index.length)")
+        guard let range = ByteRange(offset: pack.index.offset, length: pack.index.length) else {
+            throw AssetPackManagerError.verification("\(pack.path): the catalog gives the index an empty range")
         }
-        let digest = SHA256Digest.hash(bytes)
-        guard digest == pack.digest, digest == pack.index.sha256 else {
-            throw AssetPackManagerError.verification("\(pack.path): the index hashes to \(digest.hex), the catalog pins \(pack.digest.hex)")
+        // Bytes damaged on the way are fetched again, as chunks are.
+        var bytes: [UInt8] = []
+        for attempt in 1...chunkAttempts {
+            bytes = try client.bytes(of: pack.path, range: range, cancellation: cancellation)
+            fetchedBytes += UInt64(bytes.count)
+            let digest = SHA256Digest.hash(bytes)
+            if digest == pack.digest, digest == pack.index.sha256 { break }
+            guard attempt < chunkAttempts else {
+                throw AssetPackManagerError.verification("\(pack.path): the index hashes to \(digest.hex), the catalog pins \(pack.digest.hex) (after \(chunkAttempts) attempts)")
+            }
         }
         let index = try decodeIndex(bytes)
         do {
@@ -119,7 +133,7 @@ final class PackInstaller: @unchecked Sendable {
     private func resumePoint(_ index: PackIndex) -> Int {
         let reader = ContentStreamReader(index: index, directory: filesDirectory)
         var s = 0
-        while s < index.sequence.count, reader.verifiedChunk(Int(index.sequence[s]), atSequence: s) != nil { s += 1 }
+        while s < index.sequence.count, reader.verifiedChunk(atSequence: s) != nil { s += 1 }
         return s
     }
 
@@ -136,47 +150,39 @@ final class PackInstaller: @unchecked Sendable {
             return fd
         }
         defer { segmentFiles.forEach { close($0) } }
-        var lastReport = DispatchTime.now()
-        for s in start..<index.sequence.count {
-            if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
-            let c = Int(index.sequence[s])
-            let entry = index.chunks[c]
-            var bytes: [UInt8]?
-            switch plan.sources[s] {
-            case .earlier(let first):
-                bytes = staged.verifiedChunk(c, atSequence: first)
-            case .previous(let p):
-                bytes = old?.verifiedChunk(c, atSequence: p)
-            case .remote(let offset):
-                let (k, at) = try board.wait(for: offset, length: UInt64(entry.compressedSize))
-                let frame = try readFrame(segmentFiles[k], at: at, count: Int(entry.compressedSize))
-                bytes = try? ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
-                if bytes == nil { bytes = try refetch(c, index: index, decompressor: decompressor, repair: (segmentFiles[k], at)) }
+        let prefetcher = ChunkPrefetcher(index: index, plan: plan, board: board, segmentFiles: segmentFiles, previous: old, start: start)
+        prefetcher.run()
+        defer { prefetcher.stop() }
+        var position = start
+        while position < index.sequence.count {
+            let window = try prefetcher.next()
+            for (i, s) in window.sequences.enumerated() {
+                if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+                let c = Int(index.sequence[s])
+                let entry = index.chunks[c]
+                var bytes = window.chunks[i]
+                if bytes == nil {
+                    switch plan.sources[s] {
+                    case .earlier(let first):
+                        bytes = staged.verifiedChunk(atSequence: first)
+                    case .previous:
+                        break
+                    case .remote(let offset):
+                        // The frame did not verify: fetch it alone and mend the segment file.
+                        let (k, at) = try board.wait(for: offset, length: UInt64(entry.compressedSize))
+                        bytes = try refetch(c, index: index, decompressor: decompressor, repair: (segmentFiles[k], at))
+                    }
+                }
+                // Local bytes that no longer verify (a damaged earlier copy) come from the network.
+                let verified = try bytes ?? refetch(c, index: index, decompressor: decompressor, repair: nil)
+                do { try verified.withUnsafeBytes { try writer.consume($0) } } catch {
+                    throw AssetPackManagerError.storage("cannot write \(pack.id) into \(filesDirectory): \(error)")
+                }
             }
-            // Local bytes that no longer verify (a damaged earlier copy) come from the network.
-            let verified = try bytes ?? refetch(c, index: index, decompressor: decompressor, repair: nil)
-            do { try verified.withUnsafeBytes { try writer.consume($0) } } catch {
-                throw AssetPackManagerError.storage("cannot write \(pack.id) into \(filesDirectory): \(error)")
-            }
-            if DispatchTime.now().uptimeNanoseconds - lastReport.uptimeNanoseconds > 100_000_000 {
-                progress(board.downloadedBytes, plan.downloadBytes)
-                lastReport = DispatchTime.now()
-            }
+            position = window.sequences.upperBound
         }
         try writer.finish()
         progress(plan.downloadBytes, plan.downloadBytes)
-    }
-
-    private func readFrame(_ fd: Int32, at offset: UInt64, count: Int) throws -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw AssetPackManagerError.storage("cannot read downloaded bytes: \(String(cString: strerror(errno)))") }
-            done += n
-        }
-        return out
     }
 
     /// Fetches chunk `c`'s frame on its own, up to `chunkAttempts` times, until it verifies;
@@ -186,12 +192,12 @@ final class PackInstaller: @unchecked Sendable {
         var lastError: (any Error)?
         for _ in 0..<chunkAttempts {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
-            let response = try client.get(pack.path, range: ByteRange(offset: entry.offset, length: UInt64(entry.compressedSize)),
-                                          cancellation: cancellation)
-            fetchedBytes += UInt64(response.body.count)
+            guard let range = ByteRange(offset: entry.offset, length: UInt64(entry.compressedSize)) else { break }
+            let frame = try client.bytes(of: pack.path, range: range, cancellation: cancellation)
+            fetchedBytes += UInt64(frame.count)
             do {
-                let bytes = try ChunkVerifier.open(response.body, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
-                if let (fd, at) = repair { _ = response.body.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(at)) } }
+                let bytes = try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
+                if let (fd, at) = repair { _ = frame.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(at)) } }
                 return bytes
             } catch { lastError = error }
         }

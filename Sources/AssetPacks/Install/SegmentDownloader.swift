@@ -12,9 +12,6 @@ struct SegmentDownloader {
     let client: RepositoryClient
     let cancellation: CancellationFlag
 
-    /// Thrown by the stream to stop a 200 response once the wanted bytes are in.
-    private struct Enough: Error {}
-
     func run() {
         do { try download() } catch { board.fail(error) }
     }
@@ -64,24 +61,11 @@ struct SegmentDownloader {
         let k = segment
         let board = self.board
         let packPath = self.packPath
+        guard let wanted = ByteRange(first: first, last: last) else { return }
         let stream = HTTPBodyStream(onResponse: { status, headers in
-            switch status {
-            case 206:
-                guard let contentRange = headers["Content-Range"], contentRange.hasPrefix("bytes \(first)-") else {
-                    throw AssetPackManagerError.verification("\(packPath): the server answered a Range request for bytes \(first)-\(last) with Content-Range \(headers["Content-Range"] ?? "missing")")
-                }
-            case 200:
-                state.skip = first   // the whole file: skip to the wanted bytes
-            default:
-                break   // errors are reported by the transport with their status
-            }
+            state.skip = try RangeResponse.bytesToSkip(status: status, headers: headers, range: wanted, path: packPath)
         }, onBytes: { buffer in
-            var b = buffer
-            if state.skip > 0 {
-                let n = Int(min(UInt64(b.count), state.skip))
-                state.skip -= UInt64(n)
-                b = UnsafeRawBufferPointer(rebasing: b[n...])
-            }
+            let b = RangeResponse.dropSkipped(buffer, skip: &state.skip)
             let take = Int(min(UInt64(b.count), state.wanted))
             if take > 0 {
                 try appendAll(fd, UnsafeRawBufferPointer(rebasing: b[..<take]))
@@ -89,15 +73,15 @@ struct SegmentDownloader {
                 state.written += UInt64(take)
                 board.added(UInt64(take), toSegment: k)
             }
-            if state.wanted == 0 && b.count > take { throw Enough() }
+            if state.wanted == 0 && b.count > take { throw RangeResponse.Enough() }
         })
         var stoppedEarly = false
         do {
-            _ = try client.get(packPath, range: ByteRange(first: first, last: last), to: .stream(stream),
+            _ = try client.get(packPath, range: wanted, to: .stream(stream),
                                cancellation: cancellation, attempts: .never, onlyMirror: mirror)
         } catch {
             present += state.written
-            guard case .transport(.aborted(_, let underlying)) = error, underlying is Enough else { throw error }
+            guard RangeResponse.isEnough(error) else { throw error }
             stoppedEarly = true
         }
         if !stoppedEarly { present += state.written }

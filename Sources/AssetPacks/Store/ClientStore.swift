@@ -145,7 +145,7 @@ final class ClientStore: @unchecked Sendable {
     }
 
     func removeInstalled(_ id: String) throws {
-        try db.transaction { try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(id)]) }
+        _ = try db.transaction { try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(id)]) }
     }
 
     func touch(_ id: String) throws {

@@ -49,6 +49,30 @@ final class RepositoryClient: Sendable {
         }
     }
 
+    /// The bytes of `range` of `path`. A server that ignores Range and answers 200 with the
+    /// whole file is handled too: only the wanted bytes are kept, and the transfer stops once
+    /// they are in (so a whole large pack never lands in memory).
+    func bytes(of path: String, range: ByteRange, cancellation: CancellationFlag? = nil) throws(AssetPackManagerError) -> [UInt8] {
+        let wanted = Int(range.count ?? 0)
+        let state = RangeCollector(capacity: wanted)
+        let stream = HTTPBodyStream(onResponse: { status, headers in
+            // Each attempt starts over.
+            state.bytes.removeAll(keepingCapacity: true)
+            state.skip = try RangeResponse.bytesToSkip(status: status, headers: headers, range: range, path: path)
+        }, onBytes: { buffer in
+            let b = RangeResponse.dropSkipped(buffer, skip: &state.skip)
+            let take = min(b.count, wanted - state.bytes.count)
+            state.bytes.append(contentsOf: b[..<take])
+            if state.bytes.count == wanted && b.count > take { throw RangeResponse.Enough() }
+        })
+        do {
+            _ = try get(path, range: range, to: .stream(stream), cancellation: cancellation)
+        } catch {
+            guard RangeResponse.isEnough(error) else { throw error }
+        }
+        return state.bytes
+    }
+
     /// One request, following up to five redirects; every URL is checked against the allow-list.
     private func fetch(_ url: String, range: ByteRange?, destination: HTTPBodyDestination,
                        cancellation: CancellationFlag?) throws(TransportError) -> HTTPResponse {
@@ -61,4 +85,11 @@ final class RepositoryClient: Sendable {
         }
         throw .invalidRequest("\(url): more than \(Self.maximumRedirects) redirects")
     }
+}
+
+/// What `bytes(of:range:)` has collected in the current attempt (shared with the stream's callbacks).
+private final class RangeCollector: @unchecked Sendable {
+    var bytes: [UInt8]
+    var skip: UInt64 = 0
+    init(capacity: Int) { bytes = []; bytes.reserveCapacity(capacity) }
 }

@@ -10,7 +10,7 @@ enum ClientOptions {
     static let key = OptionSpec.option("--public-key", value: "KEY", help: "The publisher's public key, or its .pub file. Remembered by the root.")
     static let ca = OptionSpec.option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
     static let allow = OptionSpec.option("--allow-domain", value: "HOST", help: "Allow downloads only from these hosts (*.example.com for subdomains).", repeatable: true)
-    static let json = OptionSpec.flag("--json", help: "Print JSON (lines, for progress) instead of text.")
+    static let json = OptionSpec.flag("--json", help: "Print JSON instead of text: one line per progress update, then {\"event\": \"done\", \"fetchedBytes\": N}.")
     static let all: [OptionSpec] = [root, repo, key, ca, allow, json]
 }
 
@@ -60,7 +60,28 @@ final class ProgressPrinter: @unchecked Sendable {
         task = Task { [self] in for await update in stream { show(update) } }
     }
 
-    func stop() { task?.cancel() }
+    /// Stops listening once every update sent so far is shown (a cancelled stream still hands
+    /// out what it buffered), so that the last lines are not lost when the command exits.
+    func stop() {
+        guard let task else { return }
+        self.task = nil
+        task.cancel()
+        let done = DispatchSemaphore(value: 0)
+        Task { await task.value; done.signal() }
+        done.wait()
+    }
+
+    /// The last JSON line of a command that downloads: what it fetched from the network.
+    func finish(_ manager: AssetPackManager, _ fields: [String: any Sendable] = [:]) {
+        stop()
+        guard json || !terminal else { return }
+        var line: [String: Any] = fields
+        line["event"] = "done"
+        line["fetchedBytes"] = (try? runBlocking { await manager.fetchedBytes }) ?? 0
+        let data = (try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])) ?? Data()
+        print(String(decoding: data, as: UTF8.self))
+        fflush(nil)
+    }
 
     private func show(_ update: DownloadStatusUpdate) {
         if json || !terminal {

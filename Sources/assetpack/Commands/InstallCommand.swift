@@ -29,6 +29,7 @@ let installCommand = CommandSpec(
             try await prefetch.value
         }
     } catch { throw CLIError.failure("\(error)") }
+    printer.finish(manager)
     return 0
 }
 
@@ -52,6 +53,7 @@ let ensureCommand = CommandSpec(
             else { try await manager.ensureLocalAvailability(of: packs, requireLatestVersions: latest) }
         }
     } catch { throw CLIError.failure("\(error)") }
+    printer.finish(manager)
     return 0
 }
 
@@ -66,6 +68,7 @@ let updateCommand = CommandSpec(
     defer { printer.stop() }
     let result: (updated: [AssetPack], removed: [String])
     do { result = try runBlocking { try await manager.checkForUpdates() } } catch { throw CLIError.failure("\(error)") }
+    printer.finish(manager, ["updated": result.updated.map(\.description), "removed": result.removed])
     if !args.flag("--json") {
         print("updated: \(result.updated.map(\.description).joined(separator: ", ").ifEmpty("none")); removed: \(result.removed.joined(separator: ", ").ifEmpty("none"))")
     }

@@ -1,12 +1,17 @@
 import AssetPackCLI
+import AssetPackPublishing
 import AssetPackServer
 import Foundation
 
 let serveCommand = CommandSpec(
     name: "serve",
     abstract: "Serve a repository folder over HTTP or HTTPS, optionally with injected faults.",
-    arguments: "DIR",
+    arguments: "[DIR]",
     discussion: """
+    With --manifests M.json... --key KEYFILE it first publishes the manifests into DIR (or, \
+    without DIR, into a temporary folder removed at exit) and serves the result: package and \
+    serve in one step while iterating, as Apple's ba-serve does with .aar files.
+
     Serves the files under DIR (GET and HEAD, byte ranges, ETag and conditional requests) on \
     127.0.0.1 unless --host says otherwise, and prints the URL it serves at. Pack files (*.pack) \
     are sent with 'Cache-Control: public, max-age=31536000, immutable', everything else (the \
@@ -31,10 +36,13 @@ let serveCommand = CommandSpec(
         .option("--fail-rate", value: "P", help: "Answer 503 Service Unavailable with probability P."),
         .option("--seed", value: "N", help: "Seed for fault decisions, for reproducible runs."),
         .flag("--fault-catalog", help: "Apply faults to the catalog (every non-pack file) too."),
+        .option("--manifests", value: "M.json", help: "Publish these manifests first (repeatable); needs --key.", repeatable: true),
+        .option("--key", value: "KEYFILE", help: "The private key to sign the catalog with (with --manifests)."),
     ],
-    positionalCount: 1...1
+    positionalCount: 0...1
 ) { args in
-    let directory = args.positionals[0]
+    let (directory, temporary) = try publishIfAsked(args)
+    defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
     var configuration = ServerConfiguration()
     configuration.host = args.value("--host") ?? "127.0.0.1"
     configuration.port = try args.number("--port", default: UInt16(8080))
@@ -75,6 +83,44 @@ let serveCommand = CommandSpec(
     server.stop()
     printError("Stopped (signal \(received)).")
     return 0
+}
+
+/// The folder to serve: DIR, after publishing `--manifests` into it (or into a temporary
+/// folder, returned second so that it is removed at exit).
+private func publishIfAsked(_ args: ParsedArguments) throws(CLIError) -> (String, String?) {
+    let manifests = args.all("--manifests")
+    guard !manifests.isEmpty else {
+        guard let dir = args.positionals.first else { throw .usage("give the repository folder DIR, or --manifests with --key") }
+        if args.value("--key") != nil { throw .usage("--key goes with --manifests") }
+        return (dir, nil)
+    }
+    guard let keyPath = args.value("--key") else { throw .usage("--manifests needs --key KEYFILE to sign the catalog") }
+    var temporary: String?
+    let directory: String
+    if let dir = args.positionals.first { directory = dir } else {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? NSTemporaryDirectory()
+        directory = base + "/assetpack-serve-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        temporary = directory
+    }
+    do {
+        let key = try SigningKey(contentsOf: keyPath)
+        let report = try Publisher(key: key, options: PublishOptions(repository: directory)).publish(manifests: manifests)
+        for d in report.diagnostics { printError(d.description) }
+        for f in report.findings { printError(f.description) }
+        printError("published \(manifests.count) manifest(s) into \(directory) (catalog version \(report.catalog?.version ?? 0)); public key \(key.publicKey.text)")
+    } catch let error as PublishError {
+        switch error {
+        case .invalidManifests(let diagnostics): for d in diagnostics { printError(d.description) }
+        case .lintFailed(let findings): for f in findings { printError(f.description) }
+        default: break
+        }
+        if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
+        throw .failure(error.description)
+    } catch {
+        if let temporary { try? FileManager.default.removeItem(atPath: temporary) }
+        throw .failure("--key: \(error)")
+    }
+    return (directory, temporary)
 }
 
 private func faultConfiguration(_ args: ParsedArguments) throws(CLIError) -> FaultConfiguration {

@@ -5,14 +5,15 @@ import Foundation
 let verifyCatalogCommand = CommandSpec(
     name: "verify-catalog",
     abstract: "Check a repository's catalog signature and expiry, and print it.",
-    arguments: "DIR",
+    arguments: "DIR_OR_URL",
     discussion: """
-    DIR is a repository folder (its catalog.json is read) or a catalog file. Exits 1 and says
+    DIR_OR_URL is a repository folder or URL (its catalog.json is read), or a catalog file or URL. Exits 1 and says
     which when the catalog is tampered with, signed by another key, expired, or malformed.
     """,
     options: [
         .option("--public-key", value: "KEY", help: "The publisher's public key: \"ed25519:…\" or a .pub file (required)."),
         .option("--min-version", value: "N", help: "Refuse catalogs older than version N (rollback protection)."),
+        .option("--ca", value: "FILE", help: "A PEM CA file to trust for an https URL (e.g. the one 'serve --https' made)."),
         .flag("--json", help: "Print the catalog as JSON."),
     ],
     positionalCount: 1...1
@@ -27,7 +28,7 @@ let verifyCatalogCommand = CommandSpec(
         guard let n = Int(m), n >= 1 else { throw CLIError.usage("--min-version takes a whole number ≥ 1") }
         minimum = n
     }
-    let (bytes, name) = try catalogBytes(at: location)
+    let (bytes, name) = try catalogBytes(at: location, caFile: args.value("--ca"))
     let catalog: Catalog
     do {
         catalog = try CatalogVerifier(publicKey: key).verify(bytes, now: Date(), minimumVersion: minimum)

@@ -1,0 +1,77 @@
+@testable import AssetPacks
+import Foundation
+import LoopbackServers
+import Testing
+
+/// `assetpack ensure` killed with SIGKILL in the middle of a download: the next run completes
+/// with verified content and fetches little more than the bytes the first run had not kept.
+@Suite struct KillResumeTests {
+    @Test func killedInstallResumesWithoutFetchingKeptBytesAgain() async throws {
+        let repo = try TestRepository()
+        let content = patternBytes(12 << 20, seed: 81)
+        try repo.put("Big", files: ["big.bin": content])
+        let pack = try repo.publish().packs[0]
+        let root = StorageRoot(path: repo.dir.file("root"))
+        let staging = root.path + "/" + root.layout.stagingDirectory(id: "Big", digest: pack.digest)
+
+        // First run: a slow server, killed once a few MiB are on disk. A thread of its own
+        // watches and kills, so that a busy test process cannot make it late.
+        let slow = try repo.serve { $0.bandwidthBytesPerSecond = 2 << 20 }
+        let first = try AssetpackProcess.start(["ensure", "Big", "--repo", slow.url, "--root", root.path, "--public-key", repo.publicKey.text, "--json"],
+                                               output: repo.dir.file("first.out"), error: repo.dir.file("first.err"))
+        let killer = Killer(first, when: { segmentBytes(staging) >= 3 << 20 }, within: 60)
+        while !killer.isDone { try await Task.sleep(for: .milliseconds(20)) }
+        first.waitUntilExit()
+        slow.stop()
+        let firstOutput = String(decoding: FileManager.default.contents(atPath: repo.dir.file("first.out")) ?? Data(), as: UTF8.self)
+        try #require(first.terminationReason == .uncaughtSignal && first.terminationStatus == SIGKILL,
+                     "the first run ended before it could be killed: \(firstOutput.suffix(500))")
+        let kept = segmentBytes(staging)
+        #expect(kept >= 3 << 20 && kept < pack.size, "kept \(kept)")
+        #expect(try root.store().pendingDownload("Big") != nil)
+        #expect(try root.store().installedPack("Big") == nil)
+
+        // Second run, full speed: completes, and fetches about what was missing.
+        let fast = try repo.serve()
+        let second = try await AssetpackProcess.run(["ensure", "Big", "--repo", fast.url, "--root", root.path, "--json"], in: repo.dir.path)
+        #expect(second.status == 0, "\(second.error)")
+        let fetched = try #require(second.jsonLines.last?["fetchedBytes"] as? Int)
+        let total = Double(kept) + Double(fetched)
+        print("kill/resume: \(kept) bytes kept, \(fetched) fetched by the second run, \(Int(total * 100 / Double(pack.size)))% of the \(pack.size)-byte pack in all")
+        #expect(UInt64(fetched) <= pack.size - kept + 64 << 10, "second run fetched \(fetched) bytes; \(kept) of \(pack.size) were kept")
+        #expect(total <= 1.1 * Double(pack.size), "both runs fetched \(total) bytes of a \(pack.size)-byte pack")
+        #expect(try root.installedFile("Big", "big.bin") == content)
+        #expect(root.stagingEntries.isEmpty)
+        // The server saw only requests for the rest (no request from the start of the pack data).
+        #expect(!fast.packRequests().contains { $0.bytes > pack.size - kept + 64 << 10 })
+    }
+}
+
+/// Bytes in the staging folder's segment files.
+func segmentBytes(_ staging: String) -> UInt64 {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? []
+    return names.filter { $0.hasPrefix("segment-") }.reduce(0) { total, name in
+        total + ((try? FileManager.default.attributesOfItem(atPath: staging + "/" + name))?[.size] as? UInt64 ?? 0)
+    }
+}
+
+/// Sends SIGKILL to a process, from a thread of its own, as soon as `condition` holds (checked
+/// every 2 ms), or when `seconds` have passed.
+final class Killer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = false
+
+    init(_ process: Process, when condition: @escaping @Sendable () -> Bool, within seconds: TimeInterval) {
+        let pid = process.processIdentifier
+        let thread = Thread { [self] in
+            let deadline = Date().addingTimeInterval(seconds)
+            // kill(pid, 0) tells whether the child is still there (until it is reaped).
+            while kill(pid, 0) == 0, !condition(), Date() < deadline { usleep(2000) }
+            kill(pid, SIGKILL)
+            lock.withLock { done = true }
+        }
+        thread.start()
+    }
+
+    var isDone: Bool { lock.withLock { done } }
+}

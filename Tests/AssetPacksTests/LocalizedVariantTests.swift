@@ -1,0 +1,91 @@
+import AssetPackFormat
+@testable import AssetPacks
+import Foundation
+import LoopbackServers
+import Testing
+
+/// Localized variants: the install step takes the one variant that best fits the user's
+/// languages, and the namespace resolves a shared path to the best installed variant.
+@Suite struct LocalizedVariantTests {
+    static let languages = ["en", "de", "fr-CA", "fr"]
+
+    func repository(_ languages: [String]) throws -> TestRepository {
+        let repo = try TestRepository()
+        for language in languages {
+            try repo.put("Voices.\(language)", policy: .essential(installationEventTypes: [.firstInstallation]), language: language,
+                         files: ["voices/hello.txt": text("hello in \(language)\n"), "voices/data.bin": patternBytes(10_000, seed: UInt64(language.unicodeScalars.map(\.value).reduce(0, +)))])
+        }
+        try repo.put("Music", policy: .essential(installationEventTypes: [.firstInstallation]), files: ["music.txt": text("la la\n")])
+        try repo.publish()
+        return repo
+    }
+
+    @Test func installStepTakesTheBestVariantOnly() async throws {
+        let repo = try repository(["en", "de", "fr-CA"])
+        let server = try repo.serve()
+        let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.preferredLanguages = ["fr-FR"] }
+        try await manager.handleInstallationEvent(.firstInstallation).value
+        var installed: [String] = []
+        for id in ["Voices.en", "Voices.de", "Voices.fr-CA", "Music"] where try await manager.assetPackIsAvailableLocally(withID: id) {
+            installed.append(id)
+        }
+        #expect(installed == ["Voices.fr-CA", "Music"])
+        #expect(try await manager.contents(at: "voices/hello.txt") == Data(text("hello in fr-CA\n")))
+        #expect(!server.packRequests().contains { $0.path.contains("Voices.en") || $0.path.contains("Voices.de") })
+
+        // No preferred language matches: the app's primary language.
+        let other = try repo.manager(root: repo.dir.file("root-ja"), server: server) {
+            $0.preferredLanguages = ["ja-JP"]
+            $0.primaryLanguage = "de"
+        }
+        try await other.handleInstallationEvent(.firstInstallation).value
+        #expect(try await other.assetPackIsAvailableLocally(withID: "Voices.de"))
+        #expect(try await !other.assetPackIsAvailableLocally(withID: "Voices.en"))
+    }
+
+    @Test func namespaceResolvesToTheBestInstalledVariant() async throws {
+        let repo = try repository(Self.languages)
+        let server = try repo.serve()
+        let root = repo.dir.file("root")
+        let installer = try repo.manager(root: root, server: server)
+        try await installer.ensureLocalAvailability(of: Set(installer.allAssetPacks))
+
+        func reader(_ preferred: [String], primary: String = "en") throws -> AssetPackManager {
+            try repo.manager(root: root, server: server) { $0.preferredLanguages = preferred; $0.primaryLanguage = primary }
+        }
+        func hello(_ preferred: [String], primary: String = "en") async throws -> String {
+            String(decoding: try await reader(preferred, primary: primary).contents(at: "voices/hello.txt"), as: UTF8.self)
+        }
+        // The exact tag first.
+        #expect(try await hello(["fr-CA"]) == "hello in fr-CA\n")
+        #expect(try await hello(["fr"]) == "hello in fr\n")
+        // The same language in another region: the plain language before another region.
+        #expect(try await hello(["fr-BE"]) == "hello in fr\n")
+        #expect(try await hello(["de-AT"]) == "hello in de\n")
+        // Preferred languages in order: a near match of the first beats an exact match of the second.
+        #expect(try await hello(["de-CH", "fr-CA"]) == "hello in de\n")
+        // None matches: the primary language.
+        #expect(try await hello(["ja"]) == "hello in en\n")
+        #expect(try await hello(["ja"], primary: "de") == "hello in de\n")
+        // A pack named explicitly wins; a path of a pack in no language resolves to it.
+        #expect(try await reader(["en"]).contents(at: "voices/hello.txt", searchingInAssetPackWithID: "Voices.de") == Data(text("hello in de\n")))
+        #expect(try await reader(["fr-CA"]).contents(at: "voices/data.bin") == Data(patternBytes(10_000, seed: UInt64("fr-CA".unicodeScalars.map(\.value).reduce(0, +)))))
+        #expect(try await reader(["de"]).contents(at: "music.txt") == Data(text("la la\n")))
+        #expect(try await reader(["en"]).url(for: "voices/hello.txt").path.contains("/packs/Voices.en/"))
+        let entry = try await reader(["en"]).namespace().first { $0.path == "voices/hello.txt" }
+        #expect(entry?.packIDs == ["Voices.de", "Voices.en", "Voices.fr", "Voices.fr-CA"])
+    }
+
+    @Test func resolverRanks() {
+        let resolver = LanguageResolver(preferred: ["fr-BE", "de"], primary: "en")
+        let expected = ["fr-BE", "fr", "fr-CA", "de", "de-AT", "en", "en-GB", "ja"]
+        // Strictly better one after the other: no ties left to the order of the candidates.
+        for (better, worse) in zip(expected, expected.dropFirst()) {
+            #expect(resolver.rank(better) < resolver.rank(worse), "\(better) before \(worse)")
+        }
+        let script = LanguageResolver(preferred: ["zh-Hant-TW"], primary: "en")
+        #expect(script.rank("zh-Hant") < script.rank("zh") && script.rank("zh") < script.rank("zh-Hans"))
+        #expect(resolver.rank(nil) > resolver.rank("ja"))
+        #expect(resolver.rank("FR-be") == resolver.rank("fr-BE"))
+    }
+}
