@@ -79,6 +79,17 @@ public struct PackIndex: Sendable, Equatable {
         return nil
     }
 
+    /// The file whose bytes include stream offset `offset` (never an empty file), if any.
+    public func file(containing offset: UInt64) -> Int? {
+        // First file that ends after `offset`; file ends never decrease.
+        var lo = 0, hi = files.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if fileOffsets[mid] + files[mid].size <= offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < files.count && fileOffsets[lo] <= offset ? lo : nil
+    }
+
     /// The chunks that hold file `i`, in order, with the part of each that belongs to it.
     public func spans(ofFile i: Int) -> [ChunkSpan] {
         let start = fileOffsets[i], end = start + files[i].size

@@ -116,13 +116,18 @@ private final class ResultSlots: @unchecked Sendable {
 public enum ChunkVerifier {
     public static func open(_ frame: [UInt8], entry: ChunkEntry, chunkIndex c: Int, index: PackIndex,
                             decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var failure: ZstdError?
+        var result: Result<[UInt8], PackError> = .success([])
         frame.withUnsafeBytes { f in
-            do throws(ZstdError) { bytes = try decompressor.decompress(f, expectedSize: Int(entry.uncompressedSize)) } catch { failure = error }
+            result = Result { () throws(PackError) in try open(f, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) }
         }
-        if let failure {
-            throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: failure.description)
+        return try result.get()
+    }
+
+    public static func open(_ frame: UnsafeRawBufferPointer, entry: ChunkEntry, chunkIndex c: Int, index: PackIndex,
+                            decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
+        let bytes: [UInt8]
+        do throws(ZstdError) { bytes = try decompressor.decompress(frame, expectedSize: Int(entry.uncompressedSize)) } catch {
+            throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: error.description)
         }
         let actual = SHA256Digest.hash(bytes)
         guard actual == entry.digest else {

@@ -154,6 +154,7 @@ extension AssetPackManager {
                                       cancellation: flag) { done, total in
             broadcaster.send(.downloading(pack, DownloadProgress(completedUnitCount: Int64(done), totalUnitCount: Int64(total))))
         }
+        installer.parallel = configuration.parallelDownloads
         do {
             let index = try await withTaskCancellationHandler {
                 try await offload { try installer.run() }

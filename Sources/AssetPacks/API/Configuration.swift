@@ -34,6 +34,8 @@ extension AssetPackManager {
         /// The HTTP transport; nil for libcurl with `caFile`.
         public var transport: (any HTTPTransport)?
         public var retryPolicy: RetryPolicy
+        /// How many connections a large pack is fetched over.
+        public var parallelDownloads = ParallelDownloads.standard
         /// The clock catalog expiry is checked against.
         public var now: @Sendable () -> Date
 

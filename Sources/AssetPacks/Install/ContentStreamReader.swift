@@ -11,13 +11,7 @@ struct ContentStreamReader {
     func read(offset: UInt64, length: Int) -> [UInt8]? {
         var out = [UInt8](repeating: 0, count: length)
         var done = 0
-        // First file whose range ends after `offset`.
-        var lo = 0, hi = index.files.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if index.fileOffsets[mid] + index.files[mid].size <= offset { lo = mid + 1 } else { hi = mid }
-        }
-        var f = lo
+        guard var f = index.file(containing: offset) else { return length == 0 ? out : nil }
         while done < length && f < index.files.count {
             let file = index.files[f]
             let start = offset + UInt64(done)

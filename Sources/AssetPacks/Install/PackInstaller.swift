@@ -5,13 +5,13 @@ import Foundation
 
 /// Assembles one pack version in a staging folder: fetches and checks the index, plans where
 /// each chunk comes from (earlier in the pack, the installed previous version, or the network),
-/// downloads the network part in parallel segments, and writes the content stream into files,
-/// verifying every chunk (SHA-256) before its bytes are written. Memory stays at a few chunks.
+/// and assembles the content stream in parts side by side, each part over a connection of its
+/// own: frames are decompressed and verified (SHA-256) as they arrive and written straight into
+/// their files. Memory stays at a frame or two per part.
 ///
-/// Everything lives in `staging` and survives the process being killed: the index file, the
-/// segment files (their lengths are the download progress) and the files assembled so far.
-/// A new run verifies the assembled files chunk by chunk to find where to go on, and fetches
-/// only the bytes that are not on disk yet.
+/// Everything lives in `staging` and survives the process being killed: the index file and the
+/// files assembled so far. A new run verifies each part's files chunk by chunk to find where to
+/// go on, and fetches only the frames that are not placed yet.
 final class PackInstaller: @unchecked Sendable {
     struct Previous {
         var index: PackIndex
@@ -24,13 +24,14 @@ final class PackInstaller: @unchecked Sendable {
     let previous: Previous?
     let cancellation: CancellationFlag
     let progress: @Sendable (_ completed: UInt64, _ total: UInt64) -> Void
-    /// Parallel Range requests for packs of at least `parallelThreshold` bytes to download.
-    var parallelism = 4
-    var parallelThreshold: UInt64 = 32 << 20
+    /// Parts assembled side by side, each with its own Range requests.
+    var parallel = AssetPackManager.ParallelDownloads.standard
     /// Attempts at a chunk that keeps arriving corrupt before the install fails.
     var chunkAttempts = 3
+    private var counters = TransferCounters(alreadyDone: 0)
+    private var indexBytesFetched: UInt64 = 0
     /// Network bytes this run fetched (the figure the kill test checks).
-    private(set) var fetchedBytes: UInt64 = 0
+    var fetchedBytes: UInt64 { indexBytesFetched + counters.fetchedBytes }
 
     var filesDirectory: String { staging + "/files" }
 
@@ -49,46 +50,74 @@ final class PackInstaller: @unchecked Sendable {
     func run() throws -> PackIndex {
         try makeDirectory(staging)
         try makeDirectory(filesDirectory)
+        // Segment files of an earlier client version are of no use.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? [] where name.hasPrefix("segment-") {
+            unlink(staging + "/" + name)
+        }
         let index = try loadIndex()
         let plan = InstallPlan(index: index, previous: previous?.index)
-        let board = DownloadBoard(ranges: plan.ranges, parallelism: plan.downloadBytes >= parallelThreshold ? parallelism : 1,
-                                  directory: staging)
-        let start = resumePoint(index)
+        let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
+        let old = previous.map { ContentStreamReader(index: $0.index, directory: $0.directory) }
+        let assemblers = try parts.enumerated().map { k, part in
+            try PartAssembler(index: index, plan: plan, part: part, directory: filesDirectory, framePath: "\(staging)/part-\(k)",
+                              previous: old, start: resumePoint(part, index: index, plan: plan))
+        }
+        counters = TransferCounters(alreadyDone: assemblers.reduce(0) { $0 + ($1.downloadPosition - $1.part.download.lowerBound) })
+        try assembleParts(assemblers, plan: plan)
+        try fillDeferred(parts, index: index, plan: plan)
+        progress(plan.downloadBytes, plan.downloadBytes)
+        try syncFileSystem()
+        return index
+    }
+
+    /// Runs every part on a thread of its own; the first failure stops the others.
+    private func assembleParts(_ assemblers: [PartAssembler], plan: InstallPlan) throws {
         let workers = DispatchGroup()
         let stop = CancellationFlag()
-        // Files already complete (a run killed after assembling) need no download.
-        for k in board.segments.indices where start < index.sequence.count {
-            let downloader = SegmentDownloader(board: board, segment: k, packPath: pack.path, client: client, cancellation: stop)
+        let failures = FirstFailure()
+        for assembler in assemblers {
+            let downloader = PartDownloader(assembler: assembler, packPath: pack.path, client: client, cancellation: stop,
+                                            counters: counters, refetch: { [self] c in try refetch(c, index: assembler.index) },
+                                            destination: "\(pack.id) into \(filesDirectory)")
             workers.enter()
-            let t = Thread { downloader.run(); workers.leave() }
+            let t = Thread {
+                do { try downloader.run() } catch { failures.record(error); stop.cancel() }
+                workers.leave()
+            }
             t.stackSize = 1 << 20
             t.start()
         }
-        let total = plan.downloadBytes
-        let relay = Thread { [cancellation, progress] in
-            // Until the workers are done: forward the caller's cancellation to them, and report
-            // progress as bytes arrive (ten times a second).
-            var ticks = 0
-            while workers.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
-                if cancellation.isCancelled { stop.cancel() }
-                ticks += 1
-                if ticks % 2 == 0 { progress(board.downloadedBytes, total) }
+        // Until the workers are done: forward the caller's cancellation to them, and report
+        // progress as bytes arrive (ten times a second).
+        var ticks = 0
+        while workers.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            if cancellation.isCancelled { stop.cancel() }
+            ticks += 1
+            if ticks % 2 == 0 { progress(counters.completedBytes, plan.downloadBytes) }
+        }
+        if let error = failures.first { throw error }
+        if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+    }
+
+    /// Places the chunks whose first use lies in an earlier part (copied from there, now that
+    /// it is on disk), and gives files that straddle two parts their mode.
+    private func fillDeferred(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan) throws {
+        var writer = ContentRangeWriter(root: filesDirectory, index: index, range: 0..<UInt64.max, includesEnd: false)
+        defer { writer.abandon() }
+        let staged = ContentStreamReader(index: index, directory: filesDirectory)
+        let destination = "\(pack.id) into \(filesDirectory)"
+        for part in parts.dropFirst() {
+            for s in part.sequences where part.defers(s, in: plan) {
+                guard case .earlier(let first) = plan.sources[s] else { continue }
+                if staged.verifiedChunk(atSequence: s) != nil { continue }
+                let bytes = try staged.verifiedChunk(atSequence: first) ?? refetch(Int(index.sequence[s]), index: index)
+                try storing(destination) { try bytes.withUnsafeBytes { try writer.write($0, at: index.sequenceOffsets[s]) } }
             }
         }
-        relay.start()
-        defer {
-            // On success the workers are done; on failure stop them and wait, so nothing writes
-            // into the staging folder after this returns.
-            stop.cancel()
-            workers.wait()
-            fetchedBytes += board.fetchedThisRun
+        try storing(destination) {
+            try writer.close()
+            for part in parts.dropFirst() { try writer.setModeOfFile(straddling: part.content.lowerBound) }
         }
-        try assemble(index: index, plan: plan, board: board, from: start)
-        // Every chunk is verified in its file: the downloaded frames are not needed any more,
-        // and removing them first spares the flush writing their pages to disk.
-        for segment in board.segments { unlink(segment.file) }
-        try syncFileSystem()
-        return index
     }
 
     // MARK: Index
@@ -105,7 +134,7 @@ final class PackInstaller: @unchecked Sendable {
         var bytes: [UInt8] = []
         for attempt in 1...chunkAttempts {
             bytes = try client.bytes(of: pack.path, range: range, cancellation: cancellation)
-            fetchedBytes += UInt64(bytes.count)
+            indexBytesFetched += UInt64(bytes.count)
             let digest = SHA256Digest.hash(bytes)
             if digest == pack.digest, digest == pack.index.sha256 { break }
             guard attempt < chunkAttempts else {
@@ -129,77 +158,26 @@ final class PackInstaller: @unchecked Sendable {
 
     // MARK: Assembly
 
-    /// The first sequence position whose bytes are not yet correct on disk.
-    private func resumePoint(_ index: PackIndex) -> Int {
+    /// The first position of `part` whose bytes are not yet correct on disk (copies deferred to
+    /// the end are not looked at: they are placed after every part).
+    private func resumePoint(_ part: InstallPart, index: PackIndex, plan: InstallPlan) -> Int {
         let reader = ContentStreamReader(index: index, directory: filesDirectory)
-        var s = 0
-        while s < index.sequence.count, reader.verifiedChunk(atSequence: s) != nil { s += 1 }
+        var s = part.sequences.lowerBound
+        while s < part.sequences.upperBound, part.defers(s, in: plan) || reader.verifiedChunk(atSequence: s) != nil { s += 1 }
         return s
     }
 
-    private func assemble(index: PackIndex, plan: InstallPlan, board: DownloadBoard, from start: Int) throws {
-        var writer = try StreamFileWriter(root: filesDirectory, files: index.files,
-                                          resumeAt: start < index.sequence.count ? index.sequenceOffsets[start] : index.installSize)
-        defer { writer.abandon() }
-        let staged = ContentStreamReader(index: index, directory: filesDirectory)
-        let old = previous.map { ContentStreamReader(index: $0.index, directory: $0.directory) }
-        let decompressor = ZstdDecompressor()
-        let segmentFiles = try board.segments.map { s -> Int32 in
-            let fd = open(s.file, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw AssetPackManagerError.storage("cannot open \(s.file): \(String(cString: strerror(errno)))") }
-            return fd
-        }
-        defer { segmentFiles.forEach { close($0) } }
-        let prefetcher = ChunkPrefetcher(index: index, plan: plan, board: board, segmentFiles: segmentFiles, previous: old, start: start)
-        prefetcher.run()
-        defer { prefetcher.stop() }
-        var position = start
-        while position < index.sequence.count {
-            let window = try prefetcher.next()
-            for (i, s) in window.sequences.enumerated() {
-                if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
-                let c = Int(index.sequence[s])
-                let entry = index.chunks[c]
-                var bytes = window.chunks[i]
-                if bytes == nil {
-                    switch plan.sources[s] {
-                    case .earlier(let first):
-                        bytes = staged.verifiedChunk(atSequence: first)
-                    case .previous:
-                        break
-                    case .remote(let offset):
-                        // The frame did not verify: fetch it alone and mend the segment file.
-                        let (k, at) = try board.wait(for: offset, length: UInt64(entry.compressedSize))
-                        bytes = try refetch(c, index: index, decompressor: decompressor, repair: (segmentFiles[k], at))
-                    }
-                }
-                // Local bytes that no longer verify (a damaged earlier copy) come from the network.
-                let verified = try bytes ?? refetch(c, index: index, decompressor: decompressor, repair: nil)
-                do { try verified.withUnsafeBytes { try writer.consume($0) } } catch {
-                    throw AssetPackManagerError.storage("cannot write \(pack.id) into \(filesDirectory): \(error)")
-                }
-            }
-            position = window.sequences.upperBound
-        }
-        try writer.finish()
-        progress(plan.downloadBytes, plan.downloadBytes)
-    }
-
-    /// Fetches chunk `c`'s frame on its own, up to `chunkAttempts` times, until it verifies;
-    /// writes the good frame over the bad copy in its segment file so a resumed run sees it.
-    private func refetch(_ c: Int, index: PackIndex, decompressor: ZstdDecompressor, repair: (Int32, UInt64)?) throws -> [UInt8] {
+    /// Fetches chunk `c`'s frame on its own, up to `chunkAttempts` times, until it verifies.
+    private func refetch(_ c: Int, index: PackIndex) throws -> [UInt8] {
         let entry = index.chunks[c]
+        let decompressor = ZstdDecompressor()
         var lastError: (any Error)?
         for _ in 0..<chunkAttempts {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             guard let range = ByteRange(offset: entry.offset, length: UInt64(entry.compressedSize)) else { break }
             let frame = try client.bytes(of: pack.path, range: range, cancellation: cancellation)
-            fetchedBytes += UInt64(frame.count)
-            do {
-                let bytes = try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
-                if let (fd, at) = repair { _ = frame.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(at)) } }
-                return bytes
-            } catch { lastError = error }
+            counters.refetched(UInt64(frame.count))
+            do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) } catch { lastError = error }
         }
         throw AssetPackManagerError.verification("\(pack.path): \(lastError.map { "\($0)" } ?? "chunk \(c)") (after \(chunkAttempts) attempts)")
     }
@@ -216,5 +194,25 @@ final class PackInstaller: @unchecked Sendable {
 func makeDirectory(_ path: String) throws {
     do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
         throw AssetPackManagerError.storage("cannot create \(path): \(error.localizedDescription)")
+    }
+}
+
+/// The failure that stopped an install's parts: the first one that is not the cancellation the
+/// others saw because of it.
+private final class FirstFailure: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: (any Error)?
+
+    func record(_ e: any Error) {
+        lock.withLock {
+            if error == nil || (isCancellation(error!) && !isCancellation(e)) { error = e }
+        }
+    }
+
+    var first: (any Error)? { lock.withLock { error } }
+
+    private func isCancellation(_ e: any Error) -> Bool {
+        if case AssetPackManagerError.cancelled = e { return true }
+        return false
     }
 }

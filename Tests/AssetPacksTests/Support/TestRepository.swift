@@ -73,6 +73,9 @@ final class TestRepository: @unchecked Sendable {
     func manager(root: String, urls: [String], _ configure: (inout AssetPackManager.Configuration) -> Void = { _ in }) throws -> AssetPackManager {
         var configuration = AssetPackManager.Configuration(repositoryURLs: urls, publicKey: publicKey, storageRoot: root,
                                                            preferredLanguages: ["en"], retryPolicy: .quick)
+        // Small packs in several parts, so that every test goes through parallel assembly
+        // (processes of the CLI keep the default: one part below 32 MiB).
+        configuration.parallelDownloads = .init(parts: 3, minimumInstallSize: 0)
         configure(&configuration)
         return try AssetPackManager(configuration: configuration)
     }

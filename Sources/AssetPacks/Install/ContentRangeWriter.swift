@@ -1,0 +1,126 @@
+import AssetPackFormat
+import Foundation
+
+/// Writes bytes of a pack's content stream, at their stream offsets, into the files of a staging
+/// folder. Several writers fill one folder side by side, each its own stretch (`range`) of the
+/// stream, so files are never truncated or replaced: each byte is written in place (`pwrite`),
+/// and a file a writer holds whole gets its mode when its last byte is in. A file a resumed run
+/// left read-only is made writable for the write and given its mode back after.
+struct ContentRangeWriter {
+    let root: String
+    let index: PackIndex
+    let range: Range<UInt64>
+    /// Whether empty files placed at `range.upperBound` are this writer's (the stream's end).
+    let includesEnd: Bool
+    private var fd: Int32 = -1
+    private var current = -1
+    private var restoreMode = false
+    private var madeDirectories: Set<String> = [""]
+
+    init(root: String, index: PackIndex, range: Range<UInt64>, includesEnd: Bool) {
+        self.root = root
+        self.index = index
+        self.range = range
+        self.includesEnd = includesEnd
+    }
+
+    /// Writes `bytes` at stream offset `offset`.
+    mutating func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        var done = 0
+        while done < bytes.count {
+            let at = offset + UInt64(done)
+            let f = try file(containing: at)
+            let fileStart = index.fileOffsets[f], fileEnd = fileStart + index.files[f].size
+            let n = Int(min(UInt64(bytes.count - done), fileEnd - at))
+            try writeAll(UnsafeRawBufferPointer(rebasing: bytes[done..<done + n]), at: at - fileStart, file: f)
+            done += n
+            if at + UInt64(n) == fileEnd && fileStart >= range.lowerBound && fileEnd <= range.upperBound {
+                try closeCurrent(settingMode: true)
+            }
+        }
+    }
+
+    /// Creates the empty files placed in this writer's stretch, and closes the open file.
+    mutating func finish() throws {
+        try close()
+        var lo = 0, hi = index.files.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if index.fileOffsets[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
+        }
+        for f in lo..<index.files.count where index.files[f].size == 0 {
+            let at = index.fileOffsets[f]
+            guard at < range.upperBound || (includesEnd && at == range.upperBound) else { break }
+            try open(f)
+            try closeCurrent(settingMode: true)
+        }
+    }
+
+    /// Closes the open file (giving a file made writable for a write its mode back).
+    mutating func close() throws { try closeCurrent(settingMode: restoreMode) }
+
+    /// Closes the open file after a failure.
+    mutating func abandon() {
+        if fd >= 0 { Foundation.close(fd); fd = -1 }
+    }
+
+    /// Gives every file that straddles `offset` (held by two writers, so neither set it) its mode.
+    func setModeOfFile(straddling offset: UInt64) throws {
+        let f = index.file(containing: offset)
+        guard let f, index.fileOffsets[f] < offset else { return }
+        let path = root + "/" + index.files[f].path
+        guard chmod(path, mode_t(index.files[f].mode)) == 0 else {
+            throw PackError.io("cannot set the mode of \(index.files[f].path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private mutating func file(containing offset: UInt64) throws -> Int {
+        if current >= 0, index.fileOffsets[current] <= offset, offset < index.fileOffsets[current] + index.files[current].size {
+            return current
+        }
+        guard let f = index.file(containing: offset) else { throw PackError.io("stream offset \(offset) lies past the last file") }
+        try closeCurrent(settingMode: restoreMode)
+        try open(f)
+        return f
+    }
+
+    private mutating func open(_ f: Int) throws {
+        let file = index.files[f]
+        var dir = ""
+        for component in file.path.split(separator: "/").dropLast() {
+            dir = dir.isEmpty ? String(component) : dir + "/" + component
+            if madeDirectories.insert(dir).inserted, mkdir(root + "/" + dir, 0o755) != 0, errno != EEXIST {
+                throw PackError.io("cannot create directory \(dir): \(String(cString: strerror(errno)))")
+            }
+        }
+        let path = root + "/" + file.path
+        let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC
+        fd = Foundation.open(path, flags, 0o600)
+        restoreMode = false
+        if fd < 0 && errno == EACCES && chmod(path, 0o600) == 0 {
+            fd = Foundation.open(path, flags, 0o600)
+            restoreMode = true
+        }
+        guard fd >= 0 else { throw PackError.io("cannot create \(file.path): \(String(cString: strerror(errno)))") }
+        current = f
+    }
+
+    private mutating func writeAll(_ buffer: UnsafeRawBufferPointer, at offset: UInt64, file f: Int) throws {
+        var done = 0
+        while done < buffer.count {
+            let n = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw PackError.io("cannot write \(index.files[f].path): \(String(cString: strerror(errno)))") }
+            done += n
+        }
+    }
+
+    private mutating func closeCurrent(settingMode: Bool) throws {
+        guard fd >= 0 else { return }
+        let file = index.files[current]
+        defer { Foundation.close(fd); fd = -1; current = -1; restoreMode = false }
+        if settingMode || restoreMode, fchmod(fd, mode_t(file.mode)) != 0 {
+            throw PackError.io("cannot set the mode of \(file.path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

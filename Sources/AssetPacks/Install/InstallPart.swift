@@ -1,0 +1,50 @@
+import AssetPackFormat
+
+/// One of the stretches of the content stream that an install assembles side by side, each
+/// with its own connection: a run of sequence positions, the stream bytes they fill, and the
+/// stretch of the download that holds their frames. Parts are cut by content bytes, so a fresh
+/// install and a delta both spread their work; the cut depends only on the index and the plan,
+/// so a resumed run finds the same parts.
+struct InstallPart: Equatable {
+    var sequences: Range<Int>
+    /// Stream offsets of the bytes this part writes.
+    var content: Range<UInt64>
+    /// Download offsets of this part's frames (empty when every chunk is local).
+    var download: Range<UInt64>
+    /// The part at the end of the stream, which also creates empty files placed at its end.
+    var isLast: Bool
+
+    /// Splits the stream into at most `count` parts of about equal content size.
+    static func split(index: PackIndex, plan: InstallPlan, count: Int) -> [InstallPart] {
+        let n = index.sequence.count
+        let total = index.sequence.reduce(UInt64(0)) { $0 + UInt64(index.chunks[Int($1)].uncompressedSize) }
+        let parts = max(1, min(count, n))
+        var cuts = [0]
+        var bytes: UInt64 = 0
+        for s in 0..<n {
+            if cuts.count < parts, bytes >= total / UInt64(parts) * UInt64(cuts.count), s > cuts.last! { cuts.append(s) }
+            bytes += UInt64(index.chunks[Int(index.sequence[s])].uncompressedSize)
+        }
+        cuts.append(n)
+        return (0..<cuts.count - 1).map { k in
+            let sequences = cuts[k]..<cuts[k + 1]
+            let start = sequences.lowerBound < n ? index.sequenceOffsets[sequences.lowerBound] : total
+            let end = sequences.upperBound < n ? index.sequenceOffsets[sequences.upperBound] : total
+            var first: UInt64?, last: UInt64 = 0
+            for s in sequences {
+                guard case .remote(let d) = plan.sources[s] else { continue }
+                if first == nil { first = d }
+                last = d + UInt64(index.chunks[Int(index.sequence[s])].compressedSize)
+            }
+            return InstallPart(sequences: sequences, content: start..<end, download: (first ?? 0)..<(first == nil ? 0 : last),
+                               isLast: k == cuts.count - 2)
+        }
+    }
+
+    /// Whether position `s` copies a chunk whose first use lies in an earlier part: that copy
+    /// waits until every part is done (the bytes may not be on disk before).
+    func defers(_ s: Int, in plan: InstallPlan) -> Bool {
+        if case .earlier(let first) = plan.sources[s] { return first < sequences.lowerBound }
+        return false
+    }
+}

@@ -1,0 +1,89 @@
+import AssetPackFormat
+@testable import AssetPacks
+import Foundation
+import LoopbackServers
+import Testing
+
+/// A pack assembled in several parts side by side: chunks whose first use lies in another part
+/// (copied once every part is done), files that straddle two parts, empty files, and file modes
+/// all come out as packed; a part's connection that drops resumes where it stopped.
+@Suite struct ParallelAssemblyTests {
+    /// Files in many folders, the same bytes under several names (dedup across parts), empty
+    /// files between them, and read-only and executable modes.
+    static func files() -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        let shared = patternBytes(300_000, seed: 91)
+        for i in 0..<12 {
+            files[String(format: "d%02d/big.bin", i)] = patternBytes(150_000 + i * 20_000, seed: UInt64(100 + i))
+            files[String(format: "d%02d/copy.bin", i)] = shared
+            files[String(format: "d%02d/empty", i)] = []
+            files[String(format: "d%02d/small.txt", i)] = text("file \(i)\n", repeating: 50 + i)
+        }
+        return files
+    }
+
+    static func mode(of name: String) -> mode_t {
+        name.hasSuffix("small.txt") ? 0o444 : name.hasSuffix("big.bin") ? 0o755 : 0o644
+    }
+
+    @Test func partsAssembleEveryFileWithItsMode() async throws {
+        let repo = try TestRepository()
+        let files = Self.files()
+        try repo.put("Pack", files: files)
+        for name in files.keys { chmod(repo.dir.file("content/Pack/\(name)"), Self.mode(of: name)) }
+        let pack = try repo.publish().packs[0]
+        let index = try PackReader(path: repo.path + "/" + pack.path).index
+        let plan = InstallPlan(index: index, previous: nil)
+        let parts = InstallPart.split(index: index, plan: plan, count: 4)
+        // The premises: four parts that tile the stream, a copy deferred to the end, and a file
+        // that two parts write.
+        try #require(parts.count == 4)
+        #expect(parts.map(\.sequences.lowerBound).dropFirst() == parts.map(\.sequences.upperBound).dropLast())
+        #expect(parts.map(\.content.lowerBound).dropFirst() == parts.map(\.content.upperBound).dropLast())
+        #expect(parts.contains { part in part.sequences.contains { part.defers($0, in: plan) } })
+        #expect(parts.dropFirst().contains { index.file(containing: $0.content.lowerBound).map { index.fileOffsets[$0] } != $0.content.lowerBound })
+
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        let manager = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0) }
+        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        let directory = try #require(try root.installedDirectory("Pack"))
+        for (name, bytes) in files {
+            #expect(try await manager.contents(at: name) == Data(bytes), "\(name)")
+            var st = stat()
+            #expect(stat(directory + "/" + name, &st) == 0 && st.st_mode & 0o777 == Self.mode(of: name), "\(name): mode \(String(st.st_mode & 0o777, radix: 8))")
+        }
+        // One request per part (the dedup copies need no network), each frame fetched once.
+        #expect(server.packRequests().count == 1 + 4, "\(server.packRequests())")
+        #expect(await manager.fetchedBytes <= pack.size)
+        #expect(root.stagingEntries.isEmpty)
+    }
+
+    @Test func droppedConnectionsOfEveryPartResumeInANewManager() async throws {
+        let repo = try TestRepository()
+        let files = Self.files()
+        try repo.put("Pack", files: files)
+        let pack = try repo.publish().packs[0]
+        let root = StorageRoot(path: repo.dir.file("root"))
+
+        // Every response stops after 150 kB and the first manager does not retry: each part
+        // keeps what it had, its unfinished frame included.
+        let flaky = try repo.serve { $0.dropAfterBytes = 150_000 }
+        let first = try repo.manager(root: root.path, server: flaky) {
+            $0.retryPolicy = .never
+            $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0)
+        }
+        #expect(await managerError { try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack")) } != nil)
+        let firstFetched = await first.fetchedBytes
+        flaky.stop()
+
+        let server = try repo.serve()
+        let second = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0) }
+        try await second.ensureLocalAvailability(of: second.assetPack(withID: "Pack"))
+        for (name, bytes) in files { #expect(try await second.contents(at: name) == Data(bytes), "\(name)") }
+        let fetched = await second.fetchedBytes
+        // Nothing the first manager received is fetched again (the index comes twice).
+        #expect(firstFetched + fetched <= pack.size + UInt64(pack.index.length), "\(firstFetched) + \(fetched) of \(pack.size)")
+        #expect(root.stagingEntries.isEmpty)
+    }
+}
