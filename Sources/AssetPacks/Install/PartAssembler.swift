@@ -62,10 +62,12 @@ final class PartAssembler: @unchecked Sendable {
 
     /// The next Range request this part needs, as a stretch of the download: from the first byte
     /// not received (the current frame's start, or where a partly received frame stopped) to the
-    /// end of the plan range holding it, within the part.
-    var nextRequest: InstallPlan.Range? {
+    /// end of the plan range holding it, within the part. The bytes that arrive next are taken
+    /// to start there.
+    func beginRequest() -> InstallPlan.Range? {
         guard damaged == nil, let frameStart = nextFrameOffset else { return nil }
         let from = (frame?.count ?? 0) == 0 ? frameStart : downloadPosition
+        downloadPosition = from
         var lo = 0, hi = plan.ranges.count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2

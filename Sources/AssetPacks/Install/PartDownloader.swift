@@ -30,7 +30,7 @@ struct PartDownloader: @unchecked Sendable {
                 try storing(destination) { try assembler.repair(with: bytes) }
                 continue
             }
-            guard let request = assembler.nextRequest else { break }
+            guard let request = assembler.beginRequest() else { break }
             let before = assembler.downloadPosition
             do {
                 try fetch(request, mirror: attempt - 1)

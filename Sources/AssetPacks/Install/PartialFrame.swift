@@ -24,9 +24,11 @@ final class PartialFrame {
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw AssetPackManagerError.storage("cannot create \(path): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, st.st_size == off_t(mappedSize) || ftruncate(fd, off_t(mappedSize)) == 0 else {
-            throw AssetPackManagerError.storage("cannot size \(path): \(String(cString: strerror(errno)))")
+        // Blocks are reserved before mapping: a store into a hole of a full file system would
+        // kill the process (SIGBUS) instead of failing.
+        let reserved = posix_fallocate(fd, 0, off_t(mappedSize))
+        guard reserved == 0 else {
+            throw AssetPackManagerError.storage("cannot reserve \(mappedSize) bytes for \(path): \(String(cString: strerror(reserved)))")
         }
         guard let p = mmap(nil, mappedSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED else {
             throw AssetPackManagerError.storage("cannot map \(path): \(String(cString: strerror(errno)))")
