@@ -34,8 +34,14 @@ extension AssetPackManager {
         /// The HTTP transport; nil for libcurl with `caFile`.
         public var transport: (any HTTPTransport)?
         public var retryPolicy: RetryPolicy
-        /// The clock catalog expiry is checked against.
+        /// The clock catalog expiry and the catalog's age are checked against.
         public var now: @Sendable () -> Date
+        /// How long a fetched catalog is used before the next call that reads it fetches it
+        /// again (offline, the one held is used on).
+        public var catalogMaxAge: Duration
+        /// How long `init` waits for another manager (another process) to release the storage
+        /// root before it fails with `storageRootInUse`.
+        public var storageLockTimeout: Duration
 
         public init(repositoryURLs: [String], publicKey: Ed25519PublicKey, storageRoot: String,
                     downloadAllowance: UInt64? = nil, essentialDownloadAllowance: UInt64? = nil,
@@ -44,7 +50,8 @@ extension AssetPackManager {
                     shouldDownload: @escaping @Sendable (AssetPack) -> Bool = { _ in true },
                     preferredLanguages: [String] = Locale.preferredLanguages, primaryLanguage: String = "en",
                     transport: (any HTTPTransport)? = nil, retryPolicy: RetryPolicy = .standard,
-                    now: @escaping @Sendable () -> Date = { Date() }) {
+                    now: @escaping @Sendable () -> Date = { Date() },
+                    catalogMaxAge: Duration = .seconds(15 * 60), storageLockTimeout: Duration = .seconds(30)) {
             self.repositoryURLs = repositoryURLs
             self.publicKey = publicKey
             self.storageRoot = storageRoot
@@ -60,6 +67,8 @@ extension AssetPackManager {
             self.transport = transport
             self.retryPolicy = retryPolicy
             self.now = now
+            self.catalogMaxAge = catalogMaxAge
+            self.storageLockTimeout = storageLockTimeout
         }
     }
 }
