@@ -72,17 +72,22 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = repo.dir.file("root")
-        let manager = try repo.manager(root: root, server: server)
-        let v2 = try await manager.assetPack(withID: "Pack")
-        #expect(v2.version == 2)
+        let v2: AssetPack
+        do {
+            let manager = try repo.manager(root: root, server: server)
+            v2 = try await manager.assetPack(withID: "Pack")
+            #expect(v2.version == 2)
 
-        // The server (or an attacker in the middle) goes back to catalog version 1.
-        try v1.write(to: URL(fileURLWithPath: repo.path + "/catalog.json"))
-        let error = await catalogError { try await manager.checkForUpdates() }
-        #expect(error == .rolledBack(version: 1, minimumVersion: 2))
-        let restarted = try repo.manager(root: root, server: server)
-        let again = await catalogError { _ = try await restarted.assetPack(withID: "Pack") }
-        #expect(again == .rolledBack(version: 1, minimumVersion: 2))
+            // The server (or an attacker in the middle) goes back to catalog version 1.
+            try v1.write(to: URL(fileURLWithPath: repo.path + "/catalog.json"))
+            let error = await catalogError { try await manager.checkForUpdates() }
+            #expect(error == .rolledBack(version: 1, minimumVersion: 2))
+        }
+        do {
+            let restarted = try repo.manager(root: root, server: server)
+            let again = await catalogError { _ = try await restarted.assetPack(withID: "Pack") }
+            #expect(again == .rolledBack(version: 1, minimumVersion: 2))
+        }
         // A download asked of a manager without a catalog it trusts fails, and says so to listeners.
         let fresh = try repo.manager(root: root, server: server)
         let updates = UpdateCollector(fresh.statusUpdates(forAssetPackWithID: "Pack"))
@@ -98,20 +103,24 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = repo.dir.file("root")
-        let online = try repo.manager(root: root, server: server)
-        try await online.ensureLocalAvailability(of: online.assetPack(withID: "Pack"))
+        do {
+            let online = try repo.manager(root: root, server: server)
+            try await online.ensureLocalAvailability(of: online.assetPack(withID: "Pack"))
+        }
         let url = server.url
         server.stop()
 
-        let offline = try repo.manager(root: root, urls: [url])
-        #expect(try await offline.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .upToDate])
-        #expect(try await offline.localStatus(ofAssetPackWithID: "Later") == .downloadAvailable)
-        #expect(Set(try await offline.allAssetPacks.map(\.id)) == ["Pack", "Later"])
-        #expect(try await offline.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
-        // What needs the network fails with a transport error.
-        let later = try await offline.assetPack(withID: "Later")
-        let error = await managerError { try await offline.ensureLocalAvailability(of: later) }
-        #expect(error.map { if case .transport = $0 { true } else { false } } == true)
+        do {
+            let offline = try repo.manager(root: root, urls: [url])
+            #expect(try await offline.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .upToDate])
+            #expect(try await offline.localStatus(ofAssetPackWithID: "Later") == .downloadAvailable)
+            #expect(Set(try await offline.allAssetPacks.map(\.id)) == ["Pack", "Later"])
+            #expect(try await offline.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
+            // What needs the network fails with a transport error.
+            let later = try await offline.assetPack(withID: "Later")
+            let error = await managerError { try await offline.ensureLocalAvailability(of: later) }
+            #expect(error.map { if case .transport = $0 { true } else { false } } == true)
+        }
 
         // Offline after the cached catalog expired: status still reads it, downloads do not.
         let stale = try repo.manager(root: root, urls: [url]) { $0.now = { Date().addingTimeInterval(30 * 86_400) } }

@@ -13,8 +13,10 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        let manager = try repo.manager(root: root.path, server: server)
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        do {
+            let manager = try repo.manager(root: root.path, server: server)
+            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        }
         let installed = try #require(try root.installedDirectory("Pack"))
 
         // A staging folder of no pending download, a version folder renamed into place whose
@@ -30,6 +32,47 @@ import Testing
         #expect(try await restarted.contents(at: "pack.txt") == Data(text("kept\n", repeating: 100)))
     }
 
+    @Test func aRenameWhoseTransactionNeverRanIsCommittedWithoutFetching() async throws {
+        let repo = try TestRepository()
+        let content = patternBytes(1_500_000, seed: 65)
+        try repo.put("Pack", files: ["pack.bin": content, "notes.txt": text("notes\n", repeating: 50)])
+        let entry = try repo.publish().packs[0]
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        do {
+            let manager = try repo.manager(root: root.path, server: server)
+            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        }
+
+        // Back to the moment between commit's rename and its transaction: the store still lists
+        // the download and not the pack; the staging folder holds the index (the segment files
+        // went before the flush); the files sit in packs/ under the name the rename gave them.
+        let store = try root.store()
+        let installed = try #require(try store.installedPack("Pack"))
+        let staging = root.layout.stagingDirectory(id: "Pack", digest: entry.digest)
+        let packFile = [UInt8](try #require(FileManager.default.contents(atPath: repo.path + "/" + entry.path)))
+        try repo.dir.write("root/\(staging)/index", Array(packFile[Int(entry.index.offset)..<Int(entry.index.offset + entry.index.length)]))
+        try store.beginDownload(PendingDownload(id: "Pack", version: entry.version, digest: entry.digest, staging: staging, base: ""))
+        try store.removeInstalled("Pack")
+        #expect(root.installedVersions("Pack") == [URL(fileURLWithPath: installed.directory).lastPathComponent])
+
+        // The next start puts the folder back in the staging folder instead of deleting it…
+        let restarted = try repo.manager(root: root.path, server: server)
+        #expect(root.installedVersions("Pack").isEmpty)
+        #expect(FileManager.default.fileExists(atPath: root.path + "/\(staging)/files/pack.bin"))
+        #expect(try await restarted.status(relativeTo: restarted.assetPack(withID: "Pack")) == [.downloading, .downloadAvailable])
+        // …and the next ensure verifies it and commits without fetching a byte of the pack.
+        let requests = server.packRequests().count
+        try await restarted.ensureLocalAvailability(of: restarted.assetPack(withID: "Pack"))
+        #expect(await restarted.fetchedBytes == 0)
+        #expect(server.packRequests().count == requests)
+        #expect(try await restarted.contents(at: "pack.bin") == Data(content))
+        #expect(try await restarted.contents(at: "notes.txt") == Data(text("notes\n", repeating: 50)))
+        #expect(try root.installedDirectory("Pack") == root.layout.absolute(installed.directory))
+        #expect(try root.store().pendingDownload("Pack") == nil)
+        #expect(root.stagingEntries.isEmpty)
+    }
+
     @Test func pendingDownloadResumesInANewManager() async throws {
         let repo = try TestRepository()
         let content = patternBytes(1_200_000, seed: 61)
@@ -39,14 +82,17 @@ import Testing
 
         // The first run loses its connection after 400 kB and gives up (no retries).
         let flaky = try repo.serve { $0.dropAfterBytes = 400_000 }
-        let first = try repo.manager(root: root.path, server: flaky) { $0.retryPolicy = .never }
-        let error = await managerError { try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack")) }
-        #expect(error.map { if case .transport = $0 { true } else { false } } == true)
-        flaky.stop()
-        #expect(try root.store().pendingDownload("Pack") != nil)
-        let kept = root.bytesBelow("staging")
-        #expect(kept >= 400_000)
-        #expect(try await first.localStatus(ofAssetPackWithID: "Pack") == [.downloading, .downloadAvailable])
+        let kept: UInt64
+        do {
+            let first = try repo.manager(root: root.path, server: flaky) { $0.retryPolicy = .never }
+            let error = await managerError { try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack")) }
+            #expect(error.map { if case .transport = $0 { true } else { false } } == true)
+            flaky.stop()
+            #expect(try root.store().pendingDownload("Pack") != nil)
+            kept = root.bytesBelow("staging")
+            #expect(kept >= 400_000)
+            #expect(try await first.localStatus(ofAssetPackWithID: "Pack") == [.downloading, .downloadAvailable])
+        }
 
         // A new manager (a new process) resumes: the staging folder survives init, and only
         // the missing bytes are fetched.
@@ -69,8 +115,10 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        let manager = try repo.manager(root: root.path, server: server)
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        do {
+            let manager = try repo.manager(root: root.path, server: server)
+            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        }
         try repo.put("Pack", files: ["pack.bin": patternBytes(1_000_000, seed: 63)])
         try repo.publish()
         let flaky = try repo.serve { $0.dropAfterBytes = 300_000 }

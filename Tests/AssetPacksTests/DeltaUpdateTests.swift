@@ -15,9 +15,11 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        let first = try repo.manager(root: root.path, server: server)
-        try await first.ensureLocalAvailability(of: first.assetPack(withID: "World"))
-        try await first.ensureLocalAvailability(of: first.assetPack(withID: "Retiring"))
+        do {
+            let first = try repo.manager(root: root.path, server: server)
+            try await first.ensureLocalAvailability(of: first.assetPack(withID: "World"))
+            try await first.ensureLocalAvailability(of: first.assetPack(withID: "Retiring"))
+        }
         let oldFolder = try #require(try root.installedDirectory("World"))
 
         // Version 2: 64 bytes changed in the middle of b.bin; Retiring leaves the catalog.
@@ -62,8 +64,10 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        let first = try repo.manager(root: root.path, server: server)
-        try await first.ensureLocalAvailability(of: first.assetPack(withID: "Shift"))
+        do {
+            let first = try repo.manager(root: root.path, server: server)
+            try await first.ensureLocalAvailability(of: first.assetPack(withID: "Shift"))
+        }
 
         files["m/a.bin"] = patternBytes(600_000, seed: 33)
         try repo.put("Shift", files: files)
@@ -85,8 +89,10 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        let first = try repo.manager(root: root.path, server: server)
-        try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack"))
+        do {
+            let first = try repo.manager(root: root.path, server: server)
+            try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack"))
+        }
         let installed = try #require(try root.installedDirectory("Pack"))
         chmod(installed + "/a.bin", 0o644)
         let handle = try #require(FileHandle(forWritingAtPath: installed + "/a.bin"))

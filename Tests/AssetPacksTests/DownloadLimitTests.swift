@@ -28,12 +28,14 @@ import Testing
         let text = try repo.catalog().pack(withID: "Text")!
         #expect(text.installSize > 10 * text.downloadSize)
         // Room for the install size of nothing else, but the compressed bytes are over by one.
-        let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.downloadAllowance = text.downloadSize - 1 }
-        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Text")) }
-        let refusal = try #require(allowanceError(error))
-        #expect(refusal.what.contains("download allowance") && refusal.needed == text.downloadSize && refusal.limit == text.downloadSize - 1)
-        #expect(server.packRequests().isEmpty)
-        #expect(await manager.fetchedBytes == 0)
+        do {
+            let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.downloadAllowance = text.downloadSize - 1 }
+            let error = await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Text")) }
+            let refusal = try #require(allowanceError(error))
+            #expect(refusal.what.contains("download allowance") && refusal.needed == text.downloadSize && refusal.limit == text.downloadSize - 1)
+            #expect(server.packRequests().isEmpty)
+            #expect(await manager.fetchedBytes == 0)
+        }
         // Exactly the pack's size is allowed.
         let enough = try repo.manager(root: repo.dir.file("root"), server: server) { $0.downloadAllowance = text.downloadSize }
         try await enough.ensureLocalAvailability(of: enough.assetPack(withID: "Text"))

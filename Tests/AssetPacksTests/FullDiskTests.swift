@@ -35,24 +35,28 @@ import Glibc
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("disk"))
         try await withSmallDisk(at: root.path, size: "2m") {
-            let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            do {
+                let manager = try repo.manager(root: root.path, server: server)
+                try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            }
 
             // Version 2 is 3 MB of incompressible bytes: more than the disk holds.
             try repo.put("Pack", files: ["pack.bin": patternBytes(3_000_000, seed: 52), "readme.txt": text("version 2\n")])
             try repo.publish()
-            let updating = try repo.manager(root: root.path, server: server)
-            let v2 = try await updating.assetPack(withID: "Pack")
-            #expect(v2.version == 2)
-            let error = await managerError { try await updating.ensureLocalAvailability(of: v2, requireLatestVersion: true) }
-            guard case .storage(let why)? = error else { Issue.record("expected a storage error, got \(String(describing: error))"); return }
-            #expect(why.lowercased().contains("no space"), "\(why)")
-            // Nothing of version 2 is left; version 1 is intact and readable.
-            #expect(root.stagingEntries.isEmpty, "staging: \(root.stagingEntries)")
-            #expect(try root.store().pendingDownload("Pack") == nil)
-            #expect(root.installedVersions("Pack").count == 1)
-            for (path, bytes) in small { #expect(try await updating.contents(at: path) == Data(bytes), "\(path)") }
-            #expect(try await updating.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .updateAvailable, .outOfDate])
+            do {
+                let updating = try repo.manager(root: root.path, server: server)
+                let v2 = try await updating.assetPack(withID: "Pack")
+                #expect(v2.version == 2)
+                let error = await managerError { try await updating.ensureLocalAvailability(of: v2, requireLatestVersion: true) }
+                guard case .storage(let why)? = error else { Issue.record("expected a storage error, got \(String(describing: error))"); return }
+                #expect(why.lowercased().contains("no space"), "\(why)")
+                // Nothing of version 2 is left; version 1 is intact and readable.
+                #expect(root.stagingEntries.isEmpty, "staging: \(root.stagingEntries)")
+                #expect(try root.store().pendingDownload("Pack") == nil)
+                #expect(root.installedVersions("Pack").count == 1)
+                for (path, bytes) in small { #expect(try await updating.contents(at: path) == Data(bytes), "\(path)") }
+                #expect(try await updating.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .updateAvailable, .outOfDate])
+            }
             // The space is free again: a small pack still installs.
             try repo.put("Small", files: ["small.txt": text("fits\n", repeating: 1000)])
             try repo.publish()

@@ -47,8 +47,10 @@ import Testing
         let repo = try repository(Self.languages)
         let server = try repo.serve()
         let root = repo.dir.file("root")
-        let installer = try repo.manager(root: root, server: server)
-        try await installer.ensureLocalAvailability(of: Set(installer.allAssetPacks))
+        do {
+            let installer = try repo.manager(root: root, server: server)
+            try await installer.ensureLocalAvailability(of: Set(installer.allAssetPacks))
+        }
 
         func reader(_ preferred: [String], primary: String = "en") throws -> AssetPackManager {
             try repo.manager(root: root, server: server) { $0.preferredLanguages = preferred; $0.primaryLanguage = primary }

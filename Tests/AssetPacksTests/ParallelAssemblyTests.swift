@@ -69,12 +69,16 @@ import Testing
         // Every response stops after 150 kB and the first manager does not retry: each part
         // keeps what it had, its unfinished frame included.
         let flaky = try repo.serve { $0.dropAfterBytes = 150_000 }
-        let first = try repo.manager(root: root.path, server: flaky) {
-            $0.retryPolicy = .never
-            $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0)
+        let firstFetched: UInt64
+        do {
+            // The first manager goes with this scope (one manager per root at a time).
+            let first = try repo.manager(root: root.path, server: flaky) {
+                $0.retryPolicy = .never
+                $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0)
+            }
+            #expect(await managerError { try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack")) } != nil)
+            firstFetched = await first.fetchedBytes
         }
-        #expect(await managerError { try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack")) } != nil)
-        let firstFetched = await first.fetchedBytes
         flaky.stop()
 
         let server = try repo.serve()

@@ -14,29 +14,35 @@ import Testing
         let server = try repo.serve()
         let root = repo.dir.file("root")
 
-        let first = try repo.manager(root: root, server: server)
-        let v1 = try await first.assetPack(withID: "Maps")
-        #expect(v1.version == 1)
-        #expect(try await first.status(relativeTo: v1) == .downloadAvailable)
-        #expect(try await first.localStatus(ofAssetPackWithID: "Maps") == .downloadAvailable)
-        try await first.ensureLocalAvailability(of: v1)
-        #expect(try await first.status(relativeTo: v1) == [.downloaded, .upToDate])
-        #expect(try await first.localStatus(ofAssetPackWithID: "Maps") == [.downloaded, .upToDate])
+        let v1: AssetPack
+        do {
+            let first = try repo.manager(root: root, server: server)
+            v1 = try await first.assetPack(withID: "Maps")
+            #expect(v1.version == 1)
+            #expect(try await first.status(relativeTo: v1) == .downloadAvailable)
+            #expect(try await first.localStatus(ofAssetPackWithID: "Maps") == .downloadAvailable)
+            try await first.ensureLocalAvailability(of: v1)
+            #expect(try await first.status(relativeTo: v1) == [.downloaded, .upToDate])
+            #expect(try await first.localStatus(ofAssetPackWithID: "Maps") == [.downloaded, .upToDate])
+        }
 
         // A new version is published: a manager that reads the new catalog sees the update.
         try repo.put("Maps", files: ["maps/a.txt": text("map A v2\n", repeating: 100), "maps/b.bin": patternBytes(50_000, seed: 3)])
         try repo.publish()
-        let second = try repo.manager(root: root, server: server)
-        let v2 = try await second.assetPack(withID: "Maps")
-        #expect(v2.version == 2)
-        #expect(try await second.localStatus(ofAssetPackWithID: "Maps") == [.downloaded, .updateAvailable, .outOfDate])
-        #expect(try await first.status(relativeTo: v2) == [.downloaded, .updateAvailable, .outOfDate])
-        // Without requireLatestVersion an installed pack is good enough; with it, it updates.
-        try await second.ensureLocalAvailability(of: v2)
-        #expect(try await second.contents(at: "maps/a.txt") == Data(text("map A v1\n", repeating: 100)))
-        try await second.ensureLocalAvailability(of: v2, requireLatestVersion: true)
-        #expect(try await second.contents(at: "maps/a.txt") == Data(text("map A v2\n", repeating: 100)))
-        #expect(try await second.localStatus(ofAssetPackWithID: "Maps") == [.downloaded, .upToDate])
+        do {
+            let second = try repo.manager(root: root, server: server)
+            let v2 = try await second.assetPack(withID: "Maps")
+            #expect(v2.version == 2)
+            #expect(try await second.localStatus(ofAssetPackWithID: "Maps") == [.downloaded, .updateAvailable, .outOfDate])
+            #expect(try await second.status(relativeTo: v2) == [.downloaded, .updateAvailable, .outOfDate])
+            #expect(try await second.status(relativeTo: v1) == [.downloaded, .upToDate])
+            // Without requireLatestVersion an installed pack is good enough; with it, it updates.
+            try await second.ensureLocalAvailability(of: v2)
+            #expect(try await second.contents(at: "maps/a.txt") == Data(text("map A v1\n", repeating: 100)))
+            try await second.ensureLocalAvailability(of: v2, requireLatestVersion: true)
+            #expect(try await second.contents(at: "maps/a.txt") == Data(text("map A v2\n", repeating: 100)))
+            #expect(try await second.localStatus(ofAssetPackWithID: "Maps") == [.downloaded, .upToDate])
+        }
 
         // The pack is dropped from the catalog: installed but obsolete.
         repo.drop("Maps")

@@ -14,6 +14,10 @@ import Foundation
 /// try await manager.ensureLocalAvailability(of: pack)
 /// let level = try await manager.contents(at: "Levels/World2/level1.json")
 /// ```
+///
+/// One manager per storage root at a time: `init` takes an exclusive lock on the root (waiting
+/// up to `Configuration.storageLockTimeout`), released when the manager is deinitialized or the
+/// process ends.
 public actor AssetPackManager {
     public nonisolated let configuration: Configuration
     let layout: StorageLayout
@@ -22,7 +26,13 @@ public actor AssetPackManager {
     let catalogClient: CatalogClient
     let languages: LanguageResolver
     nonisolated let broadcaster = StatusBroadcaster()
+    /// Held for the manager's lifetime: no other manager uses this root meanwhile.
+    let storageLock: StorageLock
     var catalog: Catalog?
+    /// When `catalog` was fetched (or, offline, taken from the store), by `configuration.now()`.
+    var catalogCheckedAt: Date?
+    /// A catalog fetch under way, shared by everyone who needs the catalog meanwhile.
+    var catalogRefresh: WaiterGroup<Catalog>?
     /// Downloads under way, shared by everyone who asks for the same pack.
     var inFlight: [String: InFlightDownload] = [:]
     /// Network bytes fetched by installs of this manager (for the resume figure).
@@ -35,6 +45,8 @@ public actor AssetPackManager {
         self.configuration = configuration
         layout = StorageLayout(root: configuration.storageRoot)
         try makeDirectory(layout.root)
+        // Before anything reads or cleans the root: another manager may be using it.
+        storageLock = try StorageLock(root: layout.root, timeout: configuration.storageLockTimeout)
         store = try ClientStore(path: layout.database)
         let transport: any HTTPTransport
         if let t = configuration.transport { transport = t } else {
@@ -45,43 +57,6 @@ public actor AssetPackManager {
         catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store)
         languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
         try Self.reconcile(layout: layout, store: store)
-    }
-
-    // MARK: Catalog
-
-    /// The catalog: fetched (and checked) once per manager, or the last accepted one when the
-    /// repository cannot be reached and it has not expired.
-    func currentCatalog() async throws -> Catalog {
-        if let catalog { return catalog }
-        return try await refreshCatalog()
-    }
-
-    @discardableResult
-    func refreshCatalog() async throws -> Catalog {
-        let catalogClient = self.catalogClient
-        let now = configuration.now()
-        do {
-            let fresh = try await offload { try catalogClient.refresh(now: now) }
-            catalog = fresh
-            return fresh
-        } catch AssetPackManagerError.transport(let error) {
-            // Offline: the last accepted catalog while it is valid; otherwise the network is
-            // what failed (an expired cache is no reason to blame the catalog).
-            guard let cached = try? catalogClient.cached(now: now, allowExpired: false) else { throw AssetPackManagerError.transport(error) }
-            catalog = cached
-            return cached
-        }
-    }
-
-    /// The pack with this ID in the catalog (Apple's `assetPack(withID:)`).
-    public func assetPack(withID id: String) async throws -> AssetPack {
-        guard let p = try await currentCatalog().pack(withID: id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
-        return AssetPack(p)
-    }
-
-    /// Every pack in the catalog.
-    public var allAssetPacks: Set<AssetPack> {
-        get async throws { Set(try await currentCatalog().packs.map(AssetPack.init)) }
     }
 
     // MARK: Status
@@ -123,10 +98,12 @@ public actor AssetPackManager {
         broadcaster.stream(forAssetPackWithID: id)
     }
 
-    /// A download under way: the catalog's pack and the task everyone who asks for it awaits.
+    /// A download under way: the catalog's pack, the task that runs it, and the callers waiting
+    /// for it (when they all leave, its installer stops and the download pauses).
     struct InFlightDownload {
         var pack: AssetPack
-        var task: Task<Void, any Error>
+        var task: Task<Void, Never>
+        var waiters: WaiterGroup<Void>
     }
 
     /// Runs blocking work (network, disk) on a thread of its own, off the actor and off Swift's

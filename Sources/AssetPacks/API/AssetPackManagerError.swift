@@ -20,6 +20,11 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
     /// A local file could not be read or written (a full disk, permissions).
     case storage(String)
     case invalidConfiguration(String)
+    /// Another manager (in this process or another) holds the storage root, and did not release
+    /// it within `Configuration.storageLockTimeout`.
+    case storageRootInUse(root: String, holderPID: Int32?, waited: Duration)
+    /// The download was stopped for every caller (by `remove(assetPackWithID:)`). A caller whose
+    /// own task is cancelled gets `CancellationError` instead.
     case cancelled
     /// A batch call: what succeeded and what failed, with why.
     case batch(successes: [AssetPack], failures: [(AssetPack, any Error)])
@@ -36,6 +41,9 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
         case .downloadDeclined(let id): return "the shouldDownload hook declined to download \"\(id)\""
         case .storage(let why): return why
         case .invalidConfiguration(let why): return "invalid configuration: \(why)"
+        case let .storageRootInUse(root, pid, waited):
+            let holder = pid.map { "process \($0)" } ?? "another process"
+            return "the storage root \(root) is in use by \(holder) (its \(root)/\(StorageLock.fileName) is locked); waited \(waited): one manager per root at a time"
         case .cancelled: return "cancelled"
         case let .batch(successes, failures):
             let failed = failures.map { "\($0.0.id): \($0.1)" }.joined(separator: "; ")

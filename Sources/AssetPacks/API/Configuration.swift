@@ -36,8 +36,14 @@ extension AssetPackManager {
         public var retryPolicy: RetryPolicy
         /// How many connections a large pack is fetched over.
         public var parallelDownloads = ParallelDownloads.standard
-        /// The clock catalog expiry is checked against.
+        /// The clock catalog expiry and the catalog's age are checked against.
         public var now: @Sendable () -> Date
+        /// How long a fetched catalog is used before the next call that reads it fetches it
+        /// again (offline, the one held is used on).
+        public var catalogMaxAge: Duration
+        /// How long `init` waits for another manager (another process) to release the storage
+        /// root before it fails with `storageRootInUse`.
+        public var storageLockTimeout: Duration
 
         public init(repositoryURLs: [String], publicKey: Ed25519PublicKey, storageRoot: String,
                     downloadAllowance: UInt64? = nil, essentialDownloadAllowance: UInt64? = nil,
@@ -46,7 +52,8 @@ extension AssetPackManager {
                     shouldDownload: @escaping @Sendable (AssetPack) -> Bool = { _ in true },
                     preferredLanguages: [String] = Locale.preferredLanguages, primaryLanguage: String = "en",
                     transport: (any HTTPTransport)? = nil, retryPolicy: RetryPolicy = .standard,
-                    now: @escaping @Sendable () -> Date = { Date() }) {
+                    now: @escaping @Sendable () -> Date = { Date() },
+                    catalogMaxAge: Duration = .seconds(15 * 60), storageLockTimeout: Duration = .seconds(30)) {
             self.repositoryURLs = repositoryURLs
             self.publicKey = publicKey
             self.storageRoot = storageRoot
@@ -62,6 +69,8 @@ extension AssetPackManager {
             self.transport = transport
             self.retryPolicy = retryPolicy
             self.now = now
+            self.catalogMaxAge = catalogMaxAge
+            self.storageLockTimeout = storageLockTimeout
         }
     }
 }

@@ -2,6 +2,7 @@ import AssetPackFormat
 
 /// Where things live under the storage root (docs/FORMAT.md, "Client storage"):
 ///
+///     lock                             flock'd by the manager using the root; holds its pid
 ///     state.sqlite                     the client store (WAL)
 ///     packs/<id>/<version>-<digest16>/ an installed pack's files, made visible by one rename
 ///     staging/<id>-<digest16>/         a download in progress: index, segment-N, files/
@@ -19,6 +20,10 @@ struct StorageLayout: Sendable {
     func stagingDirectory(id: String, digest: SHA256Digest) -> String {
         "staging/\(id)-\(digest.hex.prefix(16))"
     }
+
+    /// The folder a download assembles the pack's files in (`PackInstaller.filesDirectory`),
+    /// renamed into `packs/` when it is complete.
+    func stagedFiles(_ staging: String) -> String { staging + "/files" }
 
     func absolute(_ relative: String) -> String { root + "/" + relative }
 }

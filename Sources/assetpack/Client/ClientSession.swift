@@ -11,7 +11,17 @@ enum ClientOptions {
     static let ca = OptionSpec.option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
     static let allow = OptionSpec.option("--allow-domain", value: "HOST", help: "Allow downloads only from these hosts (*.example.com for subdomains).", repeatable: true)
     static let json = OptionSpec.flag("--json", help: "Print JSON instead of text: one line per progress update, then {\"event\": \"done\", \"fetchedBytes\": N}.")
-    static let all: [OptionSpec] = [root, repo, key, ca, allow, json]
+    static let lockTimeout = OptionSpec.option("--lock-timeout", value: "SECONDS", help: "How long to wait while another process uses the root (default 30).")
+    static let all: [OptionSpec] = [root, repo, key, ca, allow, json, lockTimeout]
+
+    /// `--lock-timeout` as a Duration (30 s when absent).
+    static func storageLockTimeout(_ args: ParsedArguments) throws(CLIError) -> Duration {
+        guard let text = args.value("--lock-timeout") else { return .seconds(30) }
+        guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+            throw .usage("--lock-timeout takes seconds from 0 to 86400, got '\(text)'")
+        }
+        return .milliseconds(Int64(seconds * 1000))
+    }
 }
 
 /// Builds a manager for a client command from its options and the root's remembered settings;
@@ -26,12 +36,14 @@ func makeManager(_ args: ParsedArguments) throws -> AssetPackManager {
     if let ca = args.value("--ca") { settings.caFile = URL(fileURLWithPath: ca).standardizedFileURL.path }
     guard !settings.repositoryURLs.isEmpty else { throw CLIError.usage("no repository: pass --repo URL (the root remembers it)") }
     guard let keyText = settings.publicKey else { throw CLIError.usage("no public key: pass --public-key KEY (the root remembers it)") }
-    try settings.save(root: root)
     let key: Ed25519PublicKey
     do { key = try Ed25519PublicKey(text: keyText) } catch { throw CLIError.failure("the saved public key is invalid: \(error)") }
-    return try AssetPackManager(configuration: .init(repositoryURLs: settings.repositoryURLs, publicKey: key,
-                                                     storageRoot: root, allowedDomains: args.all("--allow-domain"),
-                                                     caFile: settings.caFile))
+    // The manager first: it locks the root, so no other process sees the settings change.
+    let manager = try AssetPackManager(configuration: .init(repositoryURLs: settings.repositoryURLs, publicKey: key,
+                                                            storageRoot: root, allowedDomains: args.all("--allow-domain"),
+                                                            caFile: settings.caFile, storageLockTimeout: ClientOptions.storageLockTimeout(args)))
+    try settings.save(root: root)
+    return manager
 }
 
 /// Runs async work from a synchronous command and waits for it.

@@ -37,7 +37,7 @@ let statusCommand = CommandSpec(
 let lsCommand = CommandSpec(
     name: "ls",
     abstract: "List the merged namespace of installed packs.",
-    options: [ClientOptions.root, ClientOptions.json],
+    options: [ClientOptions.root, ClientOptions.json, ClientOptions.lockTimeout],
     positionalCount: 0...0
 ) { args in
     let manager = try makeLocalManager(args)
@@ -56,7 +56,7 @@ let catCommand = CommandSpec(
     name: "cat",
     abstract: "Write a file of the merged namespace to standard output.",
     arguments: "PATH",
-    options: [ClientOptions.root, .option("--pack", value: "PACK_ID", help: "Search only this pack.")],
+    options: [ClientOptions.root, .option("--pack", value: "PACK_ID", help: "Search only this pack."), ClientOptions.lockTimeout],
     positionalCount: 1...1
 ) { args in
     let manager = try makeLocalManager(args)
@@ -71,7 +71,7 @@ let removeCommand = CommandSpec(
     name: "remove",
     abstract: "Remove an installed asset pack and its files.",
     arguments: "PACK_ID",
-    options: [ClientOptions.root],
+    options: [ClientOptions.root, ClientOptions.lockTimeout],
     positionalCount: 1...1
 ) { args in
     let manager = try makeLocalManager(args)
@@ -90,5 +90,6 @@ func makeLocalManager(_ args: ParsedArguments) throws -> AssetPackManager {
     }
     let key: Ed25519PublicKey
     do { key = try Ed25519PublicKey(text: keyText) } catch { throw CLIError.failure("the saved public key is invalid: \(error)") }
-    return try AssetPackManager(configuration: .init(repositoryURLs: settings.repositoryURLs, publicKey: key, storageRoot: root, caFile: settings.caFile))
+    return try AssetPackManager(configuration: .init(repositoryURLs: settings.repositoryURLs, publicKey: key, storageRoot: root, caFile: settings.caFile,
+                                                     storageLockTimeout: ClientOptions.storageLockTimeout(args)))
 }

@@ -1,0 +1,141 @@
+import AssetPackFormat
+import AssetPackTransport
+import Foundation
+
+extension AssetPackManager {
+    /// Downloads and installs the catalog's version of `assetPack`, or joins the download of it
+    /// under way. A caller whose task is cancelled stops waiting at once (`CancellationError`)
+    /// while the download goes on for the others; when every caller has left, the download
+    /// stops, keeps its staging folder (the next one resumes) and `.paused` is sent.
+    func download(_ assetPack: AssetPack) async throws {
+        try Task.checkCancellation()
+        if try await joinDownload(assetPack.id) { return }
+        // Listeners for this pack learn of a refusal before the download too (and their stream ends).
+        func refused(_ error: any Error) -> any Error {
+            broadcaster.send(.failed(assetPack, error))
+            return error
+        }
+        let catalog: Catalog
+        do { catalog = try await currentCatalog() } catch is CancellationError { throw CancellationError() } catch { throw refused(error) }
+        // Another caller may have started this download while the catalog was being fetched.
+        if try await joinDownload(assetPack.id) { return }
+        guard let entry = catalog.pack(withID: assetPack.id) else { throw refused(AssetPackManagerError.assetPackNotFound(withID: assetPack.id)) }
+        // A paused download that finished after all while this caller waited for it.
+        if let installed = try store.installedPack(entry.id), installed.version >= entry.version { return }
+        let pack = AssetPack(entry)
+        do {
+            // Downloads under way count as installed: their bytes are already committed.
+            try Allowances(downloadAllowance: configuration.downloadAllowance, essentialDownloadAllowance: configuration.essentialDownloadAllowance,
+                           maxInstallSize: configuration.maxInstallSize, essentialMaxInstallSize: configuration.essentialMaxInstallSize)
+                .check(pack, installed: try store.installedPacks(), downloading: inFlight.values.map(\.pack))
+            guard configuration.shouldDownload(pack) else { throw AssetPackManagerError.downloadDeclined(assetPackID: pack.id) }
+        } catch { throw refused(error) }
+        let flag = CancellationFlag()
+        let waiters = WaiterGroup<Void>(onAbandoned: { flag.cancel() })
+        guard let key = waiters.register() else { throw CancellationError() }
+        let task = Task {
+            let outcome: Result<Void, any Error>
+            do { try await install(entry, cancellation: flag, waiters: waiters); outcome = .success(()) } catch { outcome = .failure(error) }
+            // Gone from the table before anyone hears the outcome: whoever asks next starts afresh.
+            if inFlight[entry.id]?.waiters === waiters { inFlight[entry.id] = nil }
+            waiters.complete(outcome)
+        }
+        inFlight[pack.id] = InFlightDownload(pack: pack, task: task, waiters: waiters)
+        try await waiters.wait(key)
+    }
+
+    /// Waits for the download of `id` under way, if there is one: true once it has installed the
+    /// pack (its failure is thrown), false when none is under way.
+    private func joinDownload(_ id: String) async throws -> Bool {
+        while let download = inFlight[id] {
+            if let key = download.waiters.register() {
+                try await download.waiters.wait(key)
+                return true
+            }
+            // Every caller left that one and it is stopping: once it has, start afresh (the new
+            // download resumes from its staging folder).
+            await download.task.value
+            try Task.checkCancellation()
+        }
+        return false
+    }
+
+    private func install(_ entry: CatalogPack, cancellation flag: CancellationFlag, waiters: WaiterGroup<Void>) async throws {
+        let pack = AssetPack(entry)
+        let previousPack = try store.installedPack(entry.id)
+        let base = previousPack?.digest.hex ?? ""
+        let staging = layout.stagingDirectory(id: entry.id, digest: entry.digest)
+        if let pending = try store.pendingDownload(entry.id), pending.staging != staging || pending.base != base {
+            // A download of another version (or against another base) was under way: drop it.
+            try? FileManager.default.removeItem(atPath: layout.absolute(pending.staging))
+        }
+        try store.beginDownload(PendingDownload(id: entry.id, version: entry.version, digest: entry.digest, staging: staging, base: base))
+        broadcaster.send(.began(pack))
+        var previous: PackInstaller.Previous?
+        if let p = previousPack, let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset) {
+            previous = PackInstaller.Previous(index: index, directory: layout.absolute(p.directory))
+        }
+        let broadcaster = self.broadcaster
+        let installer = PackInstaller(pack: entry, staging: layout.absolute(staging), client: client, previous: previous,
+                                      cancellation: flag) { done, total in
+            broadcaster.send(.downloading(pack, DownloadProgress(completedUnitCount: Int64(done), totalUnitCount: Int64(total))))
+        }
+        installer.parallel = configuration.parallelDownloads
+        do {
+            // `remove(assetPackWithID:)` cancels this task; the waiters' leaving sets the flag.
+            let index = try await withTaskCancellationHandler {
+                try await offload { try installer.run() }
+            } onCancel: { flag.cancel() }
+            fetchedBytes += installer.fetchedBytes
+            try commit(entry, index: index, stagingFiles: installer.filesDirectory, staging: staging, previous: previousPack)
+            broadcaster.send(.finished(pack))
+        } catch {
+            fetchedBytes += installer.fetchedBytes
+            let resumable = Self.isResumable(error)
+            if !resumable {
+                // Verification, storage and refusal failures leave nothing behind; network
+                // failures keep what was verified so that the next attempt resumes.
+                try? FileManager.default.removeItem(atPath: layout.absolute(staging))
+                try? store.endDownload(entry.id)
+            }
+            // Stopped because no one waits for it any more: paused, not failed (and the pack's
+            // own streams go on, to see it resume).
+            broadcaster.send(resumable && waiters.isAbandoned ? .paused(pack) : .failed(pack, error))
+            throw error
+        }
+    }
+
+    /// Whether a failed download keeps its staging folder for the next attempt.
+    private static func isResumable(_ error: any Error) -> Bool {
+        switch error {
+        case AssetPackManagerError.transport(let t):
+            // A file the server does not have (or refuses) will not come back under this
+            // name: the next catalog names another one.
+            return t.isTransient || !(400..<500).contains(t.httpStatus ?? 0)
+        case AssetPackManagerError.cancelled, is CancellationError: return true
+        default: return false
+        }
+    }
+
+    /// Makes a staged pack visible: one rename into `packs/`, then one transaction; the previous
+    /// version's files go only after both.
+    private func commit(_ entry: CatalogPack, index: PackIndex, stagingFiles: String, staging: String, previous: InstalledPack?) throws {
+        let directory = layout.installDirectory(id: entry.id, version: entry.version, digest: entry.digest)
+        let target = layout.absolute(directory)
+        try makeDirectory(layout.packs + "/" + entry.id)
+        if FileManager.default.fileExists(atPath: target), previous?.directory != directory {
+            try? FileManager.default.removeItem(atPath: target)
+        }
+        guard rename(stagingFiles, target) == 0 else {
+            throw AssetPackManagerError.storage("cannot move \(stagingFiles) to \(target): \(String(cString: strerror(errno)))")
+        }
+        let now = Date()
+        try store.commitInstall(InstalledPack(id: entry.id, version: entry.version, digest: entry.digest, directory: directory,
+                                              downloadSize: entry.downloadSize, installSize: entry.installSize, language: entry.language,
+                                              downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,
+                                              indexBytes: index.encoded(), indexOffset: entry.index.offset),
+                                paths: index.files.map(\.path))
+        if let previous, previous.directory != directory { try? FileManager.default.removeItem(atPath: layout.absolute(previous.directory)) }
+        try? FileManager.default.removeItem(atPath: layout.absolute(staging))
+    }
+}

@@ -1,0 +1,3 @@
+// `import AssetPacks` alone gives the format types the client API uses: Ed25519PublicKey,
+// DownloadPolicy, InstallationEventType, Platform…
+@_exported import AssetPackFormat
