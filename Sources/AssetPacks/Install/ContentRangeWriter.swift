@@ -1,14 +1,11 @@
 import AssetPackFormat
-import CPOSIX
 import Foundation
 
 /// Writes bytes of a pack's content stream, at their stream offsets, into the files of a staging
 /// folder. Several writers fill one folder side by side, each its own stretch (`range`) of the
 /// stream, so files are never truncated or replaced: each byte is written in place (`pwrite`),
 /// and a file a writer holds whole gets its mode when its last byte is in. A file a resumed run
-/// left read-only is made writable for the write and given its mode back after. When a file is
-/// complete its writeback starts (without waiting), so that the disk works while later files are
-/// assembled and the final flush has little left to do.
+/// left read-only is made writable for the write and given its mode back after.
 struct ContentRangeWriter {
     let root: String
     let index: PackIndex
@@ -125,7 +122,5 @@ struct ContentRangeWriter {
         if settingMode || restoreMode, fchmod(fd, mode_t(file.mode)) != 0 {
             throw PackError.io("cannot set the mode of \(file.path): \(String(cString: strerror(errno)))")
         }
-        // Advice only: a failure here leaves the work to the final flush.
-        if settingMode && file.size > 0 { _ = cposix_start_writeback(fd) }
     }
 }
