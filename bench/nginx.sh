@@ -23,7 +23,7 @@ pid $work/nginx.pid;
 error_log $work/error.log warn;
 events { worker_connections 256; }
 http {
-    log_format bytes '\$request_uri \$status \$body_bytes_sent';
+    log_format bytes '\$request_uri \$status \$body_bytes_sent \$http_range';
     access_log $NGINX_LOG bytes;
     keepalive_requests 100000;
     limit_rate $rate;

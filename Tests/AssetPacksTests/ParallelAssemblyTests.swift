@@ -91,3 +91,40 @@ import Testing
         #expect(root.stagingEntries.isEmpty)
     }
 }
+
+/// A frame that a killed run had received whole, but not yet written, is taken from the part's
+/// frame file: the next run writes it without asking the server for it again.
+@Suite struct PartialFrameTests {
+    /// One chunk (the frame is all the part needs) and several.
+    @Test(.timeLimit(.minutes(1)), arguments: [40_000, 900_000])
+    func aFrameReceivedWholeIsPlacedWithoutFetchingIt(size: Int) async throws {
+        let repo = try TestRepository()
+        let content = patternBytes(size, seed: 95)
+        try repo.put("Pack", files: ["pack.bin": content])
+        let pack = try repo.publish().packs[0]
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        let manager = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 1, minimumInstallSize: 0) }
+
+        // The state a kill leaves between receiving the first frame and writing its chunk.
+        let reader = try PackReader(path: repo.path + "/" + pack.path)
+        let first = reader.index.chunks[Int(reader.index.sequence[0])]
+        let plan = InstallPlan(index: reader.index, previous: nil)
+        guard case .remote(let offset) = plan.sources[0] else { Issue.record("the first chunk is not remote"); return }
+        let staging = root.path + "/" + root.layout.stagingDirectory(id: "Pack", digest: pack.digest)
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
+        let largest = reader.index.chunks.map { Int($0.compressedSize) }.max() ?? 0
+        let frame = try PartialFrame(path: staging + "/part-0", capacity: largest)
+        let handle = try #require(FileHandle(forReadingAtPath: repo.path + "/" + pack.path))
+        try handle.seek(toOffset: first.offset)
+        let bytes = try #require(try handle.read(upToCount: Int(first.compressedSize)))
+        frame.begin(at: offset)
+        bytes.withUnsafeBytes { frame.append($0) }
+
+        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        #expect(try await manager.contents(at: "pack.bin") == Data(content))
+        // Every byte of the pack but that frame (and the header and trailer) came from the server.
+        #expect(await manager.fetchedBytes == pack.size - UInt64(first.compressedSize) - 16 - 64, "pack \(pack.size)")
+        #expect(server.packRequests().allSatisfy { $0.bytes <= pack.size - UInt64(first.compressedSize) })
+    }
+}

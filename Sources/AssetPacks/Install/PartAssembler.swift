@@ -118,13 +118,36 @@ final class PartAssembler: @unchecked Sendable {
             b = b.dropFirst(n)
             downloadPosition += UInt64(n)
             guard frame.count == size else { break }
-            let bytes = try? ChunkVerifier.open(frame.bytes, entry: index.chunks[c], chunkIndex: c, index: index, decompressor: decompressor)
-            frame.begin(at: d + UInt64(size))
-            guard let bytes else { damaged = position; break }
-            try place(bytes)
-            try placeLocal()
+            try placeFrame()
         }
         return !isComplete && damaged == nil
+    }
+
+    /// Places what needs no network bytes: local chunks, and a frame that a killed run had
+    /// received whole but not written.
+    func resume() throws {
+        try placeLocal()
+        if let frame, damaged == nil, !isComplete, case .remote = plan.sources[position],
+           frame.count == Int(index.chunks[Int(index.sequence[position])].compressedSize) {
+            try placeFrame()
+        }
+    }
+
+    /// Verifies and writes the frame of the current position, complete in `frame`, then goes on
+    /// with the local chunks after it. The frame file lets go of the frame only once its chunk
+    /// is written, so a process killed while writing keeps it.
+    private func placeFrame() throws {
+        guard let frame, case .remote(let d) = plan.sources[position] else { return }
+        let c = Int(index.sequence[position])
+        let next = d + UInt64(index.chunks[c].compressedSize)
+        guard let bytes = try? ChunkVerifier.open(frame.bytes, entry: index.chunks[c], chunkIndex: c, index: index, decompressor: decompressor) else {
+            frame.begin(at: next)
+            damaged = position
+            return
+        }
+        try place(bytes)
+        frame.begin(at: next)
+        try placeLocal()
     }
 
     /// Places the verified bytes of the damaged chunk, fetched alone, and goes on after it.

@@ -20,7 +20,7 @@ struct PartDownloader: @unchecked Sendable {
 
     func run() throws {
         defer { assembler.abandon() }
-        try storing(destination) { try assembler.placeLocal() }
+        try storing(destination) { try assembler.resume() }
         var generator = SystemRandomNumberGenerator()
         var attempt = 1
         while !assembler.isComplete {
@@ -55,7 +55,10 @@ struct PartDownloader: @unchecked Sendable {
     /// One request for `request`'s bytes, fed to the assembler until they are all in, the part
     /// is complete, or a frame did not verify.
     private func fetch(_ request: InstallPlan.Range, mirror: Int) throws {
-        guard let range = ByteRange(offset: request.packOffset, length: request.length) else { return }
+        guard let range = ByteRange(offset: request.packOffset, length: request.length) else {
+            // Never asked for: a part with nothing left to fetch is complete. Fail rather than spin.
+            throw AssetPackManagerError.storage("\(packPath): the install asked for no bytes at download offset \(request.downloadOffset)")
+        }
         let state = RequestState(wanted: request.length)
         let (assembler, counters, packPath, destination) = (self.assembler, self.counters, self.packPath, self.destination)
         let stream = HTTPBodyStream(onResponse: { status, headers in
