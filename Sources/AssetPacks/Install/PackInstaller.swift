@@ -28,7 +28,7 @@ final class PackInstaller: @unchecked Sendable {
     var parallel = AssetPackManager.ParallelDownloads.standard
     /// Attempts at a chunk that keeps arriving corrupt before the install fails.
     var chunkAttempts = 3
-    private var counters = TransferCounters(alreadyDone: 0)
+    private var counters = TransferCounters()
     private var indexBytesFetched: UInt64 = 0
     /// Network bytes this run fetched (the figure the kill test checks).
     var fetchedBytes: UInt64 { indexBytesFetched + counters.fetchedBytes }
@@ -57,31 +57,33 @@ final class PackInstaller: @unchecked Sendable {
         let index = try loadIndex()
         let plan = InstallPlan(index: index, previous: previous?.index)
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
-        let old = previous.map { ContentStreamReader(index: $0.index, directory: $0.directory) }
-        let assemblers = try parts.enumerated().map { k, part in
-            try PartAssembler(index: index, plan: plan, part: part, directory: filesDirectory, framePath: "\(staging)/part-\(k)",
-                              previous: old, start: resumePoint(part, index: index, plan: plan))
-        }
-        counters = TransferCounters(alreadyDone: assemblers.reduce(0) { $0 + ($1.downloadPosition - $1.part.download.lowerBound) })
-        try assembleParts(assemblers, plan: plan)
+        counters = TransferCounters()
+        try assembleParts(parts, index: index, plan: plan)
         try fillDeferred(parts, index: index, plan: plan)
         progress(plan.downloadBytes, plan.downloadBytes)
         try syncFileSystem()
         return index
     }
 
-    /// Runs every part on a thread of its own; the first failure stops the others.
-    private func assembleParts(_ assemblers: [PartAssembler], plan: InstallPlan) throws {
+    /// Runs every part on a thread of its own (finding where it stands on disk, then fetching
+    /// and assembling the rest); the first failure stops the others.
+    private func assembleParts(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan) throws {
         let workers = DispatchGroup()
         let stop = CancellationFlag()
         let failures = FirstFailure()
-        for assembler in assemblers {
-            let downloader = PartDownloader(assembler: assembler, packPath: pack.path, client: client, cancellation: stop,
-                                            counters: counters, refetch: { [self] c in try refetch(c, index: assembler.index) },
-                                            destination: "\(pack.id) into \(filesDirectory)")
+        let old = previous.map { ContentStreamReader(index: $0.index, directory: $0.directory) }
+        for (k, part) in parts.enumerated() {
             workers.enter()
-            let t = Thread {
-                do { try downloader.run() } catch { failures.record(error); stop.cancel() }
+            let t = Thread { [self] in
+                do {
+                    let assembler = try PartAssembler(index: index, plan: plan, part: part, directory: filesDirectory,
+                                                      framePath: "\(staging)/part-\(k)", previous: old,
+                                                      start: resumePoint(part, index: index, plan: plan))
+                    counters.resumed(assembler.downloadPosition - part.download.lowerBound)
+                    try PartDownloader(assembler: assembler, packPath: pack.path, client: client, cancellation: stop, counters: counters,
+                                       refetch: { [self] c in try refetch(c, index: index) },
+                                       destination: "\(pack.id) into \(filesDirectory)").run()
+                } catch { failures.record(error); stop.cancel() }
                 workers.leave()
             }
             t.stackSize = 1 << 20

@@ -4,10 +4,10 @@ import Foundation
 final class TransferCounters: @unchecked Sendable {
     private let lock = NSLock()
     private var fetched: UInt64 = 0
-    private var done: UInt64
+    private var done: UInt64 = 0
 
-    /// `alreadyDone`: download bytes a previous run had placed.
-    init(alreadyDone: UInt64) { done = alreadyDone }
+    /// Download bytes a previous run had placed (progress, but not fetched by this run).
+    func resumed(_ n: UInt64) { lock.withLock { done += n } }
 
     func received(_ n: UInt64) { lock.withLock { fetched += n; done += n } }
     /// Bytes fetched alone (the index, repaired chunks): fetched, but no progress.
