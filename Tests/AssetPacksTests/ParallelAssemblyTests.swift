@@ -93,8 +93,8 @@ import Testing
 }
 
 /// A frame that a killed run had received whole, but not yet written, is taken from the part's
-/// frame file: the next run writes it without asking the server for it again.
-@Suite struct PartialFrameTests {
+/// spool: the next run writes it without asking the server for it again.
+@Suite struct PartSpoolTests {
     /// One chunk (the frame is all the part needs) and several.
     @Test(.timeLimit(.minutes(1)), arguments: [40_000, 900_000])
     func aFrameReceivedWholeIsPlacedWithoutFetchingIt(size: Int) async throws {
@@ -114,12 +114,12 @@ import Testing
         let staging = root.path + "/" + root.layout.stagingDirectory(id: "Pack", digest: pack.digest)
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
         let largest = reader.index.chunks.map { Int($0.compressedSize) }.max() ?? 0
-        let frame = try PartialFrame(path: staging + "/part-0", capacity: largest)
+        let spool = try PartSpool(path: staging + "/part-0", capacity: max(4 << 20, 2 * largest + (64 << 10)))
         let handle = try #require(FileHandle(forReadingAtPath: repo.path + "/" + pack.path))
         try handle.seek(toOffset: first.offset)
         let bytes = try #require(try handle.read(upToCount: Int(first.compressedSize)))
-        frame.begin(at: offset)
-        bytes.withUnsafeBytes { frame.append($0) }
+        _ = spool.resume(at: offset)
+        try bytes.withUnsafeBytes { try spool.append($0) }
 
         try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
         #expect(try await manager.contents(at: "pack.bin") == Data(content))

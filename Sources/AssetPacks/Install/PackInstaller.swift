@@ -72,22 +72,43 @@ final class PackInstaller: @unchecked Sendable {
         let stop = CancellationFlag()
         let failures = FirstFailure()
         let old = previous.map { ContentStreamReader(index: $0.index, directory: $0.directory) }
-        for (k, part) in parts.enumerated() {
+        let destination = "\(pack.id) into \(filesDirectory)"
+        @Sendable func start(_ work: @escaping @Sendable () -> Void) {
             workers.enter()
-            let t = Thread { [self] in
-                do {
-                    let assembler = try PartAssembler(index: index, plan: plan, part: part, directory: filesDirectory,
-                                                      framePath: "\(staging)/part-\(k)", previous: old,
-                                                      start: resumePoint(part, index: index, plan: plan))
-                    counters.resumed(assembler.downloadPosition - part.download.lowerBound)
-                    try PartDownloader(assembler: assembler, packPath: pack.path, client: client, cancellation: stop, counters: counters,
-                                       refetch: { [self] c in try refetch(c, index: index) },
-                                       destination: "\(pack.id) into \(filesDirectory)").run()
-                } catch { failures.record(error); stop.cancel() }
-                workers.leave()
-            }
+            let t = Thread { work(); workers.leave() }
             t.stackSize = 1 << 20
             t.start()
+        }
+        for (k, part) in parts.enumerated() {
+            start { [self] in
+                var spool: PartSpool?
+                do {
+                    let assembler = try PartAssembler(index: index, plan: plan, part: part, directory: filesDirectory,
+                                                      spoolPath: "\(staging)/part-\(k)", previous: old,
+                                                      start: resumePoint(part, index: index, plan: plan))
+                    spool = assembler.spool
+                    counters.resumed(assembler.downloadStart - part.download.lowerBound)
+                    if let spool, assembler.downloadStart < part.download.upperBound {
+                        let downloader = PartDownloader(part: part, plan: plan, spool: spool, packPath: pack.path, client: client,
+                                                        cancellation: stop, counters: counters)
+                        start {
+                            do { try downloader.run(); spool.finish() } catch {
+                                // Once the part is assembled the network side is told to stop.
+                                if spool.isClosed { return }
+                                failures.record(error)
+                                stop.cancel()
+                                spool.fail(error)
+                            }
+                        }
+                    }
+                    try storing(destination) { try assembler.run(refetch: { c in try refetch(c, index: index) }, cancellation: stop) }
+                    spool?.close()
+                } catch {
+                    failures.record(error)
+                    stop.cancel()
+                    spool?.fail(error)
+                }
+            }
         }
         // Until the workers are done: forward the caller's cancellation to them, and report
         // progress as bytes arrive (ten times a second).

@@ -2,37 +2,32 @@ import AssetPackFormat
 import AssetPackTransport
 import Foundation
 
-/// Assembles one part of an install as its bytes arrive: network bytes are gathered frame by
-/// frame, each frame decompressed and verified (SHA-256) the moment it is complete and written
-/// straight into its files; chunks copied from earlier in the part or from the previous version
-/// are placed between frames. Only the frame being received is held, in a `PartialFrame` file,
-/// so a killed process loses only bytes in flight: the next run finds everything before that
-/// frame verified on disk, and the frame's first bytes in its file.
+/// Assembles one part of an install in stream order: each frame is taken from the part's spool
+/// once it is whole, decompressed, verified (SHA-256) and written straight into its files, and
+/// only then let go of; chunks from the previous version or from earlier in the part are placed
+/// between frames, and a chunk whose bytes do not verify is fetched again on its own. The
+/// network side (`PartDownloader`) fills the spool on a thread of its own meanwhile.
 ///
-/// A chunk that fails verification is marked `damaged` and the download stops; the downloader
-/// fetches that frame alone and hands it to `repair`, then asks for the rest. One thread at a
-/// time uses an assembler.
+/// A killed process loses nothing it had received: the next run finds every chunk before the
+/// first missing one verified on disk, and the bytes after it in the spool.
 final class PartAssembler: @unchecked Sendable {
     let index: PackIndex
     let plan: InstallPlan
     let part: InstallPart
+    /// The received bytes not yet placed; nil for a part that needs no network bytes.
+    let spool: PartSpool?
     private var writer: ContentRangeWriter
     private let staged: ContentStreamReader
     private let previous: ContentStreamReader?
     private let decompressor = ZstdDecompressor()
     /// The next sequence position to place.
     private(set) var position: Int
-    /// The download offset of the next byte to receive.
-    private(set) var downloadPosition: UInt64
-    /// The sequence position whose bytes must be fetched alone before anything else.
-    private(set) var damaged: Int?
-    private let frame: PartialFrame?
 
     /// - Parameters:
     ///   - directory: the folder the files are assembled in.
-    ///   - framePath: the file that keeps the frame being received.
+    ///   - spoolPath: the file that keeps the received bytes.
     ///   - start: the first position not yet on disk.
-    init(index: PackIndex, plan: InstallPlan, part: InstallPart, directory: String, framePath: String,
+    init(index: PackIndex, plan: InstallPlan, part: InstallPart, directory: String, spoolPath: String,
          previous: ContentStreamReader?, start: Int) throws {
         self.index = index
         self.plan = plan
@@ -43,132 +38,46 @@ final class PartAssembler: @unchecked Sendable {
         position = start
         var largest = 0
         for s in part.sequences { if case .remote = plan.sources[s] { largest = max(largest, Int(index.chunks[Int(index.sequence[s])].compressedSize)) } }
-        frame = largest > 0 ? try PartialFrame(path: framePath, capacity: largest) : nil
-        downloadPosition = part.download.upperBound
-        if let next = Self.frameOffset(from: start, plan: plan, part: part) {
-            downloadPosition = next + UInt64(frame?.adopt(frameAt: next) ?? 0)
-        }
+        // Room for 4 MiB (two bursts of a rate-limited server) and twice the largest frame, or for
+        // the part's whole download when that is less.
+        let room = min(Int(part.download.upperBound - part.download.lowerBound), max(4 << 20, 2 * largest + (64 << 10)))
+        spool = largest > 0 ? try PartSpool(path: spoolPath, capacity: room) : nil
+        var next = part.download.upperBound
+        for s in start..<part.sequences.upperBound { if case .remote(let d) = plan.sources[s] { next = d; break } }
+        _ = spool?.resume(at: next)
     }
 
-    var isComplete: Bool { position == part.sequences.upperBound }
+    /// Where the network side goes on: the first download byte neither placed nor held.
+    var downloadStart: UInt64 { spool?.end ?? part.download.upperBound }
 
-    /// Where the next frame to receive starts in the download, if one is left.
-    private var nextFrameOffset: UInt64? { Self.frameOffset(from: position, plan: plan, part: part) }
-
-    private static func frameOffset(from position: Int, plan: InstallPlan, part: InstallPart) -> UInt64? {
-        for s in position..<part.sequences.upperBound { if case .remote(let d) = plan.sources[s] { return d } }
-        return nil
-    }
-
-    /// The next Range request this part needs, as a stretch of the download: from the first byte
-    /// not received (the current frame's start, or where a partly received frame stopped) to the
-    /// end of the plan range holding it, within the part. The bytes that arrive next are taken
-    /// to start there.
-    func beginRequest() -> InstallPlan.Range? {
-        guard damaged == nil, let frameStart = nextFrameOffset else { return nil }
-        let from = (frame?.count ?? 0) == 0 ? frameStart : downloadPosition
-        downloadPosition = from
-        var lo = 0, hi = plan.ranges.count - 1
-        while lo < hi {
-            let mid = (lo + hi + 1) / 2
-            if plan.ranges[mid].downloadOffset <= from { lo = mid } else { hi = mid - 1 }
-        }
-        let r = plan.ranges[lo]
-        let end = min(r.downloadOffset + r.length, part.download.upperBound)
-        return InstallPlan.Range(packOffset: r.packOffset + (from - r.downloadOffset), length: end - from, downloadOffset: from)
-    }
-
-    /// Places the chunks that need no network bytes, up to the next frame (or the part's end).
-    func placeLocal() throws {
-        while position < part.sequences.upperBound, damaged == nil {
-            switch plan.sources[position] {
-            case .remote: return
-            case .earlier(let first):
-                if first >= part.sequences.lowerBound {
-                    guard let bytes = staged.verifiedChunk(atSequence: first) else { damaged = position; return }
-                    try place(bytes)
-                } else {
-                    position += 1   // filled once every part is done
-                }
-            case .previous(let p):
-                guard let bytes = previous?.verifiedChunk(atSequence: p) else { damaged = position; return }
-                try place(bytes)
-            }
-        }
-    }
-
-    /// Takes the next bytes of the download (starting at `downloadPosition`). Returns whether
-    /// more are wanted: false once the part is complete or a frame did not verify.
-    func receive(_ buffer: UnsafeRawBufferPointer) throws -> Bool {
-        var b = buffer[...]
-        while !b.isEmpty, damaged == nil, case .remote(let d)? = isComplete ? nil : plan.sources[position] {
-            if downloadPosition < d {
-                // Bytes between two frames that one request fetched together.
-                let n = Int(min(UInt64(b.count), d - downloadPosition))
-                b = b.dropFirst(n)
-                downloadPosition += UInt64(n)
-                continue
-            }
-            guard let frame else { break }
+    /// Places every chunk from `position` to the part's end, then creates its empty files.
+    /// - Parameter refetch: fetches a chunk's frame alone and returns its verified bytes.
+    func run(refetch: (_ chunk: Int) throws -> [UInt8], cancellation: CancellationFlag) throws {
+        defer { writer.abandon() }
+        while position < part.sequences.upperBound {
+            if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             let c = Int(index.sequence[position])
-            let size = Int(index.chunks[c].compressedSize)
-            if frame.count == 0 { frame.begin(at: d) }
-            let n = min(size - frame.count, b.count)
-            frame.append(UnsafeRawBufferPointer(rebasing: b.prefix(n)))
-            b = b.dropFirst(n)
-            downloadPosition += UInt64(n)
-            guard frame.count == size else { break }
-            try placeFrame()
+            switch plan.sources[position] {
+            case .earlier(let first):
+                // A copy of a chunk first used in another part waits until every part is done.
+                if first < part.sequences.lowerBound { position += 1; continue }
+                try place(staged.verifiedChunk(atSequence: first) ?? refetch(c))
+            case .previous(let p):
+                try place(previous?.verifiedChunk(atSequence: p) ?? refetch(c))
+            case .remote(let d):
+                let size = Int(index.chunks[c].compressedSize)
+                guard let spool, let frame = try spool.bytes(at: d, length: size, cancellation: cancellation) else {
+                    throw AssetPackManagerError.storage("the bytes at download offset \(d) of part \(part.sequences) were let go before they were placed")
+                }
+                let verified = try? ChunkVerifier.open(frame, entry: index.chunks[c], chunkIndex: c, index: index, decompressor: decompressor)
+                try place(verified ?? refetch(c))
+                // Let go of the frame only once its chunk is on disk.
+                spool.release(upTo: d + UInt64(size))
+            }
         }
-        return !isComplete && damaged == nil
-    }
-
-    /// Places what needs no network bytes: local chunks, and a frame that a killed run had
-    /// received whole but not written.
-    func resume() throws {
-        try placeLocal()
-        if let frame, damaged == nil, !isComplete, case .remote = plan.sources[position],
-           frame.count == Int(index.chunks[Int(index.sequence[position])].compressedSize) {
-            try placeFrame()
-        }
-    }
-
-    /// Verifies and writes the frame of the current position, complete in `frame`, then goes on
-    /// with the local chunks after it. The frame file lets go of the frame only once its chunk
-    /// is written, so a process killed while writing keeps it.
-    private func placeFrame() throws {
-        guard let frame, case .remote(let d) = plan.sources[position] else { return }
-        let c = Int(index.sequence[position])
-        let next = d + UInt64(index.chunks[c].compressedSize)
-        guard let bytes = try? ChunkVerifier.open(frame.bytes, entry: index.chunks[c], chunkIndex: c, index: index, decompressor: decompressor) else {
-            frame.begin(at: next)
-            damaged = position
-            return
-        }
-        try place(bytes)
-        frame.begin(at: next)
-        try placeLocal()
-    }
-
-    /// Places the verified bytes of the damaged chunk, fetched alone, and goes on after it.
-    func repair(with bytes: [UInt8]) throws {
-        guard let s = damaged else { return }
-        damaged = nil
-        if case .remote(let d) = plan.sources[s] {
-            frame?.begin(at: d + UInt64(index.chunks[Int(index.sequence[s])].compressedSize))
-            downloadPosition = d + UInt64(index.chunks[Int(index.sequence[s])].compressedSize)
-        }
-        try place(bytes)
-        try placeLocal()
-    }
-
-    /// Creates the part's empty files, closes, and drops the frame file; call once `isComplete`.
-    func finish() throws {
         try writer.finish()
-        frame?.remove()
+        spool?.remove()
     }
-
-    func abandon() { writer.abandon() }
 
     private func place(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try writer.write($0, at: index.sequenceOffsets[position]) }

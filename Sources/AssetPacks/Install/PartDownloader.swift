@@ -2,47 +2,48 @@ import AssetPackFormat
 import AssetPackTransport
 import Foundation
 
-/// Drives one part of an install over the network: asks for the part's bytes with Range
-/// requests and hands them to its assembler as they arrive, goes on from the first byte not
-/// received after a dropped connection (retrying with backoff while the server fails
-/// transiently), and fetches alone any chunk that did not verify. A server that ignores Range
-/// and sends the whole file (200) is handled by skipping to the wanted bytes.
+/// The network side of one part of an install: asks for the part's bytes with Range requests,
+/// from the first byte its spool does not hold, and appends what arrives to the spool (waiting
+/// while it is full); goes on from there after a dropped connection, retrying with backoff while
+/// the server fails transiently. A server that ignores Range and sends the whole file (200) is
+/// handled by skipping to the wanted bytes.
 struct PartDownloader: @unchecked Sendable {
-    let assembler: PartAssembler
+    let part: InstallPart
+    let plan: InstallPlan
+    let spool: PartSpool
     let packPath: String
     let client: RepositoryClient
     let cancellation: CancellationFlag
     let counters: TransferCounters
-    /// Fetches a damaged chunk's frame alone, verified.
-    let refetch: (_ chunk: Int) throws -> [UInt8]
-    /// Names the staged files in errors about writing them.
-    let destination: String
 
     func run() throws {
-        defer { assembler.abandon() }
-        try storing(destination) { try assembler.resume() }
         var generator = SystemRandomNumberGenerator()
         var attempt = 1
-        while !assembler.isComplete {
+        while case let from = spool.end, from < part.download.upperBound {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
-            if let s = assembler.damaged {
-                let bytes = try refetch(Int(assembler.index.sequence[s]))
-                try storing(destination) { try assembler.repair(with: bytes) }
-                continue
-            }
-            guard let request = assembler.beginRequest() else { break }
-            let before = assembler.downloadPosition
             do {
-                try fetch(request, mirror: attempt - 1)
+                try fetch(from: from, mirror: attempt - 1)
             } catch let error as AssetPackManagerError {
                 guard case .transport(let t) = error, t.isTransient, attempt < client.retry.maxAttempts else { throw error }
                 // Progress resets the attempt count: a server that drops connections now and
                 // then still lets a long download finish.
-                attempt = assembler.downloadPosition > before ? 1 : attempt + 1
-                Thread.sleep(forTimeInterval: client.retry.delay(beforeRetry: attempt, using: &generator).seconds)
+                attempt = spool.end > from ? 1 : attempt + 1
+                let resume = Date().addingTimeInterval(client.retry.delay(beforeRetry: attempt, using: &generator).seconds)
+                while Date() < resume, !cancellation.isCancelled { Thread.sleep(forTimeInterval: min(0.05, resume.timeIntervalSinceNow)) }
             }
         }
-        try storing(destination) { try assembler.finish() }
+    }
+
+    /// The plan range holding download offset `from`, from there to its end (within the part).
+    private func request(from: UInt64) -> InstallPlan.Range {
+        var lo = 0, hi = plan.ranges.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if plan.ranges[mid].downloadOffset <= from { lo = mid } else { hi = mid - 1 }
+        }
+        let r = plan.ranges[lo]
+        let end = min(r.downloadOffset + r.length, part.download.upperBound)
+        return InstallPlan.Range(packOffset: r.packOffset + (from - r.downloadOffset), length: end - from, downloadOffset: from)
     }
 
     /// What one request has seen so far (shared with the stream's callbacks).
@@ -52,25 +53,25 @@ struct PartDownloader: @unchecked Sendable {
         init(wanted: UInt64) { self.wanted = wanted }
     }
 
-    /// One request for `request`'s bytes, fed to the assembler until they are all in, the part
-    /// is complete, or a frame did not verify.
-    private func fetch(_ request: InstallPlan.Range, mirror: Int) throws {
+    /// One request for the bytes from download offset `from` to the end of its plan range.
+    private func fetch(from: UInt64, mirror: Int) throws {
+        let request = request(from: from)
         guard let range = ByteRange(offset: request.packOffset, length: request.length) else {
-            // Never asked for: a part with nothing left to fetch is complete. Fail rather than spin.
-            throw AssetPackManagerError.storage("\(packPath): the install asked for no bytes at download offset \(request.downloadOffset)")
+            throw AssetPackManagerError.storage("\(packPath): the install asked for no bytes at download offset \(from)")
         }
         let state = RequestState(wanted: request.length)
-        let (assembler, counters, packPath, destination) = (self.assembler, self.counters, self.packPath, self.destination)
+        let (spool, counters, packPath) = (self.spool, self.counters, self.packPath)
         let stream = HTTPBodyStream(onResponse: { status, headers in
             state.skip = try RangeResponse.bytesToSkip(status: status, headers: headers, range: range, path: packPath)
         }, onBytes: { buffer in
             let b = RangeResponse.dropSkipped(buffer, skip: &state.skip)
             let take = Int(min(UInt64(b.count), state.wanted))
-            guard take > 0 else { if state.wanted == 0 { throw RangeResponse.Enough() }; return }
-            state.wanted -= UInt64(take)
-            counters.received(UInt64(take))
-            let more = try storing(destination) { try assembler.receive(UnsafeRawBufferPointer(rebasing: b[..<take])) }
-            if !more || (state.wanted == 0 && b.count > take) { throw RangeResponse.Enough() }
+            if take > 0 {
+                try spool.append(UnsafeRawBufferPointer(rebasing: b[..<take]))
+                state.wanted -= UInt64(take)
+                counters.received(UInt64(take))
+            }
+            if state.wanted == 0 && b.count > take { throw RangeResponse.Enough() }
         })
         do {
             _ = try client.get(packPath, range: range, to: .stream(stream), cancellation: cancellation, attempts: .never, onlyMirror: mirror)

@@ -1,0 +1,160 @@
+import AssetPackTransport
+import Foundation
+
+/// The bytes a part has received and not yet placed, in a memory-mapped file of the staging
+/// folder (`part-K`): the part's network thread appends what arrives, and its assembling thread
+/// takes each frame from there once it is whole, and lets go of it only once its chunk is
+/// written. The socket is read while chunks are being written, and a killed process keeps every
+/// byte it had read: the next run takes them up and asks only for the rest. Bytes are copied into
+/// the mapping as they arrive; the file is reused, so the kernel has little to write back.
+///
+/// Layout: 8 bytes "APSPOOL1", then three little-endian UInt64 — the download offset of the first
+/// byte held, how many bytes are held, and where in the data area the first one lies — padding to
+/// 64, then the data area. Frames are verified when whole, so a damaged or stale file costs only
+/// the frames it holds.
+final class PartSpool: @unchecked Sendable {
+    private static let magic: UInt64 = 0x314C_4F4F_5053_5041   // "APSPOOL1"
+    private static let header = 64
+    let path: String
+    let capacity: Int
+    private let base: UnsafeMutableRawPointer
+    private let mappedSize: Int
+    private let condition = NSCondition()
+    private var failure: (any Error)?
+    private var finished = false
+    private var closed = false
+
+    /// `capacity`: at least twice the largest frame, or all the bytes the part downloads, so that
+    /// a frame always fits.
+    init(path: String, capacity: Int) throws {
+        self.path = path
+        self.capacity = capacity
+        mappedSize = Self.header + capacity
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw AssetPackManagerError.storage("cannot create \(path): \(String(cString: strerror(errno)))") }
+        defer { Foundation.close(fd) }
+        // Blocks are reserved before mapping: a store into a hole of a full file system would
+        // kill the process (SIGBUS) instead of failing.
+        let reserved = posix_fallocate(fd, 0, off_t(mappedSize))
+        guard reserved == 0 else {
+            throw AssetPackManagerError.storage("cannot reserve \(mappedSize) bytes for \(path): \(String(cString: strerror(reserved)))")
+        }
+        guard let p = mmap(nil, mappedSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED else {
+            throw AssetPackManagerError.storage("cannot map \(path): \(String(cString: strerror(errno)))")
+        }
+        base = p
+        if word(0) != Self.magic || count > capacity || head > capacity - count { set(start: 0, count: 0, head: 0); setWord(0, Self.magic) }
+    }
+
+    deinit { munmap(base, mappedSize) }
+
+    private var start: UInt64 { word(1) }
+    private var count: Int { Int(word(2)) }
+    private var head: Int { Int(word(3)) }
+
+    /// The download offset of the first byte not held (where the next request starts).
+    var end: UInt64 { condition.withLock { start + UInt64(count) } }
+
+    /// Keeps what an earlier run received from `offset` on (the first byte still to place); when
+    /// it holds nothing there, starts empty at `offset`. Returns `end`.
+    func resume(at offset: UInt64) -> UInt64 {
+        condition.withLock {
+            if start <= offset && offset <= start + UInt64(count) {
+                let drop = Int(offset - start)
+                set(start: offset, count: count - drop, head: head + drop)
+            } else {
+                set(start: offset, count: 0, head: 0)
+            }
+            return start + UInt64(count)
+        }
+    }
+
+    /// Appends bytes that follow `end`, waiting while the spool is full.
+    func append(_ buffer: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < buffer.count {
+            try condition.withLock {
+                while true {
+                    if let failure { throw failure }
+                    if head + count < capacity { break }
+                    if head >= capacity / 4 {
+                        // Move what is held to the front, once a quarter of the room is free there.
+                        // (A process killed in between leaves frames that no longer hash right:
+                        // they are fetched again.)
+                        (base + Self.header).copyMemory(from: base + Self.header + head, byteCount: count)
+                        setWord(3, 0)
+                        break
+                    }
+                    condition.wait()
+                }
+                let n = min(buffer.count - done, capacity - head - count)
+                (base + Self.header + head + count).copyMemory(from: buffer.baseAddress! + done, byteCount: n)
+                setWord(2, UInt64(count + n))
+                done += n
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// A copy of download bytes [offset, offset + length), once they have arrived. Nil when the
+    /// network side finished without them. Throws the failure that stopped the part, or
+    /// `.cancelled` soon after `cancellation` is set.
+    func bytes(at offset: UInt64, length: Int, cancellation: CancellationFlag) throws -> [UInt8]? {
+        try condition.withLock {
+            while start + UInt64(count) < offset + UInt64(length) {
+                if let failure { throw failure }
+                if finished { return nil }
+                if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+                _ = condition.wait(until: Date().addingTimeInterval(0.05))
+            }
+            guard offset >= start else { return nil }
+            let from = base + Self.header + head + Int(offset - start)
+            return [UInt8](UnsafeRawBufferPointer(start: from, count: length))
+        }
+    }
+
+    /// Bytes before `offset` are placed: their room is free again.
+    func release(upTo offset: UInt64) {
+        condition.withLock {
+            guard offset > start else { return }
+            let drop = Int(min(offset - start, UInt64(count)))
+            set(start: start + UInt64(drop), count: count - drop, head: count == drop ? 0 : head + drop)
+            condition.broadcast()
+        }
+    }
+
+    /// The network side is done (no more bytes will come).
+    func finish() { condition.withLock { finished = true; condition.broadcast() } }
+
+    /// The part is assembled: the network side stops at its next bytes.
+    func close() {
+        condition.withLock {
+            closed = true
+            if failure == nil { failure = AssetPackManagerError.cancelled }
+            condition.broadcast()
+        }
+    }
+
+    var isClosed: Bool { condition.withLock { closed } }
+
+    /// Stops both sides with `error` (the first one given stays).
+    func fail(_ error: any Error) {
+        condition.withLock {
+            if failure == nil { failure = error }
+            condition.broadcast()
+        }
+    }
+
+    /// Deletes the file: the part is complete.
+    func remove() { unlink(path) }
+
+    private func set(start: UInt64, count: Int, head: Int) {
+        setWord(2, 0)
+        setWord(3, UInt64(head))
+        setWord(1, start)
+        setWord(2, UInt64(count))
+    }
+
+    private func word(_ i: Int) -> UInt64 { UInt64(littleEndian: base.load(fromByteOffset: i * 8, as: UInt64.self)) }
+    private func setWord(_ i: Int, _ v: UInt64) { base.storeBytes(of: v.littleEndian, toByteOffset: i * 8, as: UInt64.self) }
+}
