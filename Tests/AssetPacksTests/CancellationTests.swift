@@ -9,6 +9,9 @@ import Testing
 @Suite struct CancellationTests {
     /// A 2 MB pack served at 500 kB/s (about 4 s), so that downloads are under way when the
     /// test cancels.
+    /// One connection at 500 kB/s: a download lasts seconds, long enough to be cancelled.
+    let oneConnection: (inout AssetPackManager.Configuration) -> Void = { $0.parallelDownloads = .init(parts: 1, minimumInstallSize: 0) }
+
     func slowRepository(_ id: String = "Slow") throws -> (TestRepository, CatalogPack, [UInt8]) {
         let repo = try TestRepository()
         let content = patternBytes(2_000_000, seed: 91)
@@ -21,7 +24,7 @@ import Testing
         let (repo, pack, content) = try slowRepository()
         let server = try repo.serve { $0.bandwidthBytesPerSecond = 500_000 }
         let root = StorageRoot(path: repo.dir.file("root"))
-        let manager = try repo.manager(root: root.path, server: server)
+        let manager = try repo.manager(root: root.path, server: server, oneConnection)
         let slow = try await manager.assetPack(withID: "Slow")
         let all = UpdateCollector(manager.statusUpdates)
         let leaving = Task { try await manager.ensureLocalAvailability(of: slow) }
@@ -48,7 +51,7 @@ import Testing
         let server = try repo.serve { $0.bandwidthBytesPerSecond = 500_000 }
         let root = StorageRoot(path: repo.dir.file("root"))
         let staging = root.path + "/" + root.layout.stagingDirectory(id: "Slow", digest: pack.digest)
-        let manager = try repo.manager(root: root.path, server: server)
+        let manager = try repo.manager(root: root.path, server: server, oneConnection)
         let slow = try await manager.assetPack(withID: "Slow")
         let all = UpdateCollector(manager.statusUpdates)
         let perPack = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Slow"))
@@ -89,7 +92,7 @@ import Testing
         let catalog = try repo.publish()
         let server = try repo.serve { $0.bandwidthBytesPerSecond = 500_000 }
         let root = StorageRoot(path: repo.dir.file("root"))
-        let manager = try repo.manager(root: root.path, server: server)
+        let manager = try repo.manager(root: root.path, server: server, oneConnection)
         let all = UpdateCollector(manager.statusUpdates)
 
         let prefetch = try await manager.handleInstallationEvent(.firstInstallation)
