@@ -7,11 +7,11 @@ import Foundation
 /// each chunk comes from (earlier in the pack, the installed previous version, or the network),
 /// and assembles the content stream in parts side by side, each part over a connection of its
 /// own: frames are decompressed and verified (SHA-256) as they arrive and written straight into
-/// their files. Memory stays at a frame or two per part.
+/// their files. Memory stays at a part's spool (4 MiB) and a frame or two per part.
 ///
-/// Everything lives in `staging` and survives the process being killed: the index file and the
-/// files assembled so far. A new run verifies each part's files chunk by chunk to find where to
-/// go on, and fetches only the frames that are not placed yet.
+/// Everything lives in `staging` and survives the process being killed: the index file, the
+/// parts' spools and the files assembled so far. A new run verifies each part's files chunk by
+/// chunk to find where to go on, takes up the bytes its spool holds, and fetches only the rest.
 final class PackInstaller: @unchecked Sendable {
     struct Previous {
         var index: PackIndex
