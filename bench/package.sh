@@ -7,13 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-1024}; rounds=${2:-5}
-scripts/install-deps.sh
-swift build -c release --product assetpack >/dev/null
-bin=$PWD/.build/release/assetpack
-out=$PWD/bench/out; corpus=$out/corpus-$size
-mkdir -p "$out"
-[ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
-cd "$corpus"
+. bench/corpus-setup.sh
 echo "corpus: $(du -sh content | cut -f1), $(find content -type f | wc -l) files; $(nproc) cores"
 python3 "$OLDPWD/bench/measure.py" "$rounds" \
   assetpack "$bin package Manifest.json -o $out/bench.pack >/dev/null" \

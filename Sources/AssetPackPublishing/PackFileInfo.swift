@@ -12,6 +12,17 @@ struct PackFileInfo {
     var index: CatalogIndexLocation
     var chunking: ChunkingParameters
 
+    init(metadata: PackMetadata, size: UInt64, installSize: UInt64, sha256: SHA256Digest, digest: SHA256Digest,
+         index: CatalogIndexLocation, chunking: ChunkingParameters) {
+        self.metadata = metadata
+        self.size = size
+        self.installSize = installSize
+        self.sha256 = sha256
+        self.digest = digest
+        self.index = index
+        self.chunking = chunking
+    }
+
     init(path: String) throws {
         let reader = try PackReader(path: path)
         guard let sha256 = FileDigest.of(path) else { throw PublishError.io("cannot read \(path)") }

@@ -17,11 +17,61 @@ public struct PublishOptions {
     /// What manifest selector paths resolve against (as `assetpack package`: the current directory).
     public var baseDirectory = FileManager.default.currentDirectoryPath
     public var writer = PackWriter()
+    /// Where the publish cache lives (`--cache`); nil puts it beside the repository
+    /// (`defaultCachePath`), never inside it: what is in the repository is uploaded and served.
+    public var cachePath: String?
+    /// What the publish does with the cache (`--no-cache` is `.refresh`).
+    public var cacheUse = PublishCacheUse.reuse
+    /// Fault injection for tests: runs after each pack is packaged (with its ID), before its
+    /// files are stat'd again — a file changed here has changed while it was packaged.
+    public var afterPackaging: ((String) throws -> Void)?
     /// Fault injection for tests: runs once the new pack files are in place, just before the
     /// catalog is written; an error thrown here must leave the repository as it was.
     public var beforeCatalogCommit: (() throws -> Void)?
 
     public init(repository: String) { self.repository = repository }
+
+    /// The cache beside a repository folder: `site` → `.site.publish-cache.json` in the folder
+    /// that holds `site`.
+    public static func defaultCachePath(repository: String) -> String {
+        let url = URL(fileURLWithPath: repository).standardizedFileURL
+        let name = url.lastPathComponent == "/" ? "root" : url.lastPathComponent
+        return url.deletingLastPathComponent().appendingPathComponent(".\(name).publish-cache.json").path
+    }
+
+    /// The cache file this publish uses, or nil with `.off`; refuses a path inside the repository.
+    public func resolvedCachePath() throws -> String? {
+        guard cacheUse != .off else { return nil }
+        let path = cachePath ?? Self.defaultCachePath(repository: repository)
+        let repo = URL(fileURLWithPath: repository).standardizedFileURL.path
+        let file = URL(fileURLWithPath: path).standardizedFileURL.path
+        guard !file.hasPrefix(repo == "/" ? "/" : repo + "/") else {
+            throw PublishError.invalidOption("the publish cache \(path) would lie inside the repository, which is uploaded and served as is; put it elsewhere")
+        }
+        return path
+    }
+}
+
+/// How a publish uses its cache (docs/PUBLISHING.md, "The publish cache").
+public enum PublishCacheUse: Sendable {
+    /// Reuse the pack files of packs whose inputs are unchanged; record this publish's packs.
+    case reuse
+    /// Package every pack, then record this publish's packs (`--no-cache`).
+    case refresh
+    /// Neither read nor write a cache.
+    case off
+}
+
+/// How one pack of a publish was obtained.
+public struct PackBuild: Sendable, Equatable {
+    public var id: String
+    /// True when the pack file already in the repository was reused (its inputs were unchanged
+    /// since the publish that recorded it); false when it was packaged.
+    public var reused: Bool
+    /// True when the publish cache now records this pack. False with `--check`, with the cache
+    /// off or unwritable, and when a file of the pack changed while it was packaged or in the
+    /// second or two before the publish started.
+    public var cached: Bool
 }
 
 /// What happened to one pack in a publish.
@@ -47,6 +97,13 @@ public struct PublishReport: Sendable {
     /// Problems after the catalog was in place (a file that could not be deleted): the publish
     /// succeeded, the repository merely holds more than it needs.
     public var cleanupWarnings: [String] = []
+    /// One entry per manifest, in the order given (also with `--check` when it packaged).
+    public var builds: [PackBuild] = []
+    /// The publish cache file used, if any.
+    public var cachePath: String?
+    /// Problems with the publish cache (ignored, unusable entries, not written, files that changed
+    /// while packaged): never fatal, the publish is complete without the cache.
+    public var cacheWarnings: [String] = []
 }
 
 /// Why a publish stopped. Whatever the case, the repository is as it was before.

@@ -6,9 +6,10 @@ import Foundation
 /// Order of work, so that nothing is written unless everything checks out:
 /// 1. read and resolve the manifests; verify the existing catalog with the key's public half;
 /// 2. lint what the selected files alone decide (IDs, paths, variants, install sizes);
-/// 3. build every pack into a staging folder, then lint compressed sizes;
+/// 3. build every pack into a staging folder — or reuse its file in the repository when the
+///    publish cache knows its inputs unchanged (`PackBuilder`) — then lint compressed sizes;
 /// 4. plan versions and retention; move new pack files into place; write `catalog.json` last;
-/// 5. only then delete pack files that the retention rule no longer keeps.
+/// 5. only then record the publish cache and delete pack files the retention rule no longer keeps.
 public struct Publisher {
     public var key: SigningKey
     public var options: PublishOptions
@@ -36,6 +37,8 @@ public struct Publisher {
         guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
         if options.checkOnly && !options.lint.needsCompressedSizes { return report }
 
+        let cachePath = try options.resolvedCachePath()
+        report.cachePath = cachePath
         let transaction: RepositoryTransaction?
         let staging: String
         if options.checkOnly {
@@ -48,17 +51,22 @@ public struct Publisher {
         }
         defer { if options.checkOnly { try? FileManager.default.removeItem(atPath: staging) } }
 
-        var built: [(info: PackFileInfo, staged: String)] = []
+        // Read once the repository is locked (unless checking only), so that the pack files it
+        // names stay as they are. A repository without a catalog holds no pack file to reuse.
+        var cache: PublishCache?
+        if let cachePath, options.cacheUse == .reuse, old != nil {
+            let (loaded, warning) = PublishCache.load(path: cachePath)
+            cache = loaded
+            report.cacheWarnings += [warning].compactMap { $0 }
+        }
+        var builder = PackBuilder(repository: options.repository, writer: options.writer, cache: cache, afterPackaging: options.afterPackaging)
+        var built: [BuiltPack] = []
         for (i, input) in inputs.enumerated() {
-            let staged = "\(staging)/\(i).pack"
-            do {
-                _ = try options.writer.write(metadata: PackMetadata(input.manifest!), files: input.files, to: staged)
-                built.append((try PackFileInfo(path: staged), staged))
-            } catch {
-                throw PublishError.io("\(input.path): \(error)")
-            }
+            built.append(try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(staging)/\(i).pack"))
             packs[i].compressedSize = built[i].info.size
         }
+        report.cacheWarnings += builder.warnings
+        report.builds = built.map { PackBuild(id: $0.info.metadata.assetPackID, reused: $0.reused, cached: false) }
         let version = (old?.version ?? 0) + 1
         let entries = built.map { $0.info.catalogEntry(version: 0, path: PackFileInfo.repositoryPath(id: $0.info.metadata.assetPackID, digest: $0.info.digest)) }
         var plan = RepositoryPlan(old: old, built: entries, catalogVersion: version, keep: options.keep)
@@ -73,30 +81,57 @@ public struct Publisher {
                               packs: plan.packs, retired: plan.retired, removed: plan.removed)
         try options.beforeCatalogCommit?()
         try transaction.commitCatalog(try key.signedCatalog(catalog))
+        defer { transaction.finish() }
         report.catalog = catalog
         report.changes = plan.changes
+        if let cachePath { recordCache(built, plan: plan, at: cachePath, in: &report) }
         (report.deletedFiles, report.cleanupWarnings) = deleteRetiredFiles(plan.deletions)
         return report
     }
 
+    /// Writes the publish cache: an entry for every pack whose inputs were trustworthy and whose
+    /// file is in the catalog at its content-addressed path. A failure is a warning.
+    private func recordCache(_ built: [BuiltPack], plan: RepositoryPlan, at path: String, in report: inout PublishReport) {
+        var entries: [PublishCacheEntry] = []
+        for (i, b) in built.enumerated() {
+            guard let key = b.cacheKey else { continue }
+            let entry = PublishCacheEntry(key: key, info: b.info)
+            guard plan.packs.contains(where: { $0.id == entry.id && $0.path == entry.path }) else { continue }
+            entries.append(entry)
+            report.builds[i].cached = true
+        }
+        do {
+            try PublishCache.save(entries, to: path)
+        } catch {
+            report.cacheWarnings.append("could not write the publish cache \(path): \(error); the next publish packages every pack")
+            for i in report.builds.indices { report.builds[i].cached = false }
+        }
+    }
+
     /// Moves the new pack files into place, or, where a pack's file is already there, checks
     /// and describes the file that is there.
-    private func placePackFiles(_ plan: inout RepositoryPlan, built: [(info: PackFileInfo, staged: String)], old: Catalog?,
+    private func placePackFiles(_ plan: inout RepositoryPlan, built: [BuiltPack], old: Catalog?,
                                 transaction: RepositoryTransaction) throws {
         for (i, entry) in plan.packs.enumerated() {
-            guard let b = built.first(where: { $0.info.metadata.assetPackID == entry.id }) else { continue }
+            // A reused pack's file was checked in place, under this publish's lock.
+            guard let b = built.first(where: { $0.info.metadata.assetPackID == entry.id }), let staged = b.staged else { continue }
             let target = "\(options.repository)/\(entry.path)"
             var st = stat()
             guard stat(target, &st) == 0 else {
-                try transaction.place(b.staged, at: entry.path)
+                try transaction.place(staged, at: entry.path)
                 if entry.sha256 != b.info.sha256 { plan.packs[i] = b.info.catalogEntry(version: entry.version, path: entry.path) }
                 continue
             }
-            // An unchanged pack whose file is in place: the signed old entry describes it.
-            if old?.pack(withID: entry.id) == entry, UInt64(st.st_size) == entry.size { continue }
+            // An unchanged pack whose file is in place: the signed old entry describes it (its
+            // index is read to make sure, not its chunks).
+            if old?.pack(withID: entry.id) == entry, UInt64(st.st_size) == entry.size,
+               (try? PackReader(path: target))?.digest == entry.digest { continue }
             // Earlier content coming back (its file was retired but kept): check that the file
             // is the pack its name says, and describe it.
-            let existing = try PackFileInfo(path: target)
+            let existing: PackFileInfo
+            do { existing = try PackFileInfo(path: target) } catch {
+                throw PublishError.io("\(target) is not the pack its name says (\(error)); remove it")
+            }
             guard existing.digest == b.info.digest else {
                 throw PublishError.io("\(target) is not the pack its name says (digest \(existing.digest.hex)); remove it")
             }

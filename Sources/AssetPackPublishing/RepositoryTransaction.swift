@@ -5,7 +5,8 @@ import Foundation
 /// was: new pack files are built in a staging folder inside the repository (same file system,
 /// so a rename moves them), renamed into place, and the catalog is written last by
 /// write-temporary-then-rename. Until `commitCatalog` succeeds, `rollBack` undoes everything.
-/// An exclusive `flock` on the repository folder keeps two publishes apart.
+/// An exclusive `flock` on the repository folder, held until `finish` (or roll-back), keeps two
+/// publishes apart.
 final class RepositoryTransaction {
     let repository: String
     let staging: String
@@ -41,7 +42,7 @@ final class RepositoryTransaction {
         }
     }
 
-    deinit { if !committed { rollBack() } }
+    deinit { if committed { finish() } else { rollBack() } }
 
     static func lastError() -> String { String(cString: strerror(errno)) }
 
@@ -61,13 +62,18 @@ final class RepositoryTransaction {
         Self.syncDirectory(dir)
     }
 
-    /// Writes `catalog.json` durably and atomically. After this the publish is done.
+    /// Writes `catalog.json` durably and atomically. After this the publish is done; the lock
+    /// stays held for the work that follows (the publish cache, deletions) until `finish`.
     func commitCatalog(_ bytes: [UInt8]) throws {
         let file = try AtomicFile(destination: "\(repository)/\(CatalogFormat.fileName)")
         try file.write(bytes)
         try file.commit()
         Self.syncDirectory(repository)
         committed = true
+    }
+
+    /// After the commit: removes the staging folder and releases the lock.
+    func finish() {
         removeStaging()
         unlock()
     }

@@ -20,7 +20,8 @@ public struct PackMetadata: Sendable, Equatable, Codable {
                   platforms: manifest.platforms, language: manifest.language)
     }
 
-    func canonicalJSON() -> [UInt8] {
+    /// The bytes stored in the index: JSON with sorted keys and no white space.
+    public func canonicalJSON() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return [UInt8](try! encoder.encode(self))

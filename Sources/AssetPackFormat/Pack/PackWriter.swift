@@ -25,6 +25,19 @@ public struct PackWriter {
 
     public init() {}
 
+    /// Raise this whenever the same input starts giving different pack bytes (a change to the
+    /// segmentation, the chunk order, the index layout…): caches of packaging results — the
+    /// publish cache — key on `outputIdentity`, which includes it.
+    public static let revision = 1
+
+    /// What, besides the metadata, the files and `parameters`, decides the bytes this writer
+    /// produces: the pack format version, the writer's revision, the zstd library version
+    /// (another zstd may compress the same chunk to other bytes) and the compression level.
+    /// Threads and block size do not change the output.
+    public var outputIdentity: String {
+        "pack-format \(PackLayout.formatVersion) writer \(Self.revision) zstd \(ZSTD_versionNumber()) level \(compressionLevel)"
+    }
+
     public func write(metadata: PackMetadata, files: [SelectedFile], to destination: String) throws -> PackSummary {
         let out = try AtomicFile(destination: destination)
         defer { out.discard() }

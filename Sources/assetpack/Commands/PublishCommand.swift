@@ -13,6 +13,10 @@ let publishCommand = CommandSpec(
     whose content is unchanged keep their version, changed packs get version + 1, packs not
     given leave the catalog; the catalog version grows by one. Lints before writing anything;
     a failed publish leaves DIR as it was. Selector paths resolve as in 'assetpack package'.
+    Packs whose inputs are unchanged since the last publish (same manifest fields, packaging
+    settings, and files with the same size, mode, times and inode) reuse their pack file from
+    DIR instead of being packaged again; the publish cache that records them lies beside DIR
+    (.DIR.publish-cache.json), never inside it.
     Sizes: 500MB, 2GiB, 1.5GB or plain bytes. Durations: 90s, 15m, 12h, 30d.
     """,
     options: [
@@ -20,7 +24,9 @@ let publishCommand = CommandSpec(
         .option("--key", value: "KEYFILE", help: "The private key from 'assetpack keygen' (required)."),
         .option("--expires", value: "DURATION", help: "How long the catalog stays valid (default 30d)."),
         .option("--keep", value: "N", help: "Versions of each pack whose files stay, the current one included (default 2)."),
-        .flag("--check", help: "Lint only; write nothing. Exits 1 on lint errors."),
+        .flag("--check", help: "Lint only; write nothing (the cache is read, not written). Exits 1 on lint errors."),
+        .option("--cache", value: "FILE", help: "The publish cache file (default: .DIR.publish-cache.json beside DIR)."),
+        .flag("--no-cache", help: "Package every pack again; then record them in the cache."),
         .flag("--strict", help: "Treat lint warnings as errors."),
         .option("--primary-language", value: "TAG", help: "Every localized pack needs a variant in it (default en; en matches en-*)."),
         .option("--limits", value: "apple", help: "Check Apple's hosting limits: 200 GB compressed, 100 packs."),
@@ -52,24 +58,35 @@ let publishCommand = CommandSpec(
     }
     for d in report.diagnostics { printError(d.description) }
     for f in report.findings { printError(f.description) }
-    for w in report.cleanupWarnings { printError("warning: \(w)") }
+    for w in report.cleanupWarnings + report.cacheWarnings { printError("warning: \(w)") }
     if args.flag("--json") {
         struct Change: Encodable { var id: String; var change: String; var previousVersion: Int?; var version: Int? }
-        struct Out: Encodable { var repository: String; var checked: Bool; var catalogVersion: Int?; var expires: String?; var packs: [Change]; var deletedFiles: [String]; var warnings: [String] }
+        struct Build: Encodable { var id: String; var reused: Bool; var cached: Bool }
+        struct Out: Encodable {
+            var repository: String; var checked: Bool; var catalogVersion: Int?; var expires: String?; var packs: [Change]
+            var packaging: [Build]; var cache: String?; var deletedFiles: [String]; var warnings: [String]
+        }
         print(jsonString(Out(repository: options.repository, checked: options.checkOnly, catalogVersion: report.catalog?.version,
                              expires: report.catalog.map { RFC3339.string($0.expires) },
                              packs: report.changes.map { Change(id: $0.id, change: $0.kind.rawValue, previousVersion: $0.previousVersion, version: $0.version) },
-                             deletedFiles: report.deletedFiles, warnings: report.findings.map(\.description) + report.cleanupWarnings)))
+                             packaging: report.builds.map { Build(id: $0.id, reused: $0.reused, cached: $0.cached) }, cache: report.cachePath,
+                             deletedFiles: report.deletedFiles,
+                             warnings: report.findings.map(\.description) + report.cleanupWarnings + report.cacheWarnings)))
         return 0
     }
+    let reused = report.builds.filter(\.reused).count
     guard let catalog = report.catalog else {
         print("\(args.positionals.count) manifest(s) pass the lint (\(report.findings.count) warning(s)); nothing written")
+        if reused > 0 { print("  sizes of \(reused) unchanged pack(s) taken from their files in \(options.repository)") }
         return 0
     }
     print("\(options.repository): catalog version \(catalog.version), \(catalog.packs.count) pack(s), expires \(RFC3339.string(catalog.expires))")
     for c in report.changes {
         let versions = [c.previousVersion.map { "v\($0)" }, c.version.map { "v\($0)" }].compactMap { $0 }
         print("  \(c.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(c.id) \(Set(versions).count == 1 ? versions[0] : versions.joined(separator: " → "))")
+    }
+    if !report.builds.isEmpty {
+        print("  packaged \(report.builds.count - reused) pack(s), reused \(reused) unchanged pack file(s)\(report.cachePath.map { "; cache \($0)" } ?? "")")
     }
     if !report.deletedFiles.isEmpty { print("  deleted \(report.deletedFiles.count) retired pack file(s)") }
     return 0
@@ -107,4 +124,10 @@ private func applyPublishArguments(_ args: ParsedArguments, to options: inout Pu
     options.lint.maxInstallSize = try size("--max-install-size")
     options.lint.essentialMaxInstallSize = try size("--essential-max-install-size")
     options.checkOnly = args.flag("--check")
+    if let cache = args.value("--cache") {
+        guard !cache.isEmpty else { throw .usage("--cache takes a file path") }
+        options.cachePath = cache
+    }
+    if args.flag("--no-cache") { options.cacheUse = .refresh }
+    do { _ = try options.resolvedCachePath() } catch { throw .usage("--cache: \(error)") }
 }

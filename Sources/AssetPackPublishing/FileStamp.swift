@@ -1,0 +1,66 @@
+import Foundation
+
+/// What `stat` says about a selected source file that changes whenever its bytes or its mode
+/// do: device and inode (a file replaced by rename), type and permission bits, size, and the
+/// modification and status-change times to the nanosecond. Writing to a file sets its ctime to
+/// the current time, and no ordinary call can set it back, so an edit that keeps the size and
+/// restores the mtime still shows.
+struct FileStamp: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    var mode: UInt32
+    var size: UInt64
+    var modified: Timestamp
+    var changed: Timestamp
+
+    /// A time as the kernel keeps it: seconds and nanoseconds since 1970.
+    struct Timestamp: Equatable, Comparable {
+        var seconds: Int64
+        var nanoseconds: Int64
+
+        init(_ t: timespec) {
+            seconds = Int64(t.tv_sec)
+            nanoseconds = Int64(t.tv_nsec)
+        }
+
+        static func < (a: Self, b: Self) -> Bool { (a.seconds, a.nanoseconds) < (b.seconds, b.nanoseconds) }
+
+        init(seconds: Int64, nanoseconds: Int64) {
+            self.seconds = seconds
+            self.nanoseconds = nanoseconds
+        }
+
+        /// The clock file systems stamp files with: the coarse real-time clock (updated once per
+        /// timer tick).
+        static func fileSystemNow() -> Timestamp {
+            var t = timespec()
+            clock_gettime(CLOCK_REALTIME_COARSE, &t)
+            return Timestamp(t)
+        }
+
+        /// The newest ctime a file may have, when `now` was read before stat'ing it, for its
+        /// stamp to be trusted: a file changed later could change again without its times
+        /// moving (they have the granularity of the file system: a clock tick on ext4, XFS,
+        /// Btrfs and tmpfs, one second on some, two on FAT). Anything changed in the last
+        /// whole second before `now`, or since, is too recent; so stamps with a granularity of
+        /// up to two seconds are safe.
+        static func settledBefore(_ now: Timestamp) -> Timestamp { Timestamp(seconds: now.seconds - 1, nanoseconds: 0) }
+    }
+
+    /// Stats `path` (following symlinks, as the packager reads through them); nil if it fails.
+    init?(path: String) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        mode = UInt32(st.st_mode)
+        size = UInt64(st.st_size)
+        modified = Timestamp(st.st_mtim)
+        changed = Timestamp(st.st_ctim)
+    }
+
+    /// The fields in the order and spelling the cache key hashes them (docs/FORMAT.md).
+    var keyText: String {
+        "\(mode) \(size) \(modified.seconds).\(modified.nanoseconds) \(changed.seconds).\(changed.nanoseconds) \(inode) \(device)"
+    }
+}

@@ -1,0 +1,107 @@
+import AssetPackFormat
+import Foundation
+
+/// A pack ready to enter the repository: packaged into staging, or reused from the repository.
+struct BuiltPack {
+    var info: PackFileInfo
+    /// The staged pack file; nil when the pack file already in the repository is reused.
+    var staged: String?
+    /// The key the publish cache may record this pack under; nil when its inputs cannot be
+    /// trusted to describe it (a file changed while it was packaged or too recently to tell).
+    var cacheKey: SHA256Digest?
+
+    var reused: Bool { staged == nil }
+}
+
+/// Obtains the pack of each manifest. When the publish cache holds the key of the pack's inputs
+/// and the pack file it names in the repository checks out, that file is reused and nothing is
+/// read but its index. Otherwise the pack is packaged into staging; its files are then stat'd
+/// again, and the pack is offered to the cache only if none changed meanwhile and none changed
+/// in the second or two before (a later edit within the file system's time granularity could
+/// leave every time stamp as it was; `FileStamp.Timestamp.settledBefore`).
+struct PackBuilder {
+    let repository: String
+    let writer: PackWriter
+    /// The cache to reuse packs from; nil packages every pack.
+    let cache: PublishCache?
+    let afterPackaging: ((String) throws -> Void)?
+    /// The file-system clock (tests set it to tell a fresh file from a settled one).
+    var clock: () -> FileStamp.Timestamp = FileStamp.Timestamp.fileSystemNow
+    private(set) var warnings: [String] = []
+
+    init(repository: String, writer: PackWriter, cache: PublishCache?, afterPackaging: ((String) throws -> Void)?) {
+        self.repository = repository
+        self.writer = writer
+        self.cache = cache
+        self.afterPackaging = afterPackaging
+    }
+
+    mutating func build(_ input: ResolvedManifest, metadata: PackMetadata, stagedAt staged: String) throws -> BuiltPack {
+        let settledBefore = FileStamp.Timestamp.settledBefore(clock())
+        let before = Self.stamps(of: input.files)
+        let key = before.map { PackCacheKey.of(metadata: metadata, files: input.files, stamps: $0, writer: writer) }
+        if let key, let entry = cache?.entries[key] {
+            switch reusable(entry, metadata: metadata, files: input.files) {
+            case .success(let info): return BuiltPack(info: info, staged: nil, cacheKey: key)
+            case .failure(let why):
+                warnings.append("publish cache: \(entry.path) cannot be reused (\(why.reason)); packaging \(metadata.assetPackID) again")
+            }
+        }
+        let info: PackFileInfo
+        do {
+            _ = try writer.write(metadata: metadata, files: input.files, to: staged)
+            info = try PackFileInfo(path: staged)
+            try afterPackaging?(metadata.assetPackID)
+        } catch {
+            throw PublishError.io("\(input.path): \(error)")
+        }
+        guard let before, let key else { return BuiltPack(info: info, staged: staged, cacheKey: nil) }
+        if let (file, _) = zip(input.files, before).first(where: { FileStamp(path: $0.0.sourcePath) != $0.1 }) {
+            warnings.append("\(input.path): \(file.sourcePath) changed while it was packaged; the pack holds the bytes read then, "
+                            + "and the publish cache does not record it (the next publish packages it again)")
+            return BuiltPack(info: info, staged: staged, cacheKey: nil)
+        }
+        let settled = before.allSatisfy { $0.changed < settledBefore }
+        return BuiltPack(info: info, staged: staged, cacheKey: settled ? key : nil)
+    }
+
+    /// The stamps of `files`, or nil when one cannot be stat'd or no longer has the size the
+    /// selection saw (the packager will then say what is wrong).
+    private static func stamps(of files: [SelectedFile]) -> [FileStamp]? {
+        var out: [FileStamp] = []
+        out.reserveCapacity(files.count)
+        for file in files {
+            guard let stamp = FileStamp(path: file.sourcePath), stamp.size == file.size else { return nil }
+            out.append(stamp)
+        }
+        return out
+    }
+
+    private struct Unusable: Error { var reason: String }
+
+    /// Checks the pack file a cache entry names — its trailer, and its index against the digest
+    /// the trailer pins and against what packaging these inputs would write — without reading its
+    /// chunks; returns what the catalog needs to describe it.
+    private func reusable(_ entry: PublishCacheEntry, metadata: PackMetadata, files: [SelectedFile]) -> Result<PackFileInfo, Unusable> {
+        func no(_ reason: String) -> Result<PackFileInfo, Unusable> { .failure(Unusable(reason: reason)) }
+        guard entry.id == metadata.assetPackID, entry.path == PackFileInfo.repositoryPath(id: entry.id, digest: entry.digest) else {
+            return no("the entry does not name the pack's content-addressed path")
+        }
+        let reader: PackReader
+        do { reader = try PackReader(path: "\(repository)/\(entry.path)") } catch { return no(error.description) }
+        let index = reader.index
+        guard reader.fileSize == entry.size else { return no("it has \(reader.fileSize) bytes, the cache says \(entry.size)") }
+        guard reader.digest == entry.digest, reader.trailer.indexOffset == entry.indexOffset, reader.trailer.indexLength == entry.indexLength else {
+            return no("its trailer is not the one the cache recorded")
+        }
+        guard index.metadata == metadata, index.chunking == writer.parameters, index.installSize == entry.installSize,
+              index.files.count == files.count,
+              zip(index.files, files).allSatisfy({ $0.path == $1.packPath && $0.mode == $1.mode & 0o777 && $0.size == $1.size }) else {
+            return no("its index does not describe these inputs")
+        }
+        return .success(PackFileInfo(metadata: metadata, size: entry.size, installSize: entry.installSize, sha256: entry.sha256,
+                                     digest: entry.digest,
+                                     index: CatalogIndexLocation(offset: entry.indexOffset, length: entry.indexLength, sha256: entry.digest),
+                                     chunking: index.chunking))
+    }
+}
