@@ -66,10 +66,12 @@ final class PartAssembler: @unchecked Sendable {
                 try place(previous?.verifiedChunk(atSequence: p) ?? refetch(c))
             case .remote(let d):
                 let size = Int(index.chunks[c].compressedSize)
-                guard let spool, let frame = try spool.bytes(at: d, length: size, cancellation: cancellation) else {
+                let decompressor = self.decompressor, index = self.index, part = self.part
+                guard let spool, let verified = try spool.withBytes(at: d, length: size, cancellation: cancellation, { frame in
+                    try? ChunkVerifier.open(frame, entry: index.chunks[c], chunkIndex: c, index: index, decompressor: decompressor)
+                }) else {
                     throw AssetPackManagerError.storage("the bytes at download offset \(d) of part \(part.sequences) were let go before they were placed")
                 }
-                let verified = try? ChunkVerifier.open(frame, entry: index.chunks[c], chunkIndex: c, index: index, decompressor: decompressor)
                 try place(verified ?? refetch(c))
                 // Let go of the frame only once its chunk is on disk.
                 spool.release(upTo: d + UInt64(size))

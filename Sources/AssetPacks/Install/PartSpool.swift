@@ -23,6 +23,10 @@ final class PartSpool: @unchecked Sendable {
     private var failure: (any Error)?
     private var finished = false
     private var closed = false
+    /// The assembling side is reading a frame in place: what is held may not move.
+    private var pinned = false
+    /// The download offset the assembling side waits to see held (it is woken only then).
+    private var awaited: UInt64 = 0
 
     /// `capacity`: at least twice the largest frame, or all the bytes the part downloads, so that
     /// a frame always fits.
@@ -77,7 +81,7 @@ final class PartSpool: @unchecked Sendable {
                 while true {
                     if let failure { throw failure }
                     if head + count < capacity { break }
-                    if head >= capacity / 4 {
+                    if head >= capacity / 4 && !pinned {
                         // Move what is held to the front, once a quarter of the room is free there.
                         // (A process killed in between leaves frames that no longer hash right:
                         // they are fetched again.)
@@ -91,16 +95,19 @@ final class PartSpool: @unchecked Sendable {
                 (base + Self.header + head + count).copyMemory(from: buffer.baseAddress! + done, byteCount: n)
                 setWord(2, UInt64(count + n))
                 done += n
-                condition.broadcast()
+                if start + UInt64(count) >= awaited { condition.broadcast() }
             }
         }
     }
 
-    /// A copy of download bytes [offset, offset + length), once they have arrived. Nil when the
-    /// network side finished without them. Throws the failure that stopped the part, or
-    /// `.cancelled` soon after `cancellation` is set.
-    func bytes(at offset: UInt64, length: Int, cancellation: CancellationFlag) throws -> [UInt8]? {
-        try condition.withLock {
+    /// Runs `body` on download bytes [offset, offset + length) in place, once they have arrived
+    /// (they stay put until `body` returns). Nil when the network side finished without them.
+    /// Throws the failure that stopped the part, or `.cancelled` soon after `cancellation` is set.
+    func withBytes<T>(at offset: UInt64, length: Int, cancellation: CancellationFlag,
+                      _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
+        let bytes: UnsafeRawBufferPointer? = try condition.withLock {
+            awaited = offset + UInt64(length)
+            defer { awaited = 0 }
             while start + UInt64(count) < offset + UInt64(length) {
                 if let failure { throw failure }
                 if finished { return nil }
@@ -108,9 +115,12 @@ final class PartSpool: @unchecked Sendable {
                 _ = condition.wait(until: Date().addingTimeInterval(0.05))
             }
             guard offset >= start else { return nil }
-            let from = base + Self.header + head + Int(offset - start)
-            return [UInt8](UnsafeRawBufferPointer(start: from, count: length))
+            pinned = true
+            return UnsafeRawBufferPointer(start: base + Self.header + head + Int(offset - start), count: length)
         }
+        guard let bytes else { return nil }
+        defer { condition.withLock { pinned = false; condition.broadcast() } }
+        return try body(bytes)
     }
 
     /// Bytes before `offset` are placed: their room is free again.
