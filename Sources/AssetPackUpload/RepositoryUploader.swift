@@ -29,10 +29,13 @@ public struct RepositoryUploader: Sendable {
     }
 
     /// Runs `plan`; `progress` hears about each file as it is done (one call at a time, from
-    /// the worker threads).
+    /// the worker threads). Setting `cancellation` (from any thread, say on SIGINT) stops the
+    /// upload as a failure does: transfers stop, open multipart uploads are aborted, and the
+    /// error thrown is the cancelled transfer's.
     @discardableResult
-    public func upload(_ plan: UploadPlan, progress: @escaping @Sendable (Event) -> Void = { _ in }) throws(UploadError) -> UploadReport {
-        let run = UploadRun(client: client, policy: options.multipart, progress: progress)
+    public func upload(_ plan: UploadPlan, cancellation: CancellationFlag = CancellationFlag(),
+                       progress: @escaping @Sendable (Event) -> Void = { _ in }) throws(UploadError) -> UploadReport {
+        let run = UploadRun(client: client, policy: options.multipart, cancellation: cancellation, progress: progress)
         let queue = UploadJobQueue(workers: options.jobs, cancellation: run.cancellation)
         var index = 0
         for stage in plan.stages {

@@ -25,7 +25,8 @@ extension S3Client {
     /// payload hash, so that the store refuses a part that arrived altered.
     public func uploadPart(_ key: String, uploadID: String, partNumber: Int, of partCount: Int, file path: String, range: Range<UInt64>,
                            cancellation: CancellationFlag? = nil) throws(UploadError) -> String {
-        let operation = "UploadPart \(partNumber) of \(partCount) (bytes \(range.lowerBound)–\(range.upperBound))"
+        let bytes = range.isEmpty ? "empty" : "bytes \(range.lowerBound)-\(range.upperBound - 1)"
+        let operation = "UploadPart \(partNumber) of \(partCount) (\(bytes))"
         let digest: SHA256Digest
         do { digest = try FileSectionDigest.sha256(path: path, range: range, cancellation: cancellation) } catch {
             throw .transport(operation: operation, key: key, error)

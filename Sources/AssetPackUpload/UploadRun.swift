@@ -9,8 +9,8 @@ final class UploadRun: @unchecked Sendable {
     let client: S3Client
     let policy: MultipartPolicy
     let progress: @Sendable (RepositoryUploader.Event) -> Void
-    /// Set at the first failure: transfers in flight stop.
-    let cancellation = CancellationFlag()
+    /// Set at the first failure (or by the caller): transfers in flight stop.
+    let cancellation: CancellationFlag
     private let lock = NSLock()
     private var uploaded: [(index: Int, key: String)] = []
     private var skipped: [(index: Int, key: String)] = []
@@ -18,9 +18,11 @@ final class UploadRun: @unchecked Sendable {
     private var multipartCount = 0
     private var open: [String: MultipartFileUpload] = [:]
 
-    init(client: S3Client, policy: MultipartPolicy, progress: @escaping @Sendable (RepositoryUploader.Event) -> Void) {
+    init(client: S3Client, policy: MultipartPolicy, cancellation: CancellationFlag,
+         progress: @escaping @Sendable (RepositoryUploader.Event) -> Void) {
         self.client = client
         self.policy = policy
+        self.cancellation = cancellation
         self.progress = progress
     }
 

@@ -104,6 +104,32 @@ import Testing
         #expect(try setup.headObject("catalog.json") == nil, "the catalog is never uploaded after a failure")
     }
 
+    @Test func cancellingMidwayAbortsTheMultipartUpload() throws {
+        let moto = try MotoServer()
+        let setup = try client(moto, "cancelled")
+        let flag = CancellationFlag()
+        // The caller cancels (as the CLI does on SIGINT) when part 2 is about to be sent.
+        let watcher = FaultInjectingTransport(wrapping: curl) { request in
+            if request.url.contains("partNumber=2&") { flag.cancel() }
+            return nil
+        }
+        let s3 = try client(moto, "cancelled", transport: watcher)
+        let repo = try repository()
+        let aborted = LockedList<String>()
+        #expect {
+            try RepositoryUploader(client: s3, options: try UploadOptions(jobs: 1, multipart: policy))
+                .upload(UploadPlan(directory: repo.path, location: S3Location(bucket: "cancelled")), cancellation: flag) { event in
+                    if case .aborted(let key, _) = event { aborted.append(key) }
+                }
+        } throws: { error in
+            guard case UploadError.transport(let operation, _, .cancelled) = error else { return false }
+            return operation.hasPrefix("UploadPart 2 of 3")
+        }
+        #expect(aborted.items == ["packs/big.pack"])
+        #expect(try setup.listMultipartUploads().isEmpty)
+        #expect(try setup.headObject("catalog.json") == nil)
+    }
+
     @Test func aCompleteAnsweredWith200AndAnErrorDocumentIsAFailure() throws {
         let moto = try MotoServer()
         let setup = try client(moto, "complete")

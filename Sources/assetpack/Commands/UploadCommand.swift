@@ -52,7 +52,7 @@ let uploadCommand = CommandSpec(
         do { transport = try CurlTransport(caFile: args.value("--ca")) } catch { throw CLIError.failure("\(error)") }
         let client = try S3Client(endpoint: endpoint, bucket: location.bucket, credentials: credentials, region: region, transport: transport)
         if args.flag("--create-bucket") { try client.createBucket() }
-        let report = try RepositoryUploader(client: client, options: options).upload(plan) { event in
+        let report = try RepositoryUploader(client: client, options: options).upload(plan, cancellation: interruptionFlag()) { event in
             switch event {
             case .uploaded(let item):
                 let parts = options.multipart.usesMultipart(forFileSize: item.size) ? ", \(options.multipart.parts(forFileSize: item.size).count) parts" : ""
@@ -89,4 +89,28 @@ private func uploadOptions(_ args: ParsedArguments) throws(CLIError) -> UploadOp
     } catch {
         throw .usage("\(error)")
     }
+}
+
+/// A flag set at the first SIGINT or SIGTERM, so that an interrupted upload aborts its multipart
+/// uploads before it exits; a second signal exits at once (status 130). The signals are blocked
+/// here, before any worker thread exists (threads inherit the mask), and taken by one thread
+/// with sigwait.
+private func interruptionFlag() -> CancellationFlag {
+    let flag = CancellationFlag()
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
+    let watched = signals
+    let watcher = Thread {
+        var signals = watched, received: Int32 = 0
+        sigwait(&signals, &received)
+        printError("interrupted: stopping the upload and aborting its multipart uploads (signal again to exit at once)")
+        flag.cancel()
+        sigwait(&signals, &received)
+        exit(130)
+    }
+    watcher.start()
+    return flag
 }
