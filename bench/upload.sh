@@ -18,7 +18,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}; size=${2:-1024}
 scripts/install-deps.sh --bench
-command -v aws > /dev/null || python3 -m pip install -q awscli > /dev/null 2>&1 || python3 -m pip install -q --break-system-packages awscli > /dev/null
 swift build -c release --product assetpack > /dev/null
 bin=$(swift build -c release --show-bin-path)/assetpack
 out=$PWD/bench/out/upload; corpus=$PWD/bench/out/corpus-$size
