@@ -73,14 +73,14 @@ final class UploadRun: @unchecked Sendable {
         }
     }
 
-    /// CompleteMultipartUpload. When a retry of it finds the upload gone (NoSuchUpload: an
-    /// earlier attempt did complete it, and only its answer was lost), the object itself is
-    /// checked: there with the file's size, it is the file.
+    /// CompleteMultipartUpload. When it finds the upload gone (NoSuchUpload: an earlier attempt
+    /// did complete it, and only its answer was lost), the object itself is checked: for a
+    /// content-addressed file, an object under its key with its size is the file.
     private func complete(_ upload: MultipartFileUpload, eTags: [String]) throws(UploadError) {
         do {
             try client.completeMultipartUpload(upload.item.key, uploadID: upload.uploadID, partETags: eTags, cancellation: cancellation)
         } catch {
-            guard case .rejected(_, _, _, 404, "NoSuchUpload", _) = error,
+            guard case .rejected(_, _, _, 404, "NoSuchUpload", _) = error, upload.item.isImmutable,
                   let object = try? client.headObject(upload.item.key, cancellation: cancellation),
                   object.size == upload.item.size else { throw error }
         }

@@ -157,6 +157,44 @@ import Testing
         #expect(try setup.headObject("catalog.json") == nil)
     }
 
+    @Test func aCompleteWhoseAnswerWasLostIsRecognisedByTheObjectItCreated() throws {
+        let moto = try MotoServer()
+        let isComplete: @Sendable (HTTPRequest) -> Bool = { $0.method == .post && $0.url.contains("?uploadId=") }
+        // The first Complete is served but its answer lost; the retry is answered as S3 may
+        // answer it, the upload being gone: 404 NoSuchUpload (moto itself would answer 200).
+        let losing = AnswerLosingTransport(wrapping: curl, losingTheFirstAnswerTo: isComplete)
+        let completes = LockedList<String>()
+        let noSuchUpload = Array("<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message></Error>".utf8)
+        let faulty = FaultInjectingTransport(wrapping: losing) { request in
+            guard isComplete(request) else { return nil }
+            completes.append(request.url)
+            guard completes.items.count > 1 else { return nil }
+            return .success(HTTPResponse(status: 404, headers: HTTPHeaders(), body: noSuchUpload, bodyByteCount: UInt64(noSuchUpload.count),
+                                         url: request.url))
+        }
+        let s3 = try client(moto, "lost", transport: faulty)
+        let repo = try repository()
+        let report = try RepositoryUploader(client: s3, options: try UploadOptions(jobs: 2, multipart: policy))
+            .upload(UploadPlan(directory: repo.path, location: S3Location(bucket: "lost")))
+        #expect(faulty.injectedRequests.count == 1, "the retried Complete got NoSuchUpload")
+        #expect(report.uploaded == ["packs/big.pack", "packs/small.pack", "catalog.json"])
+        #expect(try s3.getObject("packs/big.pack").body == Self.bigContent)
+
+        // A NoSuchUpload with no object of the file's size behind it stays a failure.
+        try repo.write("packs/other.pack", patternBytes(7 << 20, seed: 13))
+        let alwaysGone = FaultInjectingTransport(wrapping: curl) { request in
+            isComplete(request) ? .success(HTTPResponse(status: 404, headers: HTTPHeaders(), body: noSuchUpload,
+                                                        bodyByteCount: UInt64(noSuchUpload.count), url: request.url)) : nil
+        }
+        #expect {
+            try RepositoryUploader(client: try client(moto, "lost", transport: alwaysGone), options: try UploadOptions(jobs: 2, multipart: policy))
+                .upload(UploadPlan(directory: repo.path, location: S3Location(bucket: "lost")))
+        } throws: { error in
+            guard case UploadError.rejected(let operation, let key, _, 404, "NoSuchUpload", _) = error else { return false }
+            return operation == "CompleteMultipartUpload" && key == "packs/other.pack"
+        }
+    }
+
     @Test func manyFilesGoUpInParallelAndTheCatalogOnlyAfterAllOfThem() throws {
         let recorder = RecordingTransport(wrapping: curl, holdFirstRequest: true)
         let moto = try MotoServer()

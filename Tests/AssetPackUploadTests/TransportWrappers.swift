@@ -71,3 +71,27 @@ final class FaultInjectingTransport: HTTPTransport, @unchecked Sendable {
     /// The requests answered by `fault`, in order.
     var injectedRequests: [String] { lock.withLock { injected } }
 }
+
+/// Sends every request through the real transport, but loses the answer of the first one
+/// `matches` accepts: the server did the work, the caller sees a dropped connection.
+final class AnswerLosingTransport: HTTPTransport, @unchecked Sendable {
+    let wrapped: any HTTPTransport
+    let matches: @Sendable (HTTPRequest) -> Bool
+    private let lock = NSLock()
+    private var lost = false
+
+    init(wrapping wrapped: any HTTPTransport, losingTheFirstAnswerTo matches: @escaping @Sendable (HTTPRequest) -> Bool) {
+        self.wrapped = wrapped
+        self.matches = matches
+    }
+
+    func send(_ request: HTTPRequest, to destination: HTTPBodyDestination, cancellation: CancellationFlag?) throws(TransportError) -> HTTPResponse {
+        let response = try wrapped.send(request, to: destination, cancellation: cancellation)
+        let loses = matches(request) && lock.withLock { () -> Bool in
+            defer { lost = true }
+            return !lost
+        }
+        if loses { throw .transfer(url: request.url, code: 56, message: "injected: connection reset after the request was served") }
+        return response
+    }
+}
