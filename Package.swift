@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "AssetPackPublishing", dependencies: ["AssetPackFormat", "CCrypto"]),
         .target(name: "AssetPackServer", dependencies: ["AssetPackFormat", "CMicroHTTPD", "CX509"]),
         .target(name: "AssetPackTransport", dependencies: ["CCurl"]),
-        .target(name: "AssetPackUpload", dependencies: ["AssetPackTransport"]),
+        .target(name: "AssetPackUpload", dependencies: ["AssetPackFormat", "AssetPackTransport"]),
         .target(name: "AssetPacks", dependencies: ["AssetPackFormat", "AssetPackTransport", "CSQLite", "CPOSIX"]),
         // Beside the flow.
         .target(name: "AssetPackMigration", dependencies: ["AssetPackFormat"]),
@@ -46,7 +46,7 @@ let package = Package(
         .testTarget(name: "AssetPackTransportTests", dependencies: ["AssetPackTransport", "LoopbackServers"]),
         .testTarget(name: "AssetPackUploadTests", dependencies: ["AssetPackUpload", "AssetPackTransport", "LoopbackServers"]),
         .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackFormat"], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["assetpack"]),
+        .testTarget(name: "CLITests", dependencies: ["assetpack", "LoopbackServers"]),
         .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackServer", "AssetPackFormat",
                                                           "AssetPackTransport", "LoopbackServers", "assetpack"]),
     ]

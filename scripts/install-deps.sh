@@ -2,7 +2,7 @@
 # Installs what AssetPacks builds and tests with on Debian 12: the C libraries it links, the
 # tools its integration tests and benchmarks run beside it, and moto (an S3 endpoint) from PyPI.
 # Idempotent; skips what is already there. Needs root for apt-get (or sudo).
-# With --bench it also installs what the benchmarks in bench/ drive (wrk).
+# With --bench it also installs what the benchmarks in bench/ drive (wrk; the AWS CLI from PyPI).
 set -euo pipefail
 packages=(libzstd-dev libssl-dev libcurl4-openssl-dev libmicrohttpd-dev libsqlite3-dev
           zstd nginx-light curl openssl ca-certificates)
@@ -18,4 +18,7 @@ if ((${#missing[@]})); then
 fi
 if ! python3 -c 'import moto' 2>/dev/null; then
   python3 -m pip install -q 'moto[server]' >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages 'moto[server]' >/dev/null
+fi
+if [ "${1:-}" = "--bench" ] && ! command -v aws >/dev/null; then
+  python3 -m pip install -q awscli >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages awscli >/dev/null
 fi

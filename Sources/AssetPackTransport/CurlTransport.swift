@@ -47,10 +47,11 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         if cancellation?.isCancelled == true { throw .cancelled(url: request.url) }
         guard let handle = checkOut() else { throw .invalidRequest("libcurl could not create a handle") }
         defer { checkIn(handle) }
-        guard request.body == nil || request.method == .put else {
-            throw .invalidRequest("\(request.url): a body is only sent with PUT")
+        let sendsBody = request.method == .put || request.method == .post
+        guard request.body == nil || sendsBody else {
+            throw .invalidRequest("\(request.url): a body is only sent with PUT or POST")
         }
-        let body = request.body ?? (request.method == .put ? .bytes([]) : nil)
+        let body = request.body ?? (sendsBody ? .bytes([]) : nil)
         let source = try body.map { body throws(TransportError) in try CurlUploadSource(body) }
         let transfer = CurlTransfer(handle: handle, url: request.url, destination: destination, cancellation: cancellation)
         transfer.source = source
@@ -100,11 +101,18 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         switch request.method {
         case .get: set(CURLOPT_HTTPGET, long: 1)
         case .head: set(CURLOPT_NOBODY, long: 1)
-        case .put:
-            guard let source = transfer.source else { throw .invalidRequest("\(request.url): PUT without a body source") }
+        case .delete: set(CURLOPT_CUSTOMREQUEST, string: "DELETE")
+        case .put, .post:
+            guard let source = transfer.source else { throw .invalidRequest("\(request.url): \(request.method.rawValue) without a body source") }
             let sourceContext = Unmanaged.passUnretained(source).toOpaque()
-            set(CURLOPT_UPLOAD, long: 1)
-            set(CURLOPT_INFILESIZE_LARGE, ccurl_setopt_off_t(h, CURLOPT_INFILESIZE_LARGE, curl_off_t(source.size)))
+            if request.method == .put {
+                set(CURLOPT_UPLOAD, long: 1)
+                set(CURLOPT_INFILESIZE_LARGE, ccurl_setopt_off_t(h, CURLOPT_INFILESIZE_LARGE, curl_off_t(source.size)))
+            } else {
+                // A POST body read through the callback, its length declared up front (no chunked encoding).
+                set(CURLOPT_POST, long: 1)
+                set(CURLOPT_POSTFIELDSIZE_LARGE, ccurl_setopt_off_t(h, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(source.size)))
+            }
             set(CURLOPT_READFUNCTION, ccurl_setopt_data_callback(h, CURLOPT_READFUNCTION, curlReadCallback))
             set(CURLOPT_READDATA, ccurl_setopt_pointer(h, CURLOPT_READDATA, sourceContext))
             set(CURLOPT_SEEKFUNCTION, ccurl_setopt_seek_callback(h, curlSeekCallback))

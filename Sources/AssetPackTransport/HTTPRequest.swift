@@ -2,13 +2,16 @@
 /// a 3xx comes back as the response, with `HTTPResponse.redirectURL`, so that the caller can
 /// check each hop (for example against a domain allow-list) and send the next request itself.
 public struct HTTPRequest: Sendable {
-    public enum Method: String, Sendable { case get = "GET", head = "HEAD", put = "PUT" }
+    public enum Method: String, Sendable { case get = "GET", head = "HEAD", put = "PUT", post = "POST", delete = "DELETE" }
 
-    /// What a PUT sends.
+    /// What a PUT or POST sends.
     public enum Body: Sendable {
         case bytes([UInt8])
         /// The file at this path, streamed; its size is taken when the request starts.
         case file(path: String)
+        /// `length` bytes of the file at this path from `offset`, streamed (a part of a multipart
+        /// upload); the request fails when the file is shorter than `offset + length`.
+        case fileSection(path: String, offset: UInt64, length: UInt64)
     }
 
     /// Aborts a transfer slower than `bytesPerSecond` for `duration` (CURLOPT_LOW_SPEED_*):

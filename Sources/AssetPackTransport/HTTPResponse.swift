@@ -17,6 +17,19 @@ public struct HTTPResponse: Sendable {
     /// Connections opened for this request: 0 when a kept-alive connection was reused.
     public var newConnectionCount: Int
 
+    /// For `HTTPTransport` implementations outside this module.
+    public init(status: Int, headers: HTTPHeaders, body: [UInt8], bodyByteCount: UInt64, url: String, redirectURL: String? = nil,
+                httpVersion: String = "1.1", newConnectionCount: Int = 0) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.bodyByteCount = bodyByteCount
+        self.url = url
+        self.redirectURL = redirectURL
+        self.httpVersion = httpVersion
+        self.newConnectionCount = newConnectionCount
+    }
+
     public var isSuccess: Bool { (200..<300).contains(status) }
     public var isRedirect: Bool { (300..<400).contains(status) && redirectURL != nil }
 

@@ -1,6 +1,6 @@
 import AssetPackTransport
 
-/// The few S3 operations an upload needs, on any S3-compatible endpoint, with path-style URLs
+/// The S3 operations an upload needs (multipart ones in S3Client+Multipart.swift), on any S3-compatible endpoint, with path-style URLs
 /// (`ENDPOINT/BUCKET/KEY`: what MinIO, moto, Ceph and most self-hosted stores expect, and what
 /// AWS still accepts), signed with SigV4. Transient failures (connection errors, timeouts, 5xx,
 /// 429) are retried with `retryPolicy`.
@@ -36,18 +36,21 @@ public struct S3Client: Sendable {
     }
 
     /// Size, Content-Type and Cache-Control of an object, or nil when it does not exist.
-    public func headObject(_ key: String) throws(UploadError) -> S3ObjectInfo? {
-        let response = try send(HTTPRequest(.head, url: url(for: key), signing: signing), operation: "HEAD", key: key, accepting: [404])
+    public func headObject(_ key: String, cancellation: CancellationFlag? = nil) throws(UploadError) -> S3ObjectInfo? {
+        let response = try send(HTTPRequest(.head, url: url(for: key), signing: signing), operation: "HEAD", key: key, accepting: [404],
+                                cancellation: cancellation)
         guard response.status != 404 else { return nil }
         return S3ObjectInfo(size: response.headers["Content-Length"].flatMap { UInt64($0) },
-                            contentType: response.headers["Content-Type"], cacheControl: response.headers["Cache-Control"])
+                            contentType: response.headers["Content-Type"], cacheControl: response.headers["Cache-Control"],
+                            eTag: response.headers["ETag"])
     }
 
-    /// PUTs the file at `path` as `key`.
-    public func putObject(_ key: String, file path: String, contentType: String, cacheControl: String) throws(UploadError) {
+    /// PUTs the file at `path` as `key` (at most 5 GiB: larger files need a multipart upload).
+    public func putObject(_ key: String, file path: String, contentType: String, cacheControl: String,
+                          cancellation: CancellationFlag? = nil) throws(UploadError) {
         let headers = HTTPHeaders([("Content-Type", contentType), ("Cache-Control", cacheControl)])
         let request = HTTPRequest(.put, url: url(for: key), headers: headers, body: .file(path: path), signing: signing)
-        try send(request, operation: "PUT", key: key)
+        try send(request, operation: "PUT", key: key, cancellation: cancellation)
     }
 
     /// GETs an object (or a range of it); used to check an upload.
@@ -69,11 +72,17 @@ public struct S3Client: Sendable {
     }
 
     /// Sends with retries; a status outside 2xx and `accepting` becomes `UploadError.rejected`.
+    /// With `checkingForEmbeddedError`, a 2xx whose body is an S3 `<Error>` document is a
+    /// failure too (retried when its code says "try again").
     @discardableResult
-    private func send(_ request: HTTPRequest, operation: String, key: String, accepting: Set<Int> = []) throws(UploadError) -> HTTPResponse {
+    func send(_ request: HTTPRequest, operation: String, key: String, accepting: Set<Int> = [],
+              cancellation: CancellationFlag? = nil, checkingForEmbeddedError: Bool = false) throws(UploadError) -> HTTPResponse {
         do {
-            return try retryPolicy.run { _ throws(TransportError) in
-                let response = try transport.send(request, to: .memory(limit: 64 << 20), cancellation: nil)
+            return try retryPolicy.run(cancellation: cancellation, shouldRetry: Self.shouldRetry) { _ throws(TransportError) in
+                let response = try transport.send(request, to: .memory(limit: 64 << 20), cancellation: cancellation)
+                if response.isSuccess, checkingForEmbeddedError, S3XML.isErrorDocument(response.body) {
+                    throw TransportError.httpStatus(url: response.url, status: response.status, body: response.body)
+                }
                 if response.isSuccess || accepting.contains(response.status) { return response }
                 throw TransportError.httpStatus(url: response.url, status: response.status, body: response.body)
             }
@@ -85,17 +94,34 @@ public struct S3Client: Sendable {
         }
     }
 
-    private static func rejection(url: String, status: Int, body: [UInt8], operation: String, key: String) -> UploadError {
+    /// Transient transport failures, and the error codes S3 puts in a 200 answer when it could
+    /// not finish the request but it may succeed later.
+    private static func shouldRetry(_ error: TransportError) -> Bool {
+        if error.isTransient { return true }
+        guard case .httpStatus(_, let status, let body) = error, (200..<300).contains(status) else { return false }
+        return ["InternalError", "SlowDown", "ServiceUnavailable"].contains(S3ErrorBody(body).code ?? "")
+    }
+
+    static func rejection(url: String, status: Int, body: [UInt8], operation: String, key: String) -> UploadError {
         let s3 = S3ErrorBody(body)
         return .rejected(operation: operation, key: key, url: url, status: status, code: s3.code, message: s3.message)
     }
 
-    static func percentEncoded(_ key: String) -> String {
+    /// `key` with each byte outside RFC 3986's unreserved set percent-encoded, `/` kept.
+    static func percentEncoded(_ key: String) -> String { percentEncoded(key, keepingSlashes: true) }
+
+    /// A query parameter's value as SigV4 canonicalizes it: every byte outside the unreserved
+    /// set percent-encoded (uppercase hex), `/` included.
+    static func queryEncoded(_ value: String) -> String { percentEncoded(value, keepingSlashes: false) }
+
+    private static func percentEncoded(_ text: String, keepingSlashes: Bool) -> String {
         var out = ""
-        for byte in key.utf8 {
+        for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            case UInt8(ascii: "/") where keepingSlashes:
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
@@ -110,6 +136,8 @@ public struct S3ObjectInfo: Sendable, Equatable {
     public var size: UInt64?
     public var contentType: String?
     public var cacheControl: String?
+    /// As sent, quotes included; `"<hex>-N"` for an object made by a multipart upload of N parts.
+    public var eTag: String?
 }
 
 extension String {

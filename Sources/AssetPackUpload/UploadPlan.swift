@@ -4,6 +4,8 @@ import Foundation
 /// and headers. Files in subfolders (the content-addressed pack files) go first, cached forever;
 /// then any other file at the top level; `catalog.json` — the one file that points at the others
 /// — goes last, so that a reader never sees a catalog naming a file that is not there yet.
+/// These are three stages: files of one stage may go up in parallel, but a stage starts only
+/// once every file of the one before it is stored.
 public struct UploadPlan: Sendable {
     public struct Item: Sendable, Equatable {
         /// `/`-separated path inside the repository folder.
@@ -15,19 +17,30 @@ public struct UploadPlan: Sendable {
         public var cacheControl: String
         /// Content-addressed, never rewritten: skipped when an object of the same size exists.
         public var isImmutable: Bool
+        /// 0 for the files in subfolders, 1 for the other top-level files, 2 for catalog.json.
+        public var stage: Int
     }
 
     public static let catalogName = "catalog.json"
     public static let immutableCacheControl = "public, max-age=31536000, immutable"
     public static let mutableCacheControl = "public, max-age=60"
-    /// S3's limit for one PUT; larger files would need a multipart upload.
-    public static let maxObjectSize: UInt64 = 5 << 30
+    /// S3's limit for one object (a multipart upload of up to 10,000 parts).
+    public static let maxObjectSize: UInt64 = MultipartPolicy.maximumObjectSize
 
     public var items: [Item]
 
+    /// `items` cut into stages, in order.
+    public var stages: [[Item]] {
+        var stages: [[Item]] = []
+        for item in items {
+            if stages.last?.last?.stage == item.stage { stages[stages.count - 1].append(item) } else { stages.append([item]) }
+        }
+        return stages
+    }
+
     /// Scans `directory`. Refuses symbolic links and special files anywhere inside it (what is
     /// uploaded is exactly what lies in the folder, nothing outside it), a missing catalog.json,
-    /// and files above S3's single-PUT limit.
+    /// and files above S3's object size limit (5 TiB).
     public init(directory: String, location: S3Location) throws(UploadError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -51,7 +64,7 @@ public struct UploadPlan: Sendable {
                 return Item(relativePath: file.relative, path: file.path, key: location.key(for: file.relative), size: file.size,
                             contentType: file.relative.hasSuffix(".json") ? "application/json" : "application/octet-stream",
                             cacheControl: immutable ? Self.immutableCacheControl : Self.mutableCacheControl,
-                            isImmutable: immutable)
+                            isImmutable: immutable, stage: rank(file.relative))
             }
     }
 
@@ -75,7 +88,7 @@ public struct UploadPlan: Sendable {
             case S_IFREG:
                 let size = UInt64(info.st_size)
                 guard size <= maxObjectSize else {
-                    throw .invalidRepository(path: path, reason: "\(size) bytes is above S3's 5 GiB single-PUT limit (multipart upload is not supported)")
+                    throw .invalidRepository(path: path, reason: "\(size) bytes is above S3's 5 TiB object size limit")
                 }
                 files.append((childRelative, path, size))
             case S_IFLNK: throw .invalidRepository(path: path, reason: "is a symbolic link; a repository folder holds only regular files")

@@ -125,6 +125,19 @@ import Testing
         for i in 0..<16 { #expect(results.value[i] == Array(content[(i * 10_000)..<((i + 1) * 10_000)])) }
     }
 
+    @Test func putSendsASectionOfAFile() throws {
+        let source = try TemporaryDirectory("put-section")
+        let path = try source.write("body.bin", content)
+        let put = HTTPRequest(.put, url: nginx.url("/uploads/section.bin"), body: .fileSection(path: path, offset: 123_457, length: 100_000))
+        try transport.send(put).requireSuccess()
+        #expect(try transport.send(HTTPRequest(url: nginx.url("/uploads/section.bin"))).body == Array(content[123_457..<223_457]))
+        let tooLong = HTTPRequest(.put, url: nginx.url("/uploads/x"), body: .fileSection(path: path, offset: 250_000, length: 50_001))
+        #expect { try transport.send(tooLong) } throws: { error in
+            guard case TransportError.file(let failed, let message) = error else { return false }
+            return failed == path && message.contains("shorter")
+        }
+    }
+
     @Test func putSendsBytesAndFiles() throws {
         let created = try transport.send(HTTPRequest(.put, url: nginx.url("/uploads/a/bytes.bin"), body: .bytes([1, 2, 3])))
         #expect(created.status == 201)

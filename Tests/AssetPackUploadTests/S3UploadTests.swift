@@ -85,10 +85,10 @@ import Testing
             Issue.record("upload into a missing bucket succeeded")
         } catch {
             guard case .rejected(_, let key, _, let status, let code, _) = error else { Issue.record("wrong error: \(error)"); return }
-            #expect(key == "packs/aa/1-a.pack", "stops at the first file, before the catalog")
+            #expect(["packs/aa/1-a.pack", "packs/bb/1-b.pack"].contains(key), "stops at a pack file, before the catalog")
             #expect(status == 404)
             #expect(code == "NoSuchBucket")
-            #expect("\(error)".contains("NoSuchBucket") && "\(error)".contains("packs/aa/1-a.pack"))
+            #expect("\(error)".contains("NoSuchBucket") && "\(error)".contains(key))
         }
     }
 
@@ -105,7 +105,7 @@ import Testing
                 Issue.record("wrong error: \(error)")
                 return
             }
-            #expect(operation == "HEAD" && key == "packs/aa/1-a.pack")
+            #expect(operation == "HEAD" && ["packs/aa/1-a.pack", "packs/bb/1-b.pack"].contains(key))
             #expect("\(error)".contains("127.0.0.1:\(port)"))
         }
         #expect(throws: UploadError.self) {

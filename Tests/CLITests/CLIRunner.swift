@@ -20,13 +20,14 @@ struct CLI {
         var stderr: String
     }
 
-    /// Runs `assetpack ARGS` in `directory`.
+    /// Runs `assetpack ARGS` in `directory`, with `environment` added to this process's.
     @discardableResult
-    static func run(_ args: [String], in directory: String? = nil) throws -> Result {
+    static func run(_ args: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
         if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
