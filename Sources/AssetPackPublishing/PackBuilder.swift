@@ -49,8 +49,10 @@ struct PackBuilder {
         }
         let info: PackFileInfo
         do {
-            _ = try writer.write(metadata: metadata, files: input.files, to: staged)
-            info = try PackFileInfo(path: staged)
+            var writer = self.writer
+            writer.digestsFile = true
+            let summary = try writer.write(metadata: metadata, files: input.files, to: staged)
+            info = try PackFileInfo(path: staged, sha256: summary.fileSHA256)
             try afterPackaging?(metadata.assetPackID)
         } catch {
             throw PublishError.io("\(input.path): \(error)")

@@ -23,9 +23,11 @@ struct PackFileInfo {
         self.chunking = chunking
     }
 
-    init(path: String) throws {
+    /// Reads the pack at `path`; `sha256` is the file's digest when known already (hashed as it
+    /// was written), otherwise the file is read through to compute it.
+    init(path: String, sha256 known: SHA256Digest? = nil) throws {
         let reader = try PackReader(path: path)
-        guard let sha256 = FileDigest.of(path) else { throw PublishError.io("cannot read \(path)") }
+        guard let sha256 = known ?? FileDigest.of(path) else { throw PublishError.io("cannot read \(path)") }
         metadata = reader.index.metadata
         size = reader.fileSize
         installSize = reader.index.installSize

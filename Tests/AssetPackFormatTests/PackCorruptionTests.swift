@@ -23,7 +23,7 @@ import Testing
     func edit(_ path: String, at offset: Int, _ change: (inout UInt8) -> Void) {
         var bytes = readFile(path)
         change(&bytes[offset < 0 ? bytes.count + offset : offset])
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     }
 
     /// Extraction fails and leaves the target folder absent and no staging behind.
@@ -58,7 +58,7 @@ import Testing
         let pack = try makePack(dir)
         let bytes = readFile(pack)
         for cut in [10, 100, bytes.count / 2, bytes.count - 1] {
-            FileManager.default.createFile(atPath: pack, contents: Data(bytes.prefix(cut)))
+            _ = FileManager.default.createFile(atPath: pack, contents: Data(bytes.prefix(cut)))
             let e = openError(pack)
             #expect(e != nil, "cut at \(cut) was accepted")
             #expect(e?.contains("truncated") == true || e?.contains("fewer than") == true, "\(e ?? "")")
@@ -80,7 +80,7 @@ import Testing
         // Trailer's index offset points past the end of the file.
         let at = bytes.count - PackLayout.trailerSize
         bytes.replaceSubrange(at..<at + 8, with: withUnsafeBytes(of: UInt64(1 << 40).littleEndian, Array.init))
-        FileManager.default.createFile(atPath: pack, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: pack, contents: Data(bytes))
         #expect(openError(pack)?.contains("malformed trailer") == true)
     }
 

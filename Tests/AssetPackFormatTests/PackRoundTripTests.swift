@@ -42,6 +42,15 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix(".") }.isEmpty)
     }
 
+    @Test func theFileDigestIsTakenAsTheFileIsWritten() throws {
+        let dir = TempDir(); defer { dir.remove() }
+        makeTree(dir)
+        let (pack, summary) = try packManifest(manifest, in: dir) { $0.digestsFile = true }
+        #expect(summary.fileSHA256 == SHA256Digest.hash(readFile(pack)))
+        let (_, plain) = try packManifest(manifest, in: dir, output: "plain.pack")
+        #expect(plain.fileSHA256 == nil)
+    }
+
     @Test func packingIsDeterministicWhateverTheThreadCount() throws {
         let dir = TempDir(); defer { dir.remove() }
         makeTree(dir)

@@ -17,7 +17,7 @@ struct TempDir {
     func write(_ relative: String, _ bytes: [UInt8], mode: Int = 0o644) -> String {
         let full = path + "/" + relative
         try! FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: full, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: full, contents: Data(bytes))
         chmod(full, mode_t(mode))
         return full
     }
@@ -83,7 +83,7 @@ func rewriteIndex(of packPath: String, _ transform: (inout [UInt8], PackTrailer)
     bytes = Array(bytes[..<Int(trailer.indexOffset)]) + index
     let newTrailer = PackTrailer(indexOffset: trailer.indexOffset, indexLength: UInt64(index.count), indexDigest: SHA256Digest.hash(index))
     bytes += newTrailer.encoded()
-    FileManager.default.createFile(atPath: packPath, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: packPath, contents: Data(bytes))
 }
 
 /// Re-encodes a pack's index after `change` edits the decoded model (which may make it invalid).

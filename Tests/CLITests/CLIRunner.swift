@@ -55,7 +55,7 @@ struct Scratch {
     func write(_ rel: String, _ text: String, mode: Int = 0o644) -> String {
         let full = path + "/" + rel
         try! FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
         chmod(full, mode_t(mode))
         return full
     }

@@ -86,7 +86,7 @@ import Testing
         #expect(try CLI.run(["package", "M.json", "-o", "p.pack"], in: s.path).status == 0)
         var bytes = [UInt8](FileManager.default.contents(atPath: s.path + "/p.pack")!)
         bytes[40] ^= 0xFF   // inside the first chunk's frame
-        FileManager.default.createFile(atPath: s.path + "/p.pack", contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: s.path + "/p.pack", contents: Data(bytes))
         let r = try CLI.run(["verify", "p.pack"], in: s.path)
         #expect(r.status == 1)
         #expect(r.stderr.contains("chunk 0") && r.stderr.contains("d/words.txt"), "\(r.stderr)")

@@ -2,14 +2,17 @@ import Foundation
 
 /// A file written under a temporary name beside its destination and renamed into place only
 /// when complete, so no reader ever sees it half-written. Discarded (unlinked) unless committed.
+/// With `digesting`, the SHA-256 of everything written is kept as it goes (no reading back).
 public final class AtomicFile {
     public let destination: String
     public let temporaryPath: String
     public let fd: Int32
     private var finished = false
+    private let hasher: SHA256Hasher?
 
-    public init(destination: String, mode: mode_t = 0o644) throws(PackWriteError) {
+    public init(destination: String, mode: mode_t = 0o644, digesting: Bool = false) throws(PackWriteError) {
         self.destination = destination
+        hasher = digesting ? SHA256Hasher() : nil
         let url = URL(fileURLWithPath: destination)
         let dir = url.deletingLastPathComponent().path
         temporaryPath = "\(dir)/.\(url.lastPathComponent).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -22,7 +25,11 @@ public final class AtomicFile {
     /// Writes all of `buffer`, retrying short writes.
     public func write(_ buffer: UnsafeRawBufferPointer) throws(PackWriteError) {
         try writeAll(fd: fd, buffer, path: destination)
+        hasher?.update(buffer)
     }
+
+    /// The SHA-256 of the bytes written so far (nil unless `digesting`); call once, at the end.
+    public func digest() -> SHA256Digest? { hasher?.finalize() }
 
     public func write(_ bytes: [UInt8]) throws(PackWriteError) {
         var failure: PackWriteError?

@@ -10,6 +10,8 @@ public struct PackSummary: Sendable, Equatable {
     public var installSize: UInt64
     public var packSize: UInt64
     public var packDigest: SHA256Digest
+    /// The SHA-256 of the whole pack file, when the writer was asked for it (`digestsFile`).
+    public var fileSHA256: SHA256Digest?
 }
 
 /// Builds a pack from selected files: reads them in pack order, cuts chunks (FastCDC), hashes and
@@ -22,6 +24,9 @@ public struct PackWriter {
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Bytes read per block handed to a worker (at least twice the maximum chunk size).
     public var blockSize = 4 << 20
+    /// Whether to hash the pack file as it is written (`PackSummary.fileSHA256`), which the
+    /// catalog needs and which saves reading the file back.
+    public var digestsFile = false
 
     public init() {}
 
@@ -39,7 +44,7 @@ public struct PackWriter {
     }
 
     public func write(metadata: PackMetadata, files: [SelectedFile], to destination: String) throws -> PackSummary {
-        let out = try AtomicFile(destination: destination)
+        let out = try AtomicFile(destination: destination, digesting: digestsFile)
         defer { out.discard() }
         try out.write(PackLayout.header())
         let workers = max(1, threads)
@@ -76,11 +81,12 @@ public struct PackWriter {
         let trailer = PackTrailer(indexOffset: indexOffset, indexLength: UInt64(indexBytes.count), indexDigest: SHA256Digest.hash(indexBytes))
         try out.write(indexBytes)
         try out.write(trailer.encoded())
+        let fileSHA256 = out.digest()
         try out.commit()
         return PackSummary(fileCount: files.count, chunkCount: chunks.count, reusedChunkCount: sequence.count - chunks.count,
                            installSize: index.installSize,
                            packSize: indexOffset + UInt64(indexBytes.count + PackLayout.trailerSize),
-                           packDigest: trailer.indexDigest)
+                           packDigest: trailer.indexDigest, fileSHA256: fileSHA256)
     }
 }
 
