@@ -83,6 +83,8 @@ import Testing
         #expect(empty.status == 1 && empty.error.contains("not an initialised storage root"), "\(empty.error)")
         let badEvent = try await run(["install", "--root", root, "--event", "whenever"])
         #expect(badEvent.status == 2)
+        let badParts = try await run(["ensure", "Extras", "--root", root, "--parts", "0"])
+        #expect(badParts.status == 2 && badParts.error.contains("--parts"), "\(badParts.error)")
 
         // remove: files and namespace entries go.
         let remove = try await run(["remove", "Extras", "--root", root])

@@ -12,7 +12,15 @@ enum ClientOptions {
     static let allow = OptionSpec.option("--allow-domain", value: "HOST", help: "Allow downloads only from these hosts (*.example.com for subdomains).", repeatable: true)
     static let json = OptionSpec.flag("--json", help: "Print JSON instead of text: one line per progress update, then {\"event\": \"done\", \"fetchedBytes\": N}.")
     static let lockTimeout = OptionSpec.option("--lock-timeout", value: "SECONDS", help: "How long to wait while another process uses the root (default 30).")
-    static let all: [OptionSpec] = [root, repo, key, ca, allow, json, lockTimeout]
+    static let parts = OptionSpec.option("--parts", value: "N", help: "Assemble each pack in N parts, each over a connection of its own (default: 4 for packs of 32 MiB or more, else 1).")
+    static let all: [OptionSpec] = [root, repo, key, ca, allow, json, lockTimeout, parts]
+
+    /// `--parts` as the manager's setting (the default when absent).
+    static func parallelDownloads(_ args: ParsedArguments) throws(CLIError) -> AssetPackManager.ParallelDownloads {
+        guard let text = args.value("--parts") else { return .standard }
+        guard let n = Int(text), (1...16).contains(n) else { throw .usage("--parts takes a number from 1 to 16, got '\(text)'") }
+        return .init(parts: n, minimumInstallSize: 0)
+    }
 
     /// `--lock-timeout` as a Duration (30 s when absent).
     static func storageLockTimeout(_ args: ParsedArguments) throws(CLIError) -> Duration {
@@ -39,9 +47,11 @@ func makeManager(_ args: ParsedArguments) throws -> AssetPackManager {
     let key: Ed25519PublicKey
     do { key = try Ed25519PublicKey(text: keyText) } catch { throw CLIError.failure("the saved public key is invalid: \(error)") }
     // The manager first: it locks the root, so no other process sees the settings change.
-    let manager = try AssetPackManager(configuration: .init(repositoryURLs: settings.repositoryURLs, publicKey: key,
-                                                            storageRoot: root, allowedDomains: args.all("--allow-domain"),
-                                                            caFile: settings.caFile, storageLockTimeout: ClientOptions.storageLockTimeout(args)))
+    var configuration = AssetPackManager.Configuration(repositoryURLs: settings.repositoryURLs, publicKey: key, storageRoot: root,
+                                                       allowedDomains: args.all("--allow-domain"), caFile: settings.caFile,
+                                                       storageLockTimeout: try ClientOptions.storageLockTimeout(args))
+    configuration.parallelDownloads = try ClientOptions.parallelDownloads(args)
+    let manager = try AssetPackManager(configuration: configuration)
     try settings.save(root: root)
     return manager
 }
