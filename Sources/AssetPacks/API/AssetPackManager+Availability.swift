@@ -12,7 +12,7 @@ extension AssetPackManager {
     /// keeps what it verified (the next call resumes there) and `.paused` is sent.
     public func ensureLocalAvailability(of assetPack: AssetPack, requireLatestVersion: Bool = false) async throws {
         if let installed = try store.installedPack(assetPack.id), !requireLatestVersion || installed.version >= assetPack.version {
-            try store.touch(assetPack.id)
+            try store.touch(assetPack.id, at: configuration.now())
             return
         }
         try await download(assetPack)
@@ -100,9 +100,14 @@ extension AssetPackManager {
             if pending != nil { return }
             throw AssetPackManagerError.assetPackNotFound(withID: id)
         }
-        try store.removeInstalled(id)
+        try uninstall(installed)
+    }
+
+    /// Removes an installed pack's store rows (its namespace paths with them), then its files.
+    func uninstall(_ installed: InstalledPack) throws {
+        try store.removeInstalled(installed.id)
         try? FileManager.default.removeItem(atPath: layout.absolute(installed.directory))
-        rmdir(layout.packs + "/" + id)
+        rmdir(layout.packs + "/" + installed.id)
     }
 
     /// Picks, among localized variants of the same content, the one that best fits the user's

@@ -41,7 +41,7 @@ extension AssetPackManager {
         if let id { holders = holders.filter { $0 == id } }
         let candidates = try holders.compactMap { try store.installedPack($0) }
         guard let pack = languages.best(candidates, language: { $0.language }) else { throw AssetPackManagerError.fileNotFound(at: path) }
-        try store.touch(pack.id)
+        try store.touch(pack.id, at: configuration.now())
         return layout.absolute(pack.directory) + "/" + key
     }
 }

@@ -28,7 +28,14 @@ extension AssetPackManager {
             try Allowances(downloadAllowance: configuration.downloadAllowance, essentialDownloadAllowance: configuration.essentialDownloadAllowance,
                            maxInstallSize: configuration.maxInstallSize, essentialMaxInstallSize: configuration.essentialMaxInstallSize)
                 .check(pack, installed: try store.installedPacks(), downloading: inFlight.values.map(\.pack))
+            // The whole set is chosen (or the download refused) before anything is evicted.
+            let evictions = try configuration.storageBudget.map {
+                try StorageBudget(budget: $0).evictions(for: pack, installed: try store.installedPacks(), downloading: inFlight.values.map(\.pack),
+                                                        busy: Set(inFlight.keys).union(try store.pendingDownloads().map(\.id)))
+            } ?? []
             guard configuration.shouldDownload(pack) else { throw AssetPackManagerError.downloadDeclined(assetPackID: pack.id) }
+            // No suspension from the check to `inFlight` below: no other download slips in between.
+            for evicted in evictions { try uninstall(evicted) }
         } catch { throw refused(error) }
         let flag = CancellationFlag()
         let waiters = WaiterGroup<Void>(onAbandoned: { flag.cancel() })
@@ -129,7 +136,7 @@ extension AssetPackManager {
         guard rename(stagingFiles, target) == 0 else {
             throw AssetPackManagerError.storage("cannot move \(stagingFiles) to \(target): \(String(cString: strerror(errno)))")
         }
-        let now = Date()
+        let now = configuration.now()
         try store.commitInstall(InstalledPack(id: entry.id, version: entry.version, digest: entry.digest, directory: directory,
                                               downloadSize: entry.downloadSize, installSize: entry.installSize, language: entry.language,
                                               downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,

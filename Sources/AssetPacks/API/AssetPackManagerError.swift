@@ -14,6 +14,12 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
     case verification(String)
     /// A limit checked before any byte moves: which one, what was needed, what is allowed.
     case allowanceExceeded(String, needed: UInt64, limit: UInt64)
+    /// The storage budget cannot hold the pack even after evicting every unused on-demand pack:
+    /// the install bytes the root would hold with it, the budget, and what eviction could free.
+    /// Nothing was evicted.
+    case storageBudgetExceeded(assetPackID: String, needed: UInt64, budget: UInt64, evictable: UInt64)
+    /// A preservation priority outside 0…1 (or not a number).
+    case invalidPreservationPriority(Double, assetPackID: String)
     case domainNotAllowed(host: String, url: String)
     /// The `shouldDownload` hook said no.
     case downloadDeclined(assetPackID: String)
@@ -37,6 +43,10 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
         case .catalog(let e): return "catalog refused: \(e)"
         case .verification(let why): return "verification failed: \(why)"
         case let .allowanceExceeded(what, needed, limit): return "\(what): needs \(needed) bytes, the limit is \(limit)"
+        case let .storageBudgetExceeded(id, needed, budget, evictable):
+            return "\(id): the storage budget is \(budget) bytes (uncompressed); with this pack installed the root would hold \(needed), and evicting every unused on-demand pack frees only \(evictable); nothing was evicted"
+        case let .invalidPreservationPriority(priority, id):
+            return "\(id): preservation priority \(priority) is out of range (0...1)"
         case let .domainNotAllowed(host, url): return "\(url): host \(host) is not in the domain allow-list"
         case .downloadDeclined(let id): return "the shouldDownload hook declined to download \"\(id)\""
         case .storage(let why): return why

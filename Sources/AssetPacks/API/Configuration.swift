@@ -20,6 +20,10 @@ extension AssetPackManager {
         public var maxInstallSize: UInt64?
         /// Uncompressed bytes installed essential packs may take [BAEssentialMaxInstallSize].
         public var essentialMaxInstallSize: UInt64?
+        /// Uncompressed bytes all installed packs may take before on-demand packs are evicted to
+        /// make room for a download (lowest preservation priority, then least recently used,
+        /// first); nil (the default) evicts nothing. See `setPreservationPriority`.
+        public var storageBudget: UInt64?
         /// Hosts downloads may come from, redirects included; `*.example.com` matches subdomains
         /// [BADownloadDomainAllowList]. Empty allows every host.
         public var allowedDomains: [String]
@@ -47,7 +51,7 @@ extension AssetPackManager {
 
         public init(repositoryURLs: [String], publicKey: Ed25519PublicKey, storageRoot: String,
                     downloadAllowance: UInt64? = nil, essentialDownloadAllowance: UInt64? = nil,
-                    maxInstallSize: UInt64? = nil, essentialMaxInstallSize: UInt64? = nil,
+                    maxInstallSize: UInt64? = nil, essentialMaxInstallSize: UInt64? = nil, storageBudget: UInt64? = nil,
                     allowedDomains: [String] = [], caFile: String? = nil,
                     shouldDownload: @escaping @Sendable (AssetPack) -> Bool = { _ in true },
                     preferredLanguages: [String] = Locale.preferredLanguages, primaryLanguage: String = "en",
@@ -61,6 +65,7 @@ extension AssetPackManager {
             self.essentialDownloadAllowance = essentialDownloadAllowance
             self.maxInstallSize = maxInstallSize
             self.essentialMaxInstallSize = essentialMaxInstallSize
+            self.storageBudget = storageBudget
             self.allowedDomains = allowedDomains
             self.caFile = caFile
             self.shouldDownload = shouldDownload

@@ -1,16 +1,19 @@
 import Foundation
 
 /// What a storage root remembers between runs of the command-line client: the repository, the
-/// trusted key and the CA file, so that later commands need only `--root`.
+/// trusted key, the CA file and the storage budget, so that later commands need only `--root`.
 public struct RootSettings: Sendable, Equatable {
     public var repositoryURLs: [String]
     public var publicKey: String?
     public var caFile: String?
+    /// `Configuration.storageBudget` (nil: none).
+    public var storageBudget: UInt64?
 
-    public init(repositoryURLs: [String] = [], publicKey: String? = nil, caFile: String? = nil) {
+    public init(repositoryURLs: [String] = [], publicKey: String? = nil, caFile: String? = nil, storageBudget: UInt64? = nil) {
         self.repositoryURLs = repositoryURLs
         self.publicKey = publicKey
         self.caFile = caFile
+        self.storageBudget = storageBudget
     }
 
     /// The settings saved in the root at `path` (empty when nothing was saved yet).
@@ -18,7 +21,8 @@ public struct RootSettings: Sendable, Equatable {
         guard FileManager.default.fileExists(atPath: StorageLayout(root: path).database) else { return RootSettings() }
         let store = try ClientStore(path: StorageLayout(root: path).database)
         return RootSettings(repositoryURLs: (try store.setting("repositoryURLs"))?.split(separator: "\n").map(String.init) ?? [],
-                            publicKey: try store.setting("publicKey"), caFile: try store.setting("caFile"))
+                            publicKey: try store.setting("publicKey"), caFile: try store.setting("caFile"),
+                            storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) })
     }
 
     public func save(root path: String) throws {
@@ -27,5 +31,6 @@ public struct RootSettings: Sendable, Equatable {
         try store.setSetting("repositoryURLs", repositoryURLs.isEmpty ? nil : repositoryURLs.joined(separator: "\n"))
         try store.setSetting("publicKey", publicKey)
         try store.setSetting("caFile", caFile)
+        try store.setSetting("storageBudget", storageBudget.map { String($0) })
     }
 }

@@ -17,6 +17,9 @@ struct InstalledPack: Sendable {
     var lastUsed: Date
     var indexBytes: [UInt8]
     var indexOffset: UInt64
+    /// 0…1: with a storage budget, packs of lower priority are evicted first (ODR's
+    /// preservation priority). Kept across updates of the pack.
+    var preservationPriority: Double = ClientStore.defaultPreservationPriority
 }
 
 /// A download that has started and not yet been installed (it resumes after a restart).
@@ -35,7 +38,8 @@ struct PendingDownload: Sendable, Equatable {
 /// moment leaves it consistent: settings, the last accepted catalog, installed packs, the merged
 /// namespace, and downloads in progress. Schema: docs/FORMAT.md, "Client store".
 final class ClientStore: @unchecked Sendable {
-    static let schemaVersion: Int64 = 1
+    static let schemaVersion: Int64 = 2
+    static let defaultPreservationPriority = 0.5
     private let db: SQLiteDatabase
 
     init(path: String) throws {
@@ -45,6 +49,10 @@ final class ClientStore: @unchecked Sendable {
             throw AssetPackManagerError.storage("\(path) has schema version \(version); this client understands up to \(Self.schemaVersion)")
         }
         try db.transaction {
+            if version == 1 {
+                // 1 → 2: the preservation priority of installed packs.
+                try db.execute("ALTER TABLE installed_packs ADD COLUMN preservation_priority REAL NOT NULL DEFAULT \(Self.defaultPreservationPriority)")
+            }
             try db.execute("""
             CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS catalog (
@@ -53,7 +61,8 @@ final class ClientStore: @unchecked Sendable {
             CREATE TABLE IF NOT EXISTS installed_packs (
                 id TEXT PRIMARY KEY, version INTEGER NOT NULL, digest TEXT NOT NULL, directory TEXT NOT NULL,
                 download_size INTEGER NOT NULL, install_size INTEGER NOT NULL, language TEXT, policy TEXT NOT NULL,
-                installed_at INTEGER NOT NULL, last_used INTEGER NOT NULL, index_bytes BLOB NOT NULL, index_offset INTEGER NOT NULL);
+                installed_at INTEGER NOT NULL, last_used INTEGER NOT NULL, index_bytes BLOB NOT NULL, index_offset INTEGER NOT NULL,
+                preservation_priority REAL NOT NULL DEFAULT \(Self.defaultPreservationPriority));
             CREATE TABLE IF NOT EXISTS namespace (
                 path TEXT NOT NULL, pack_id TEXT NOT NULL REFERENCES installed_packs(id) ON DELETE CASCADE,
                 PRIMARY KEY (path, pack_id));
@@ -102,14 +111,14 @@ final class ClientStore: @unchecked Sendable {
     func installedPacks() throws -> [InstalledPack] {
         try db.query("""
             SELECT id, version, digest, directory, download_size, install_size, language, policy, installed_at, last_used,
-                   index_bytes, index_offset FROM installed_packs ORDER BY id
+                   index_bytes, index_offset, preservation_priority FROM installed_packs ORDER BY id
             """).compactMap(Self.installedPack)
     }
 
     func installedPack(_ id: String) throws -> InstalledPack? {
         try db.query("""
             SELECT id, version, digest, directory, download_size, install_size, language, policy, installed_at, last_used,
-                   index_bytes, index_offset FROM installed_packs WHERE id = ?1
+                   index_bytes, index_offset, preservation_priority FROM installed_packs WHERE id = ?1
             """, [.text(id)]).first.flatMap(Self.installedPack)
     }
 
@@ -117,26 +126,31 @@ final class ClientStore: @unchecked Sendable {
         guard let id = r[0].string, let version = r[1].int, let digestHex = r[2].string, let digest = SHA256Digest(hex: digestHex),
               let directory = r[3].string, let download = r[4].int, let install = r[5].int, let policyJSON = r[7].string,
               let policy = try? JSONDecoder().decode(DownloadPolicy.self, from: Data(policyJSON.utf8)),
-              let installed = r[8].int, let used = r[9].int, let index = r[10].bytes, let offset = r[11].int else { return nil }
+              let installed = r[8].int, let used = r[9].int, let index = r[10].bytes, let offset = r[11].int,
+              let priority = r[12].double else { return nil }
         return InstalledPack(id: id, version: Int(version), digest: digest, directory: directory, downloadSize: UInt64(download),
                              installSize: UInt64(install), language: r[6].string, downloadPolicy: policy,
                              installedAt: Date(timeIntervalSince1970: Double(installed)), lastUsed: Date(timeIntervalSince1970: Double(used)),
-                             indexBytes: index, indexOffset: UInt64(offset))
+                             indexBytes: index, indexOffset: UInt64(offset), preservationPriority: priority)
     }
 
-    /// Records `pack` as installed (replacing any earlier version), its paths in the namespace,
-    /// and the end of its download, in one transaction.
+    /// Records `pack` as installed (replacing any earlier version, whose preservation priority it
+    /// keeps), its paths in the namespace, and the end of its download, in one transaction.
     func commitInstall(_ pack: InstalledPack, paths: [String]) throws {
         let policy = String(decoding: try JSONEncoder().encode(pack.downloadPolicy), as: UTF8.self)
         try db.transaction {
+            let priority = try db.query("SELECT preservation_priority FROM installed_packs WHERE id = ?1", [.text(pack.id)])
+                .first?.first?.double ?? pack.preservationPriority
             try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(pack.id)])
             try db.query("""
                 INSERT INTO installed_packs(id, version, digest, directory, download_size, install_size, language, policy,
-                    installed_at, last_used, index_bytes, index_offset) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                    installed_at, last_used, index_bytes, index_offset, preservation_priority)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
                 """, [.text(pack.id), .integer(Int64(pack.version)), .text(pack.digest.hex), .text(pack.directory),
                       .integer(Int64(pack.downloadSize)), .integer(Int64(pack.installSize)), pack.language.map { .text($0) } ?? .null,
                       .text(policy), .integer(Int64(pack.installedAt.timeIntervalSince1970)),
-                      .integer(Int64(pack.lastUsed.timeIntervalSince1970)), .blob(pack.indexBytes), .integer(Int64(pack.indexOffset))])
+                      .integer(Int64(pack.lastUsed.timeIntervalSince1970)), .blob(pack.indexBytes), .integer(Int64(pack.indexOffset)),
+                      .real(priority)])
             for path in paths {
                 try db.query("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2)", [.text(path), .text(pack.id)])
             }
@@ -148,8 +162,14 @@ final class ClientStore: @unchecked Sendable {
         _ = try db.transaction { try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(id)]) }
     }
 
-    func touch(_ id: String) throws {
-        try db.query("UPDATE installed_packs SET last_used = ?2 WHERE id = ?1", [.text(id), .integer(Int64(Date().timeIntervalSince1970))])
+    func touch(_ id: String, at date: Date) throws {
+        try db.query("UPDATE installed_packs SET last_used = ?2 WHERE id = ?1", [.text(id), .integer(Int64(date.timeIntervalSince1970))])
+    }
+
+    /// Sets the preservation priority of installed pack `id`; false when it is not installed.
+    func setPreservationPriority(_ priority: Double, of id: String) throws -> Bool {
+        try db.query("UPDATE installed_packs SET preservation_priority = ?2 WHERE id = ?1 RETURNING id", [.text(id), .real(priority)])
+            .isEmpty == false
     }
 
     // MARK: Namespace

@@ -12,6 +12,7 @@ public struct SQLiteError: Error, CustomStringConvertible {
 enum SQLiteValue: Equatable {
     case null
     case integer(Int64)
+    case real(Double)
     case text(String)
     case blob([UInt8])
 }
@@ -66,6 +67,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             switch value {
             case .null: rc = sqlite3_bind_null(statement, index)
             case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
+            case .real(let v): rc = sqlite3_bind_double(statement, index, v)
             case .text(let s): rc = csqlite_bind_text(statement, index, s, Int32(s.utf8.count))
             case .blob(let b): rc = b.withUnsafeBytes { csqlite_bind_blob(statement, index, $0.baseAddress, Int32(b.count)) }
             }
@@ -80,6 +82,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             rows.append((0..<columns).map { c in
                 switch sqlite3_column_type(statement, c) {
                 case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, c))
+                case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, c))
                 case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, c)))
                 case SQLITE_BLOB:
                     let n = Int(sqlite3_column_bytes(statement, c))
@@ -107,6 +110,14 @@ final class SQLiteDatabase: @unchecked Sendable {
 
 extension SQLiteValue {
     var int: Int64? { if case .integer(let v) = self { return v }; return nil }
+    /// A REAL, or an INTEGER as a Double (SQLite stores 1.0 in a REAL column as it likes).
+    var double: Double? {
+        switch self {
+        case .real(let v): return v
+        case .integer(let v): return Double(v)
+        default: return nil
+        }
+    }
     var string: String? { if case .text(let s) = self { return s }; return nil }
     var bytes: [UInt8]? { if case .blob(let b) = self { return b }; return nil }
 }

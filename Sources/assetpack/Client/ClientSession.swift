@@ -13,7 +13,20 @@ enum ClientOptions {
     static let json = OptionSpec.flag("--json", help: "Print JSON instead of text: one line per progress update, then {\"event\": \"done\", \"fetchedBytes\": N}.")
     static let lockTimeout = OptionSpec.option("--lock-timeout", value: "SECONDS", help: "How long to wait while another process uses the root (default 30).")
     static let parts = OptionSpec.option("--parts", value: "N", help: "Assemble each pack in N parts, each over a connection of its own (default: 4 for packs of 32 MiB or more, else 1).")
+    static let storageBudget = OptionSpec.option("--storage-budget", value: "SIZE", help: "Evict unused on-demand packs (lowest preservation priority, then least recently used) to keep installed packs within SIZE uncompressed bytes (K/M/G = KiB/MiB/GiB); 'none' for no budget. Remembered by the root.")
     static let all: [OptionSpec] = [root, repo, key, ca, allow, json, lockTimeout, parts]
+    /// The options of the commands that download.
+    static let downloading: [OptionSpec] = all + [storageBudget]
+
+    /// `--storage-budget`: nil when absent, `.some(nil)` for `none`.
+    static func storageBudget(_ args: ParsedArguments) throws(CLIError) -> UInt64?? {
+        guard let text = args.value("--storage-budget") else { return nil }
+        if text.lowercased() == "none" { return .some(nil) }
+        guard let bytes = parseByteSize(text) else {
+            throw .usage("--storage-budget takes a size in bytes (K, M, G for KiB, MiB, GiB) or 'none', got '\(text)'")
+        }
+        return .some(bytes)
+    }
 
     /// `--parts` as the manager's setting (the default when absent).
     static func parallelDownloads(_ args: ParsedArguments) throws(CLIError) -> AssetPackManager.ParallelDownloads {
@@ -42,6 +55,7 @@ func makeManager(_ args: ParsedArguments) throws -> AssetPackManager {
         do { settings.publicKey = try Ed25519PublicKey(argument: key).text } catch { throw CLIError.failure("--public-key: \(error)") }
     }
     if let ca = args.value("--ca") { settings.caFile = URL(fileURLWithPath: ca).standardizedFileURL.path }
+    if let budget = try ClientOptions.storageBudget(args) { settings.storageBudget = budget }
     guard !settings.repositoryURLs.isEmpty else { throw CLIError.usage("no repository: pass --repo URL (the root remembers it)") }
     guard let keyText = settings.publicKey else { throw CLIError.usage("no public key: pass --public-key KEY (the root remembers it)") }
     let key: Ed25519PublicKey
@@ -51,6 +65,7 @@ func makeManager(_ args: ParsedArguments) throws -> AssetPackManager {
                                                        allowedDomains: args.all("--allow-domain"), caFile: settings.caFile,
                                                        storageLockTimeout: try ClientOptions.storageLockTimeout(args))
     configuration.parallelDownloads = try ClientOptions.parallelDownloads(args)
+    configuration.storageBudget = settings.storageBudget
     let manager = try AssetPackManager(configuration: configuration)
     try settings.save(root: root)
     return manager

@@ -9,9 +9,9 @@ let installCommand = CommandSpec(
     Fetches and checks the signed catalog, downloads every essential pack for the installation
     event and waits for it, then the prefetch packs (which an app would let run in the
     background). On-demand packs come only with 'assetpack ensure'. Downloads resume where they
-    stopped when run again. The root remembers --repo, --public-key and --ca.
+    stopped when run again. The root remembers --repo, --public-key, --ca and --storage-budget.
     """,
-    options: ClientOptions.all + [.option("--event", value: "EVENT", help: "first-installation (default) or subsequent-update.")],
+    options: ClientOptions.downloading + [.option("--event", value: "EVENT", help: "first-installation (default) or subsequent-update.")],
     positionalCount: 0...0
 ) { args in
     let event: InstallationEventType
@@ -37,7 +37,7 @@ let ensureCommand = CommandSpec(
     name: "ensure",
     abstract: "Make an asset pack available locally (download it if needed).",
     arguments: "PACK_ID...",
-    options: ClientOptions.all + [.flag("--latest", help: "Also update an installed pack that is out of date.")],
+    options: ClientOptions.downloading + [.flag("--latest", help: "Also update an installed pack that is out of date.")],
     positionalCount: 1...Int.max
 ) { args in
     let manager = try makeManager(args)
@@ -60,7 +60,7 @@ let ensureCommand = CommandSpec(
 let updateCommand = CommandSpec(
     name: "update",
     abstract: "Check for updates: update installed packs by delta, remove packs the catalog dropped.",
-    options: ClientOptions.all,
+    options: ClientOptions.downloading,
     positionalCount: 0...0
 ) { args in
     let manager = try makeManager(args)

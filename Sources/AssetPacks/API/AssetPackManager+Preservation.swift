@@ -1,0 +1,21 @@
+import Foundation
+
+extension AssetPackManager {
+    /// Sets how much an installed pack should be kept when the storage budget
+    /// (`Configuration.storageBudget`) needs room: 0…1, packs of lower priority are evicted
+    /// first (ties: the least recently used first). Packs that never had one have 0.5. The
+    /// priority is stored with the pack and kept across its updates (ODR's
+    /// `setPreservationPriority(_:forTags:)`).
+    public func setPreservationPriority(_ priority: Double, forAssetPackWithID id: String) throws {
+        guard priority.isFinite, (0...1).contains(priority) else {
+            throw AssetPackManagerError.invalidPreservationPriority(priority, assetPackID: id)
+        }
+        guard try store.setPreservationPriority(priority, of: id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
+    }
+
+    /// The preservation priority of an installed pack.
+    public func preservationPriority(ofAssetPackWithID id: String) throws -> Double {
+        guard let installed = try store.installedPack(id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
+        return installed.preservationPriority
+    }
+}

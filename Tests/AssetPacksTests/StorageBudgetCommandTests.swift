@@ -1,0 +1,37 @@
+@testable import AssetPacks
+import Foundation
+import LoopbackServers
+import Testing
+
+/// `--storage-budget` on the commands that download: remembered by the root, cleared by `none`.
+@Suite struct StorageBudgetCommandTests {
+    @Test func ensureEvictsWithinTheRememberedBudget() async throws {
+        let repo = try TestRepository()
+        try repo.put("A", files: ["a.bin": patternBytes(30_000, seed: 90)])
+        try repo.put("B", files: ["b.bin": patternBytes(30_000, seed: 91)])
+        try repo.publish()
+        let server = try repo.serve()
+        let root = repo.dir.file("root")
+        let size = try #require(try repo.catalog().pack(withID: "A")).installSize
+        let run = { (arguments: [String]) in try await AssetpackProcess.run(arguments, in: repo.dir.path) }
+
+        let first = try await run(["ensure", "A", "--repo", server.url, "--root", root, "--public-key", repo.publicKey.text,
+                                   "--storage-budget", "\(size)"])
+        #expect(first.status == 0, "\(first.error)")
+        #expect(try RootSettings.load(root: root).storageBudget == size)
+        // Only --root: the remembered budget makes room for B by evicting A.
+        let second = try await run(["ensure", "B", "--root", root])
+        #expect(second.status == 0, "\(second.error)")
+        #expect(try await run(["ls", "--root", root]).text == "b.bin\tB\n")
+        // A unit, then none: no budget, both stay.
+        #expect(try await run(["ensure", "A", "--root", root, "--storage-budget", "1K"]).status == 1)
+        #expect(try RootSettings.load(root: root).storageBudget == 1024)
+        let cleared = try await run(["ensure", "A", "--root", root, "--storage-budget", "none"])
+        #expect(cleared.status == 0, "\(cleared.error)")
+        #expect(try RootSettings.load(root: root).storageBudget == nil)
+        #expect(try await run(["ls", "--root", root]).text == "a.bin\tA\nb.bin\tB\n")
+
+        let bad = try await run(["ensure", "A", "--root", root, "--storage-budget", "12Q"])
+        #expect(bad.status == 2 && bad.error.contains("--storage-budget"), "\(bad.error)")
+    }
+}
