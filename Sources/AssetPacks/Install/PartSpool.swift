@@ -26,7 +26,7 @@ final class PartSpool: @unchecked Sendable {
     /// The assembling side is reading a frame in place: what is held may not move.
     private var pinned = false
     /// The download offset the assembling side waits to see held (it is woken only then).
-    private var awaited: UInt64 = 0
+    private var awaited = UInt64.max
 
     /// `capacity`: at least twice the largest frame, or all the bytes the part downloads, so that
     /// a frame always fits.
@@ -107,7 +107,7 @@ final class PartSpool: @unchecked Sendable {
                       _ body: (UnsafeRawBufferPointer) throws -> T) throws -> T? {
         let bytes: UnsafeRawBufferPointer? = try condition.withLock {
             awaited = offset + UInt64(length)
-            defer { awaited = 0 }
+            defer { awaited = .max }
             while start + UInt64(count) < offset + UInt64(length) {
                 if let failure { throw failure }
                 if finished { return nil }
