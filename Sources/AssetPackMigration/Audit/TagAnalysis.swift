@@ -1,3 +1,5 @@
+import AssetPackFormat
+
 /// Turns a `TagInventory` into tag reports, asset-pack plans and tag findings.
 enum TagAnalysis {
     static func analyze(_ inv: TagInventory, tree: ProjectTree, into report: inout AuditReport) {

@@ -31,7 +31,7 @@ extension AssetPackManager {
             // The whole set is chosen (or the download refused) before anything is evicted.
             let evictions = try configuration.storageBudget.map {
                 try StorageBudget(budget: $0).evictions(for: pack, installed: try store.installedPacks(), downloading: inFlight.values.map(\.pack),
-                                                        busy: Set(inFlight.keys).union(try store.pendingDownloads().map(\.id)))
+                                                        busy: Set(inFlight.keys).union(try store.pendingDownloads().map(\.id)).union(resourcesInUse.inUse))
             } ?? []
             guard configuration.shouldDownload(pack) else { throw AssetPackManagerError.downloadDeclined(assetPackID: pack.id) }
             // No suspension from the check to `inFlight` below: no other download slips in between.

@@ -26,6 +26,8 @@ public actor AssetPackManager {
     let catalogClient: CatalogClient
     let languages: LanguageResolver
     nonisolated let broadcaster = StatusBroadcaster()
+    /// Packs that open `AssetPackResourceRequest`s use: never evicted by the storage budget.
+    nonisolated let resourcesInUse = ResourceUseCounter()
     /// Held for the manager's lifetime: no other manager uses this root meanwhile.
     let storageLock: StorageLock
     var catalog: Catalog?

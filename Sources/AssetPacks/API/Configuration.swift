@@ -48,6 +48,9 @@ extension AssetPackManager {
         /// How long `init` waits for another manager (another process) to release the storage
         /// root before it fails with `storageRootInUse`.
         public var storageLockTimeout: Duration
+        /// Which packs an `AssetPackResourceRequest`'s tags need: by default the naming of
+        /// `assetpack convert odr` (see `ResourceTagMapping`).
+        public var resourceTagMapping = ResourceTagMapping.convertedFromODR
 
         public init(repositoryURLs: [String], publicKey: Ed25519PublicKey, storageRoot: String,
                     downloadAllowance: UInt64? = nil, essentialDownloadAllowance: UInt64? = nil,

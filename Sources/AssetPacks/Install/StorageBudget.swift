@@ -10,7 +10,7 @@ struct StorageBudget: Sendable {
 
     /// The packs to evict so that `pack` fits next to `installed` and the packs `downloading`
     /// (which replace any installed version of theirs, as `pack` replaces its own). Packs with a
-    /// download under way or paused (`busy`) and packs that are not on-demand are never chosen.
+    /// download under way or paused, or in use by an open resource request (`busy`), and packs that are not on-demand are never chosen.
     func evictions(for pack: AssetPack, installed: [InstalledPack], downloading: [AssetPack],
                    busy: Set<String>) throws(AssetPackManagerError) -> [InstalledPack] {
         let replaced = Set(downloading.map(\.id)).union([pack.id])

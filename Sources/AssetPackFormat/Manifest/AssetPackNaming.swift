@@ -1,5 +1,3 @@
-import AssetPackFormat
-
 /// Asset-pack IDs made from names that may hold characters IDs do not allow.
 public enum AssetPackNaming {
     /// The tags joined with `_`; characters outside `[A-Za-z0-9._-]` become `-`,
