@@ -132,7 +132,6 @@ final class PackInstaller: @unchecked Sendable {
         for part in parts.dropFirst() {
             for s in part.sequences where part.defers(s, in: plan) {
                 guard case .earlier(let first) = plan.sources[s] else { continue }
-                if staged.verifiedChunk(atSequence: s) != nil { continue }
                 let bytes = try staged.verifiedChunk(atSequence: first) ?? refetch(Int(index.sequence[s]), index: index)
                 try storing(destination) { try bytes.withUnsafeBytes { try writer.write($0, at: index.sequenceOffsets[s]) } }
             }
@@ -217,6 +216,13 @@ final class PackInstaller: @unchecked Sendable {
 func makeDirectory(_ path: String) throws {
     do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
         throw AssetPackManagerError.storage("cannot create \(path): \(error.localizedDescription)")
+    }
+}
+
+/// Runs `work`, reporting a failure to write the staged files as a storage error.
+private func storing<T>(_ destination: String, _ work: () throws -> T) throws -> T {
+    do { return try work() } catch let error as AssetPackManagerError { throw error } catch {
+        throw AssetPackManagerError.storage("cannot write \(destination): \(error)")
     }
 }
 

@@ -85,13 +85,6 @@ struct PartDownloader: @unchecked Sendable {
     }
 }
 
-/// Runs `work`, reporting a failure to write the staged files as a storage error.
-func storing<T>(_ destination: String, _ work: () throws -> T) throws -> T {
-    do { return try work() } catch let error as AssetPackManagerError { throw error } catch {
-        throw AssetPackManagerError.storage("cannot write \(destination): \(error)")
-    }
-}
-
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
