@@ -8,6 +8,7 @@ let package = Package(
     name: "AssetPacks",
     products: [
         .library(name: "AssetPackFormat", targets: ["AssetPackFormat"]),
+        .library(name: "AssetPackPackaging", targets: ["AssetPackPackaging"]),
         .library(name: "AssetPackPublishing", targets: ["AssetPackPublishing"]),
         .library(name: "AssetPackServer", targets: ["AssetPackServer"]),
         .library(name: "AssetPackTransport", targets: ["AssetPackTransport"]),
@@ -27,27 +28,28 @@ let package = Package(
         .target(name: "CPOSIX"),
         // The data flow.
         .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto"]),
-        .target(name: "AssetPackPublishing", dependencies: ["AssetPackFormat", "CCrypto"]),
+        .target(name: "AssetPackPackaging", dependencies: ["AssetPackFormat", "CZstd", "CCrypto"]),
+        .target(name: "AssetPackPublishing", dependencies: ["AssetPackPackaging", "AssetPackFormat", "CCrypto"]),
         .target(name: "AssetPackServer", dependencies: ["AssetPackFormat", "CMicroHTTPD", "CX509"]),
         .target(name: "AssetPackTransport", dependencies: ["CCurl"]),
         .target(name: "AssetPackUpload", dependencies: ["AssetPackFormat", "AssetPackTransport"]),
         .target(name: "AssetPacks", dependencies: ["AssetPackFormat", "AssetPackTransport", "CSQLite", "CPOSIX"]),
         // Beside the flow.
-        .target(name: "AssetPackMigration", dependencies: ["AssetPackFormat"]),
+        .target(name: "AssetPackMigration", dependencies: ["AssetPackPackaging", "AssetPackFormat"]),
         .target(name: "AssetPackCLI", dependencies: []),
-        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPublishing", "AssetPackServer",
+        .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPackaging", "AssetPackPublishing", "AssetPackServer",
                                                             "AssetPackTransport", "AssetPackUpload", "AssetPacks",
                                                             "AssetPackMigration", "AssetPackCLI"]),
         // Tests. LoopbackServers starts nginx, moto and silent sockets on 127.0.0.1 for them.
         .target(name: "LoopbackServers", path: "Tests/LoopbackServers"),
-        .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat"]),
-        .testTarget(name: "AssetPackPublishingTests", dependencies: ["AssetPackPublishing", "AssetPackFormat", "assetpack"]),
+        .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat", "AssetPackPackaging"]),
+        .testTarget(name: "AssetPackPublishingTests", dependencies: ["AssetPackPublishing", "AssetPackPackaging", "AssetPackFormat", "assetpack"]),
         .testTarget(name: "AssetPackServerTests", dependencies: ["AssetPackServer"]),
         .testTarget(name: "AssetPackTransportTests", dependencies: ["AssetPackTransport", "LoopbackServers"]),
         .testTarget(name: "AssetPackUploadTests", dependencies: ["AssetPackUpload", "AssetPackTransport", "LoopbackServers"]),
-        .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackFormat"], exclude: ["Fixtures"]),
+        .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackPackaging", "AssetPackFormat"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["assetpack", "LoopbackServers"]),
-        .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackServer", "AssetPackFormat",
+        .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer", "AssetPackFormat",
                                                           "AssetPackTransport", "LoopbackServers", "assetpack"]),
     ]
 )

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 
 /// One problem `publish` found before writing anything.
 public struct LintFinding: Sendable, Equatable, CustomStringConvertible {

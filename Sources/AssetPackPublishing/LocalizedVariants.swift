@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 
 /// A pack as the linter sees it.
 public struct LintPack: Sendable {

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 import Foundation
 
 /// A pack ready to enter the repository: packaged into staging, or reused from the repository.

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 
 /// The publish cache key of one pack: the SHA-256 of a text naming everything that decides the
 /// pack's bytes (docs/FORMAT.md, "Publish cache"): the cache version, the writer's output

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 import Foundation
 
 /// The checks `publish` runs before it writes anything. `lintContent` needs only the selected

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 import Foundation
 
 /// How `Publisher` publishes: where, for how long, what to keep and what to check.

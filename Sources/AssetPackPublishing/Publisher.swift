@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 import Foundation
 
 /// `assetpack publish`: packages manifests into a signed static repository.

@@ -1,5 +1,6 @@
 import AssetPackCLI
 import AssetPackFormat
+import AssetPackPackaging
 import Foundation
 
 extension ResolvedManifest {

@@ -1,3 +1,4 @@
+@testable import AssetPackPackaging
 import Testing
 @testable import AssetPackFormat
 

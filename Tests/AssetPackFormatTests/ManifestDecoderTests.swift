@@ -1,3 +1,4 @@
+import AssetPackPackaging
 import Foundation
 import Testing
 @testable import AssetPackFormat

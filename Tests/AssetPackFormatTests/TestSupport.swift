@@ -1,3 +1,4 @@
+import AssetPackPackaging
 import Foundation
 @testable import AssetPackFormat
 

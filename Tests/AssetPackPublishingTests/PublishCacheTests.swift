@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 @testable import AssetPackPublishing
 import Foundation
 import Testing

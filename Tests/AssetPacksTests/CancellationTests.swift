@@ -1,3 +1,4 @@
+import AssetPackFormat
 @testable import AssetPacks
 import Foundation
 import LoopbackServers

@@ -59,7 +59,7 @@ public final class AtomicFile {
 }
 
 /// Writes every byte of `buffer` to `fd`, retrying on EINTR and short writes.
-func writeAll(fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws(PackWriteError) {
+package func writeAll(fd: Int32, _ buffer: UnsafeRawBufferPointer, path: String) throws(PackWriteError) {
     var done = 0
     while done < buffer.count {
         let n = Foundation.write(fd, buffer.baseAddress! + done, buffer.count - done)

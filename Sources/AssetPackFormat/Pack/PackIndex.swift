@@ -5,6 +5,13 @@ public struct ChunkEntry: Sendable, Equatable {
     public var offset: UInt64
     public var compressedSize: UInt32
     public var uncompressedSize: UInt32
+
+    package init(digest: SHA256Digest, offset: UInt64, compressedSize: UInt32, uncompressedSize: UInt32) {
+        self.digest = digest
+        self.offset = offset
+        self.compressedSize = compressedSize
+        self.uncompressedSize = uncompressedSize
+    }
 }
 
 /// A file in the pack: its bytes are the next `size` bytes of the pack's content stream.
@@ -13,6 +20,12 @@ public struct FileEntry: Sendable, Equatable {
     /// Permission bits (at most 0o777).
     public var mode: UInt32
     public var size: UInt64
+
+    package init(path: String, mode: UInt32, size: UInt64) {
+        self.path = path
+        self.mode = mode
+        self.size = size
+    }
 }
 
 /// A piece of one file that lies in one chunk.

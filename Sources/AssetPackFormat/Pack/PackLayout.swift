@@ -15,7 +15,7 @@ public enum PackLayout {
     /// a reader allocate without bound.
     public static let maximumIndexSize = 256 << 20
 
-    static func header() -> [UInt8] {
+    package static func header() -> [UInt8] {
         var w = ByteWriter()
         w.append(headerMagic)
         w.append(formatVersion)
@@ -31,7 +31,13 @@ public struct PackTrailer: Sendable, Equatable {
     /// SHA-256 of the index bytes: the pack digest. Chunk hashes in the index pin the content.
     public var indexDigest: SHA256Digest
 
-    func encoded() -> [UInt8] {
+    package init(indexOffset: UInt64, indexLength: UInt64, indexDigest: SHA256Digest) {
+        self.indexOffset = indexOffset
+        self.indexLength = indexLength
+        self.indexDigest = indexDigest
+    }
+
+    package func encoded() -> [UInt8] {
         var w = ByteWriter()
         w.append(indexOffset)
         w.append(indexLength)

@@ -15,11 +15,6 @@ public struct PackMetadata: Sendable, Equatable, Codable {
         self.language = language
     }
 
-    public init(_ manifest: AssetPackManifest) {
-        self.init(assetPackID: manifest.assetPackID, downloadPolicy: manifest.downloadPolicy,
-                  platforms: manifest.platforms, language: manifest.language)
-    }
-
     /// The bytes stored in the index: JSON with sorted keys and no white space.
     public func canonicalJSON() -> [UInt8] {
         let encoder = JSONEncoder()

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 import Foundation
 
 /// Encodes manifests the way every converter must (pretty, sorted keys), checks that the bytes

@@ -1,5 +1,6 @@
 import AssetPackCLI
 import AssetPackFormat
+import AssetPackPackaging
 import Foundation
 
 let packageCommand = CommandSpec(

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 import Foundation
 
 /// Turns an ODR project's tags into asset-pack manifests: one per tag combination, as Xcode built

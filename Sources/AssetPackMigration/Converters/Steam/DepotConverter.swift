@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 import Foundation
 
 /// Turns a Steam depot build into an asset-pack manifest, as `ba-package convert` does.

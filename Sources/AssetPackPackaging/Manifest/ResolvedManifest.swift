@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 
 /// A manifest read, checked and resolved to files, with every diagnostic found on the way:

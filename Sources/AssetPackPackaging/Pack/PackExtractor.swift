@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 
 /// Extracts a pack into a directory: every chunk is verified before its bytes are written, files

@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 
 /// A file chosen by a manifest: where it is on disk and what it is called inside the pack.

@@ -1,3 +1,4 @@
+import AssetPackFormat
 /// An asset pack manifest, in the JSON shape that Apple's `xcrun ba-package` reads.
 ///
 /// ```json
@@ -51,10 +52,4 @@ public enum FileSelector: Sendable, Equatable, Codable {
         case .directory(let p): try c.encode(p, forKey: .directory)
         }
     }
-}
-
-/// The platforms Apple's manifests name. iPadOS is not one: iOS covers iPad.
-public enum Platform: String, Sendable, Codable, CaseIterable, Comparable {
-    case iOS, macOS, tvOS, visionOS
-    public static func < (a: Platform, b: Platform) -> Bool { a.rawValue < b.rawValue }
 }

@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 
 /// Reads a manifest's JSON and checks it against the schema, reporting every problem at once

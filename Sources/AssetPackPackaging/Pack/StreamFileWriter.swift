@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 
 /// Writes a pack's content stream into the files it is made of, in order, below `root`: the

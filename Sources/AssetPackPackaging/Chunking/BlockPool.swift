@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 
 /// A fixed set of equally sized buffers, reused for the whole run: memory stays at

@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 
 /// A heap buffer handed from the reading thread to a compression worker.

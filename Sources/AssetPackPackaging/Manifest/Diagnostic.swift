@@ -1,3 +1,4 @@
+import AssetPackFormat
 /// One problem found in an input file: which file, where in it, and why.
 public struct Diagnostic: Sendable, Equatable, CustomStringConvertible, Codable {
     public enum Severity: String, Sendable, Codable { case error, warning }

@@ -1,3 +1,4 @@
+import AssetPackFormat
 import CZstd
 import Foundation
 
