@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+python3 scripts/check-layers.py
 export TMPDIR="${TMPDIR_OVERRIDE:-$PWD/.tmp}"
 mkdir -p "$TMPDIR"
 swift build --build-tests
