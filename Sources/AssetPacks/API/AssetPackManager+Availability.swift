@@ -52,7 +52,7 @@ extension AssetPackManager {
     @discardableResult
     public func handleInstallationEvent(_ event: InstallationEventType) async throws -> Task<Void, any Error> {
         let catalog = try await refreshCatalog()
-        let packs = chooseLocalizedVariants(catalog.packs.filter { $0.downloadPolicy.installationEventTypes.contains(event) })
+        let packs = languages.chooseVariants(catalog.packs.filter { $0.downloadPolicy.installationEventTypes.contains(event) })
         let essential = packs.filter { if case .essential = $0.downloadPolicy { return true }; return false }.map(AssetPack.init)
         let prefetch = packs.filter { if case .prefetch = $0.downloadPolicy { return true }; return false }.map(AssetPack.init)
         let background = Task {
@@ -107,21 +107,6 @@ extension AssetPackManager {
     func uninstall(_ installed: InstalledPack) throws {
         try store.removeInstalled(installed.id)
         try? FileManager.default.removeItem(atPath: layout.absolute(installed.directory))
-        rmdir(layout.packs + "/" + installed.id)
-    }
-
-    /// Picks, among localized variants of the same content, the one that best fits the user's
-    /// languages; packs without a language are all kept.
-    func chooseLocalizedVariants(_ packs: [CatalogPack]) -> [CatalogPack] {
-        var groups: [String: [CatalogPack]] = [:]
-        var out: [CatalogPack] = []
-        for p in packs {
-            guard let language = p.language else { out.append(p); continue }
-            groups[LocalizedVariantID.baseID(p.id, language: language) ?? p.id, default: []].append(p)
-        }
-        for (_, variants) in groups.sorted(by: { $0.key < $1.key }) {
-            if let best = languages.best(variants, language: { $0.language }) { out.append(best) }
-        }
-        return out
+        rmdir(layout.versionsFolder(of: installed.id))
     }
 }

@@ -1,47 +1,31 @@
-import AssetPackFormat
 import Foundation
 
 extension AssetPackManager {
     /// The file at `path` in the merged namespace of installed packs, memory-mapped. With
     /// `searchingInAssetPackWithID`, only that pack is searched. When several installed
     /// localized variants hold the path, the user's languages choose.
+    ///
+    /// Apple's `contents(at:searchingInAssetPackWithID:options:)`; there are no read options
+    /// here (the file is always mapped).
     public func contents(at path: String, searchingInAssetPackWithID id: String? = nil) throws -> Data {
-        let file = try resolve(path, in: id)
-        do { return try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped) } catch {
-            throw AssetPackManagerError.storage("cannot read \(file): \(error.localizedDescription)")
-        }
+        try mergedNamespace.contents(at: path, inPackWithID: id, now: configuration.now())
     }
 
-    /// An open read-only file descriptor for `path`; the caller closes it.
+    /// An open read-only file descriptor for `path` in the merged namespace; the caller closes
+    /// it. Apple's `descriptor(for:searchingInAssetPackWithID:)`.
     public func descriptor(for path: String, searchingInAssetPackWithID id: String? = nil) throws -> Int32 {
-        let file = try resolve(path, in: id)
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw AssetPackManagerError.storage("cannot open \(file): \(String(cString: strerror(errno)))") }
-        return fd
+        try mergedNamespace.descriptor(for: path, inPackWithID: id, now: configuration.now())
     }
 
-    /// The file URL of `path` in the merged namespace.
+    /// The file URL of `path` in the merged namespace. Apple's `url(for:)`, which takes no
+    /// pack ID; here the search can be limited to one pack.
     public func url(for path: String, searchingInAssetPackWithID id: String? = nil) throws -> URL {
-        URL(fileURLWithPath: try resolve(path, in: id))
+        URL(fileURLWithPath: try mergedNamespace.file(at: path, inPackWithID: id, now: configuration.now()))
     }
 
-    /// Every path in the merged namespace with the installed packs that hold it.
+    /// Every path in the merged namespace with the installed packs that hold it, in path order.
+    /// Not in Apple's API.
     public func namespace() throws -> [(path: String, packIDs: [String])] {
-        var out: [(path: String, packIDs: [String])] = []
-        for (path, id) in try store.paths() {
-            if out.last?.path == path { out[out.count - 1].packIDs.append(id) } else { out.append((path, [id])) }
-        }
-        return out
-    }
-
-    private func resolve(_ path: String, in id: String?) throws -> String {
-        let key = PackPath.normalizedSelector(path)
-        guard PackPath.problemWithStoredPath(key) == nil else { throw AssetPackManagerError.fileNotFound(at: path) }
-        var holders = try store.packs(holding: key)
-        if let id { holders = holders.filter { $0 == id } }
-        let candidates = try holders.compactMap { try store.installedPack($0) }
-        guard let pack = languages.best(candidates, language: { $0.language }) else { throw AssetPackManagerError.fileNotFound(at: path) }
-        try store.touch(pack.id, at: configuration.now())
-        return layout.absolute(pack.directory) + "/" + key
+        try mergedNamespace.entries()
     }
 }

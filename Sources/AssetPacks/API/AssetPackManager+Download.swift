@@ -129,7 +129,7 @@ extension AssetPackManager {
     private func commit(_ entry: CatalogPack, index: PackIndex, stagingFiles: String, staging: String, previous: InstalledPack?) throws {
         let directory = layout.installDirectory(id: entry.id, version: entry.version, digest: entry.digest)
         let target = layout.absolute(directory)
-        try makeDirectory(layout.packs + "/" + entry.id)
+        try makeDirectory(layout.versionsFolder(of: entry.id))
         if FileManager.default.fileExists(atPath: target), previous?.directory != directory {
             try? FileManager.default.removeItem(atPath: target)
         }

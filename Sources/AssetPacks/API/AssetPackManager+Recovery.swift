@@ -11,20 +11,20 @@ extension AssetPackManager {
         let installed = Set(try store.installedPacks().map(\.directory))
         let pending = try store.pendingDownloads()
         for id in (try? fm.contentsOfDirectory(atPath: layout.packs)) ?? [] {
-            for name in (try? fm.contentsOfDirectory(atPath: layout.packs + "/" + id)) ?? [] {
-                let directory = "packs/\(id)/\(name)"
+            for name in (try? fm.contentsOfDirectory(atPath: layout.versionsFolder(of: id))) ?? [] {
+                let directory = layout.installDirectory(id: id, folder: name)
                 guard !installed.contains(directory) else { continue }
                 if let download = pending.first(where: { layout.installDirectory(id: $0.id, version: $0.version, digest: $0.digest) == directory }),
-                   restage(layout.absolute(directory), into: layout.absolute(layout.stagedFiles(download.staging))) {
+                   restage(layout.absolute(directory), into: layout.absolute(StorageLayout.stagedFiles(download.staging))) {
                     continue
                 }
                 try? fm.removeItem(atPath: layout.absolute(directory))
             }
-            rmdir(layout.packs + "/" + id)
+            rmdir(layout.versionsFolder(of: id))
         }
         let staged = Set(pending.map(\.staging))
-        for name in (try? fm.contentsOfDirectory(atPath: layout.staging)) ?? [] where !staged.contains("staging/\(name)") {
-            try? fm.removeItem(atPath: layout.staging + "/" + name)
+        for name in (try? fm.contentsOfDirectory(atPath: layout.staging)) ?? [] where !staged.contains(layout.stagingDirectory(named: name)) {
+            try? fm.removeItem(atPath: layout.absolute(layout.stagingDirectory(named: name)))
         }
     }
 

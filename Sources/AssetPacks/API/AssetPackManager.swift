@@ -25,6 +25,8 @@ public actor AssetPackManager {
     let client: RepositoryClient
     let catalogClient: CatalogClient
     let languages: LanguageResolver
+    /// Where `contents(at:)`, `url(for:)`, `descriptor(for:)` and `namespace()` look.
+    let mergedNamespace: MergedNamespace
     nonisolated let broadcaster = StatusBroadcaster()
     /// Packs that open `AssetPackResourceRequest`s use: never evicted by the storage budget.
     nonisolated let resourcesInUse = ResourceUseCounter()
@@ -48,7 +50,7 @@ public actor AssetPackManager {
         layout = StorageLayout(root: configuration.storageRoot)
         try makeDirectory(layout.root)
         // Before anything reads or cleans the root: another manager may be using it.
-        storageLock = try StorageLock(root: layout.root, timeout: configuration.storageLockTimeout)
+        storageLock = try StorageLock(layout: layout, timeout: configuration.storageLockTimeout)
         store = try ClientStore(path: layout.database)
         let transport: any HTTPTransport
         if let t = configuration.transport { transport = t } else {
@@ -58,6 +60,7 @@ public actor AssetPackManager {
                                   retry: configuration.retryPolicy)
         catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store)
         languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
+        mergedNamespace = MergedNamespace(store: store, layout: layout, languages: languages)
         try Self.reconcile(layout: layout, store: store)
     }
 

@@ -53,7 +53,7 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
         case .invalidConfiguration(let why): return "invalid configuration: \(why)"
         case let .storageRootInUse(root, pid, waited):
             let holder = pid.map { "process \($0)" } ?? "another process"
-            return "the storage root \(root) is in use by \(holder) (its \(root)/\(StorageLock.fileName) is locked); waited \(waited): one manager per root at a time"
+            return "the storage root \(root) is in use by \(holder) (its \(StorageLayout(root: root).lock) is locked); waited \(waited): one manager per root at a time"
         case .cancelled: return "cancelled"
         case let .batch(successes, failures):
             let failed = failures.map { "\($0.0.id): \($0.1)" }.joined(separator: "; ")

@@ -33,7 +33,7 @@ final class PackInstaller: @unchecked Sendable {
     /// Network bytes this run fetched (the figure the kill test checks).
     var fetchedBytes: UInt64 { indexBytesFetched + counters.fetchedBytes }
 
-    var filesDirectory: String { staging + "/files" }
+    var filesDirectory: String { StorageLayout.stagedFiles(staging) }
 
     init(pack: CatalogPack, staging: String, client: RepositoryClient, previous: Previous?,
          cancellation: CancellationFlag, progress: @escaping @Sendable (UInt64, UInt64) -> Void) {
@@ -50,8 +50,8 @@ final class PackInstaller: @unchecked Sendable {
     func run() throws -> PackIndex {
         try makeDirectory(staging)
         try makeDirectory(filesDirectory)
-        // Segment files of an earlier client version are of no use.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? [] where name.hasPrefix("segment-") {
+        // What an earlier client version left in the staging folder is of no use.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? [] where StorageLayout.isObsoleteStagedEntry(name) {
             unlink(staging + "/" + name)
         }
         let index = try loadIndex()
@@ -84,7 +84,7 @@ final class PackInstaller: @unchecked Sendable {
                 var spool: PartSpool?
                 do {
                     let assembler = try PartAssembler(index: index, plan: plan, part: part, directory: filesDirectory,
-                                                      spoolPath: "\(staging)/part-\(k)", previous: old,
+                                                      spoolPath: StorageLayout.partSpool(staging, part: k), previous: old,
                                                       start: resumePoint(part, index: index, plan: plan))
                     spool = assembler.spool
                     counters.resumed(assembler.downloadStart - part.download.lowerBound)
@@ -145,7 +145,7 @@ final class PackInstaller: @unchecked Sendable {
     // MARK: Index
 
     private func loadIndex() throws -> PackIndex {
-        let path = staging + "/index"
+        let path = StorageLayout.stagedIndex(staging)
         if let bytes = FileManager.default.contents(atPath: path).map([UInt8].init), SHA256Digest.hash(bytes) == pack.digest {
             return try decodeIndex(bytes)
         }

@@ -3,17 +3,18 @@ import Foundation
 import Glibc
 #endif
 
-/// One manager per storage root: an exclusive `flock` on `<root>/lock`, held for the lock's
-/// lifetime (the manager's) and released by `deinit` — or by the kernel when the process ends,
-/// however it ends (SIGKILL too). The file holds the holder's process ID, to name it to whoever
-/// waits. Another manager, in this process or another, waits up to `timeout` for it.
+/// One manager per storage root: an exclusive `flock` on the root's lock file
+/// (`StorageLayout.lock`), held for the lock's lifetime (the manager's) and released by
+/// `deinit` — or by the kernel when the process ends, however it ends (SIGKILL too). The file
+/// holds the holder's process ID, to name it to whoever waits. Another manager, in this process
+/// or another, waits up to `timeout` for it.
 final class StorageLock: Sendable {
-    static let fileName = "lock"
     let path: String
     private let fd: Int32
 
-    init(root: String, timeout: Duration) throws {
-        let path = root + "/" + Self.fileName
+    init(layout: StorageLayout, timeout: Duration) throws {
+        let root = layout.root
+        let path = layout.lock
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw AssetPackManagerError.storage("cannot open \(path): \(String(cString: strerror(errno)))") }
         let deadline = ContinuousClock.now + timeout

@@ -1,0 +1,51 @@
+import AssetPackFormat
+import Foundation
+
+/// The merged namespace of installed packs: every installed pack's files at their paths in the
+/// pack, as one tree. A path several packs hold (localized variants) resolves to the variant
+/// the user's languages prefer; a lookup marks the pack used (for the storage budget's
+/// least-recently-used order). `AssetPackManager`'s `contents(at:)`, `url(for:)`,
+/// `descriptor(for:)` and `namespace()` read through it.
+struct MergedNamespace: Sendable {
+    let store: ClientStore
+    let layout: StorageLayout
+    let languages: LanguageResolver
+
+    /// Every path with the installed packs that hold it, in path order.
+    func entries() throws -> [(path: String, packIDs: [String])] {
+        var out: [(path: String, packIDs: [String])] = []
+        for (path, id) in try store.paths() {
+            if out.last?.path == path { out[out.count - 1].packIDs.append(id) } else { out.append((path, [id])) }
+        }
+        return out
+    }
+
+    /// The absolute path of the file `path` resolves to (only in pack `id` when given), the
+    /// holding pack marked used at `now`; `fileNotFound` when no installed pack holds it.
+    func file(at path: String, inPackWithID id: String?, now: Date) throws -> String {
+        let key = PackPath.normalizedSelector(path)
+        guard PackPath.problemWithStoredPath(key) == nil else { throw AssetPackManagerError.fileNotFound(at: path) }
+        var holders = try store.packs(holding: key)
+        if let id { holders = holders.filter { $0 == id } }
+        let candidates = try holders.compactMap { try store.installedPack($0) }
+        guard let pack = languages.best(candidates, language: { $0.language }) else { throw AssetPackManagerError.fileNotFound(at: path) }
+        try store.touch(pack.id, at: now)
+        return layout.installedFile(key, in: pack.directory)
+    }
+
+    /// The bytes of the file `path` resolves to, memory-mapped.
+    func contents(at path: String, inPackWithID id: String?, now: Date) throws -> Data {
+        let file = try file(at: path, inPackWithID: id, now: now)
+        do { return try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped) } catch {
+            throw AssetPackManagerError.storage("cannot read \(file): \(error.localizedDescription)")
+        }
+    }
+
+    /// A read-only file descriptor on the file `path` resolves to; the caller closes it.
+    func descriptor(for path: String, inPackWithID id: String?, now: Date) throws -> Int32 {
+        let file = try file(at: path, inPackWithID: id, now: now)
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw AssetPackManagerError.storage("cannot open \(file): \(String(cString: strerror(errno)))") }
+        return fd
+    }
+}
