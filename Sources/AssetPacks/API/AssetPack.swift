@@ -3,14 +3,21 @@ import AssetPackFormat
 /// An asset pack as the catalog describes it (Apple's `AssetPack`): what it is, how big, and
 /// when it downloads.
 public struct AssetPack: Sendable, Hashable, Identifiable, CustomStringConvertible {
+    /// The pack's ID, unique in the catalog (Apple's `id`).
     public var id: String
+    /// The catalog's version of the pack; a higher number is newer (Apple's `version`).
     public var version: Int
-    /// Compressed bytes a fresh install downloads.
+    /// Compressed bytes a fresh install downloads (Apple's `downloadSize`, an `Int` there).
     public var downloadSize: UInt64
-    /// Uncompressed bytes once installed.
+    /// Uncompressed bytes once installed. Not in Apple's `AssetPack`.
     public var installSize: UInt64
+    /// The BCP 47 tag of the language the pack is localized for; nil when it is not localized
+    /// (Apple's `language`, a `Locale.Language` there).
     public var language: String?
+    /// When the pack downloads: essential (at its installation events, waited for), prefetch
+    /// (at its events, in the background) or on demand (when asked for), as its manifest says.
     public var downloadPolicy: DownloadPolicy
+    /// The platforms the pack's manifest names (at least one; iPadOS counts as iOS).
     public var platforms: [Platform]
 
     init(_ p: CatalogPack) {
@@ -23,13 +30,18 @@ public struct AssetPack: Sendable, Hashable, Identifiable, CustomStringConvertib
         platforms = p.platforms
     }
 
+    /// Packs are equal when their IDs and versions are (the sizes and policy come with those).
     public static func == (a: AssetPack, b: AssetPack) -> Bool { a.id == b.id && a.version == b.version }
+    /// Hashes the ID and the version, as `==` compares them.
     public func hash(into h: inout Hasher) { h.combine(id); h.combine(version) }
+    /// `ID vVERSION`, as in `HighRes v3`.
     public var description: String { "\(id) v\(version)" }
 
     /// Where a pack stands on this device relative to the catalog (Apple's `AssetPack.Status`).
     public struct Status: OptionSet, Sendable, Hashable, CustomStringConvertible {
+        /// The set's bits, one per status below.
         public let rawValue: Int
+        /// The set with these bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
 
         /// In the catalog, not installed.
@@ -50,26 +62,40 @@ public struct AssetPack: Sendable, Hashable, Identifiable, CustomStringConvertib
         static let names: [(Status, String)] = [(.downloadAvailable, "downloadAvailable"), (.updateAvailable, "updateAvailable"),
                                                 (.upToDate, "upToDate"), (.outOfDate, "outOfDate"), (.obsolete, "obsolete"),
                                                 (.downloading, "downloading"), (.downloaded, "downloaded")]
+        /// The names of the statuses in the set (`"downloaded"`, `"upToDate"`…), in declaration order.
         public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
+        /// The names joined with `, `; `[]` for the empty set.
         public var description: String { names.isEmpty ? "[]" : names.joined(separator: ", ") }
     }
 }
 
 /// How far a download has come (named like Foundation's `Progress`, which is not Sendable).
 public struct DownloadProgress: Sendable, Equatable {
+    /// Compressed bytes of the download done so far.
     public var completedUnitCount: Int64
+    /// Compressed bytes the download fetches in all (what the installed version does not
+    /// already provide).
     public var totalUnitCount: Int64
+    /// `completedUnitCount / totalUnitCount`, 0…1; 1 when there is nothing to fetch.
     public var fractionCompleted: Double { totalUnitCount > 0 ? Double(completedUnitCount) / Double(totalUnitCount) : 1 }
 }
 
-/// What `statusUpdates` reports (Apple's `AssetPackManager.DownloadStatusUpdate`).
+/// What `statusUpdates` reports (Apple's `AssetPackManager.DownloadStatusUpdate`, a
+/// top-level type here).
 public enum DownloadStatusUpdate: Sendable {
+    /// The download started, or resumed after it was paused.
     case began(AssetPack)
+    /// Every caller left the download: it stopped and keeps what it verified, for the next one
+    /// to resume.
     case paused(AssetPack)
+    /// Bytes arrived (about ten times a second). Apple passes a Foundation `Progress`.
     case downloading(AssetPack, DownloadProgress)
+    /// The pack is installed and readable: the last update of its download.
     case finished(AssetPack)
+    /// The download failed with this error: the last update of its download.
     case failed(AssetPack, any Error)
 
+    /// The pack the update is about.
     public var assetPack: AssetPack {
         switch self {
         case .began(let p), .paused(let p), .downloading(let p, _), .finished(let p), .failed(let p, _): return p

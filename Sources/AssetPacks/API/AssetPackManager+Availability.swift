@@ -10,6 +10,8 @@ extension AssetPackManager {
     /// Cancelling the calling task ends this call at once with `CancellationError`; the download
     /// goes on for other callers. When every caller has been cancelled, the download stops,
     /// keeps what it verified (the next call resumes there) and `.paused` is sent.
+    ///
+    /// Apple's `ensureLocalAvailability(of:requireLatestVersion:)`.
     public func ensureLocalAvailability(of assetPack: AssetPack, requireLatestVersion: Bool = false) async throws {
         if let installed = try store.installedPack(assetPack.id), !requireLatestVersion || installed.version >= assetPack.version {
             try store.touch(assetPack.id, at: configuration.now())
@@ -21,6 +23,8 @@ extension AssetPackManager {
     /// The batch form: every pack is attempted; the error lists what succeeded and what failed.
     /// Cancelling the calling task cancels each pack's call (downloads no one else waits for
     /// pause) and throws `CancellationError`; packs installed before that stay installed.
+    /// Apple's form of `ensureLocalAvailability` for a set of packs; a partial failure here
+    /// throws `AssetPackManagerError.batch`.
     public func ensureLocalAvailability(of assetPacks: Set<AssetPack>, requireLatestVersions: Bool = false) async throws {
         var successes: [AssetPack] = []
         var failures: [(AssetPack, any Error)] = []
@@ -49,6 +53,9 @@ extension AssetPackManager {
     /// Cancelling the returned task pauses the prefetch downloads (it ends with
     /// `CancellationError`). Cancelling the calling task while essentials download pauses them
     /// and cancels the prefetch task too (the caller never gets it).
+    ///
+    /// Apple's system takes this step itself when the app is installed or updated; here the app
+    /// calls it (at launch) with the event that applies.
     @discardableResult
     public func handleInstallationEvent(_ event: InstallationEventType) async throws -> Task<Void, any Error> {
         let catalog = try await refreshCatalog()
@@ -68,6 +75,8 @@ extension AssetPackManager {
 
     /// Fetches the catalog, updates installed packs that have a newer version (by delta: only
     /// the chunks that changed are downloaded) and removes installed packs the catalog dropped.
+    /// Apple's `checkForUpdates()`, which starts the updates and returns the IDs being updated;
+    /// this one returns once they are installed, with the packs updated and the IDs removed.
     @discardableResult
     public func checkForUpdates() async throws -> (updated: [AssetPack], removed: [String]) {
         let catalog = try await refreshCatalog()
@@ -87,7 +96,8 @@ extension AssetPackManager {
         return (updated, removed)
     }
 
-    /// Removes an installed pack and its files (Apple's `remove(assetPackWithID:)`).
+    /// Removes an installed pack and its files, and stops and drops a download of it under way
+    /// (Apple's `remove(assetPackWithID:)`). `assetPackNotFound` when there was neither.
     public func remove(assetPackWithID id: String) async throws {
         if let download = inFlight[id] { download.task.cancel(); await download.task.value }
         // A download that was stopped (an update of an installed pack, too) goes with the pack.

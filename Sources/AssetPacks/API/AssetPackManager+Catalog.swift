@@ -56,13 +56,16 @@ extension AssetPackManager {
         catalogCheckedAt = checkedAt
     }
 
-    /// The pack with this ID in the catalog (Apple's `assetPack(withID:)`).
+    /// The pack with this ID in the catalog, fetched again when the one held is older than
+    /// `configuration.catalogMaxAge` (Apple's `assetPack(withID:)`); `assetPackNotFound` when
+    /// the catalog has none.
     public func assetPack(withID id: String) async throws -> AssetPack {
         guard let p = try await currentCatalog().pack(withID: id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
         return AssetPack(p)
     }
 
-    /// Every pack in the catalog.
+    /// Every pack in the catalog, read as `assetPack(withID:)` reads it (Apple's
+    /// `allAssetPacks`).
     public var allAssetPacks: Set<AssetPack> {
         get async throws { Set(try await currentCatalog().packs.map(AssetPack.init)) }
     }

@@ -13,7 +13,8 @@ extension AssetPackManager {
         guard try store.setPreservationPriority(priority, of: id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
     }
 
-    /// The preservation priority of an installed pack.
+    /// The preservation priority of an installed pack (0…1; 0.5 unless set); `assetPackNotFound`
+    /// when it is not installed. ODR had no getter.
     public func preservationPriority(ofAssetPackWithID id: String) throws -> Double {
         guard let installed = try store.installedPack(id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
         return installed.preservationPriority

@@ -18,7 +18,11 @@ import Foundation
 /// One manager per storage root at a time: `init` takes an exclusive lock on the root (waiting
 /// up to `Configuration.storageLockTimeout`), released when the manager is deinitialized or the
 /// process ends.
+///
+/// Unlike Apple's, there is no `shared` manager and no system download daemon: an app makes one
+/// with its `Configuration`, and downloads run while its process does.
 public actor AssetPackManager {
+    /// What the manager was made with.
     public nonisolated let configuration: Configuration
     let layout: StorageLayout
     let store: ClientStore
@@ -39,9 +43,14 @@ public actor AssetPackManager {
     var catalogRefresh: WaiterGroup<Catalog>?
     /// Downloads under way, shared by everyone who asks for the same pack.
     var inFlight: [String: InFlightDownload] = [:]
-    /// Network bytes fetched by installs of this manager (for the resume figure).
+    /// Network bytes fetched by installs of this manager (for the resume figure). Not in Apple's
+    /// API.
     public internal(set) var fetchedBytes: UInt64 = 0
 
+    /// Makes a manager on `configuration.storageRoot`: checks the repository URLs against the
+    /// allow-list, creates and locks the root (waiting up to `storageLockTimeout` for another
+    /// manager to let go of it), opens the store and cleans up what a crash left. Does not touch
+    /// the network. Apple's manager is the system's `shared` one instead.
     public init(configuration: Configuration) throws {
         guard !configuration.repositoryURLs.isEmpty else { throw AssetPackManagerError.invalidConfiguration("no repository URL") }
         let allowList = DomainAllowList(configuration.allowedDomains)
@@ -66,7 +75,8 @@ public actor AssetPackManager {
 
     // MARK: Status
 
-    /// Where `assetPack` stands on this device against that description of it.
+    /// Where `assetPack` stands on this device against that description of it (Apple's
+    /// `status(relativeTo:)`; never touches the network).
     public func status(relativeTo assetPack: AssetPack) throws -> AssetPack.Status {
         var status: AssetPack.Status = []
         let pending = try store.pendingDownload(assetPack.id)
@@ -78,7 +88,10 @@ public actor AssetPackManager {
     }
 
     /// The status of the pack with this ID against the catalog (obsolete when the catalog no
-    /// longer lists an installed pack). Uses the cached catalog when offline.
+    /// longer lists an installed pack). Uses the cached catalog when offline. Apple's
+    /// `localStatus(ofAssetPackWithID:)`, which never fetches and does not throw; this one reads
+    /// the catalog as `assetPack(withID:)` does and throws `assetPackNotFound` for a pack neither
+    /// the catalog nor the device knows.
     public func localStatus(ofAssetPackWithID id: String) async throws -> AssetPack.Status {
         let catalog = try? await currentCatalog()
         let cachedOrFresh: Catalog? = if let catalog { catalog } else { try catalogClient.cached(now: configuration.now(), allowExpired: true) }
@@ -90,15 +103,18 @@ public actor AssetPackManager {
         return status
     }
 
-    /// Whether some version of the pack is installed.
+    /// Whether some version of the pack is installed (Apple's
+    /// `assetPackIsAvailableLocally(withID:)`, which is `nonisolated` and does not throw).
     public func assetPackIsAvailableLocally(withID id: String) throws -> Bool {
         try store.installedPack(id) != nil
     }
 
-    /// Updates for every pack, forever.
+    /// Updates of every pack's downloads; the stream never ends (stop iterating to leave it).
+    /// Apple's `statusUpdates`.
     public nonisolated var statusUpdates: AsyncStream<DownloadStatusUpdate> { broadcaster.stream() }
 
-    /// Updates for one pack; ends after its finished or failed update.
+    /// Updates for one pack; ends after its finished or failed update (Apple's
+    /// `statusUpdates(forAssetPackWithID:)`).
     public nonisolated func statusUpdates(forAssetPackWithID id: String) -> AsyncStream<DownloadStatusUpdate> {
         broadcaster.stream(forAssetPackWithID: id)
     }

@@ -1,10 +1,13 @@
 import AssetPackFormat
 import AssetPackTransport
 
-/// Why an AssetPackManager call failed. The first two mirror Apple's; the rest say precisely
-/// which check refused what.
+/// Why an AssetPackManager call failed. The first two mirror Apple's
+/// `ManagedBackgroundAssetsError`; the rest say precisely which check refused what.
 public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Sendable {
+    /// No pack with this ID: not in the catalog, or, for calls about installed packs (`remove`,
+    /// `preservationPriority`…), not installed (Apple's `assetPackNotFound(withID:)`).
     case assetPackNotFound(withID: String)
+    /// No installed pack (or not the one searched) holds this path (Apple's `fileNotFound(at:)`).
     case fileNotFound(at: String)
     /// The network or server failed (after retries and mirrors).
     case transport(TransportError)
@@ -20,11 +23,13 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
     case storageBudgetExceeded(assetPackID: String, needed: UInt64, budget: UInt64, evictable: UInt64)
     /// A preservation priority outside 0…1 (or not a number).
     case invalidPreservationPriority(Double, assetPackID: String)
+    /// A repository URL or a redirect leads to a host outside `Configuration.allowedDomains`.
     case domainNotAllowed(host: String, url: String)
     /// The `shouldDownload` hook said no.
     case downloadDeclined(assetPackID: String)
     /// A local file could not be read or written (a full disk, permissions).
     case storage(String)
+    /// The configuration cannot work (no repository URL, a URL without a host): why.
     case invalidConfiguration(String)
     /// Another manager (in this process or another) holds the storage root, and did not release
     /// it within `Configuration.storageLockTimeout`.
@@ -35,6 +40,7 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
     /// A batch call: what succeeded and what failed, with why.
     case batch(successes: [AssetPack], failures: [(AssetPack, any Error)])
 
+    /// One line for a person: what failed, naming the pack, path, limit or host involved.
     public var description: String {
         switch self {
         case .assetPackNotFound(let id): return "no asset pack with ID \"\(id)\" in the catalog"

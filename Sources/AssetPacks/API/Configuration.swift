@@ -4,7 +4,8 @@ import Foundation
 
 extension AssetPackManager {
     /// Everything a manager needs to know: where packs come from, whom to trust, where they go,
-    /// and the limits that apply before any byte moves (Apple's BA Info.plist keys in brackets).
+    /// and the limits that apply before any byte moves (Apple's BA Info.plist keys in brackets:
+    /// Apple reads these from the app's Info.plist, the system manager having no initializer).
     public struct Configuration: Sendable {
         /// Base URLs of the repository (where `catalog.json` is); each request fails over to the next.
         public var repositoryURLs: [String]
@@ -37,6 +38,8 @@ extension AssetPackManager {
         public var primaryLanguage: String
         /// The HTTP transport; nil for libcurl with `caFile`.
         public var transport: (any HTTPTransport)?
+        /// How transient failures are retried (connection errors, timeouts, HTTP 408, 429 and
+        /// 5xx): `.standard` makes 5 attempts with growing pauses, `.never` one.
         public var retryPolicy: RetryPolicy
         /// How many connections a large pack is fetched over.
         public var parallelDownloads = ParallelDownloads.standard
@@ -52,6 +55,8 @@ extension AssetPackManager {
         /// `assetpack convert odr` (see `ResourceTagMapping`).
         public var resourceTagMapping = ResourceTagMapping.convertedFromODR
 
+        /// A configuration with these values; everything but the repository, the key and the
+        /// root has a default (no limits, every host, the system's CAs and languages, libcurl).
         public init(repositoryURLs: [String], publicKey: Ed25519PublicKey, storageRoot: String,
                     downloadAllowance: UInt64? = nil, essentialDownloadAllowance: UInt64? = nil,
                     maxInstallSize: UInt64? = nil, essentialMaxInstallSize: UInt64? = nil, storageBudget: UInt64? = nil,

@@ -5,9 +5,12 @@ extension AssetPackManager {
     /// writing use every core. Packs with less content than `minimumInstallSize` come over one
     /// connection.
     public struct ParallelDownloads: Sendable, Equatable {
+        /// How many stretches (and connections) a large pack is assembled in; at least 1.
         public var parts: Int
+        /// Uncompressed bytes below which a pack comes over one connection.
         public var minimumInstallSize: UInt64
 
+        /// `parts` (raised to 1 when lower) for packs of `minimumInstallSize` bytes or more.
         public init(parts: Int, minimumInstallSize: UInt64) {
             self.parts = max(1, parts)
             self.minimumInstallSize = minimumInstallSize

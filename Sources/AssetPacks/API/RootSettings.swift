@@ -3,12 +3,16 @@ import Foundation
 /// What a storage root remembers between runs of the command-line client: the repository, the
 /// trusted key, the CA file and the storage budget, so that later commands need only `--root`.
 public struct RootSettings: Sendable, Equatable {
+    /// `Configuration.repositoryURLs` (empty: none remembered).
     public var repositoryURLs: [String]
+    /// The publisher's key as `ed25519:…` text (`Configuration.publicKey`).
     public var publicKey: String?
+    /// `Configuration.caFile`: an absolute path.
     public var caFile: String?
     /// `Configuration.storageBudget` (nil: none).
     public var storageBudget: UInt64?
 
+    /// Settings with these values (all empty by default).
     public init(repositoryURLs: [String] = [], publicKey: String? = nil, caFile: String? = nil, storageBudget: UInt64? = nil) {
         self.repositoryURLs = repositoryURLs
         self.publicKey = publicKey
@@ -25,6 +29,8 @@ public struct RootSettings: Sendable, Equatable {
                             storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) })
     }
 
+    /// Saves the settings in the root at `path` (creating it), replacing what it held; an empty
+    /// or nil field is removed.
     public func save(root path: String) throws {
         try makeDirectory(path)
         let store = try ClientStore(path: StorageLayout(root: path).database)

@@ -20,11 +20,15 @@ public final class AssetPackResourceRequest: @unchecked Sendable {
     /// ODR's `NSBundleResourceRequestLoadingPriorityUrgent`.
     public static let loadingPriorityUrgent = Double.greatestFiniteMagnitude
 
+    /// The tags whose resources the request needs (ODR's `tags`).
     public let tags: Set<String>
+    /// The manager that downloads the packs and reads their files (ODR's `bundle`, in its place).
     public let manager: AssetPackManager
     /// Which packs the tags need: the manager's `configuration.resourceTagMapping` unless given.
+    /// Not in ODR, where the build system decided.
     public let mapping: ResourceTagMapping
-    /// Follows the downloads of `beginAccessingResources()`: complete once every pack is local.
+    /// Follows the downloads of `beginAccessingResources()`: complete once every pack is local
+    /// (ODR's `progress`).
     public var progress: Progress { feed.progress }
 
     private let lock = NSLock()
@@ -33,6 +37,9 @@ public final class AssetPackResourceRequest: @unchecked Sendable {
     /// The packs this request holds in use while it is accessing its resources.
     private var accessing: Set<String>?
 
+    /// A request for the resources of `tags`, through `manager` (ODR's `init(tags:bundle:)`);
+    /// `mapping` replaces the manager's `configuration.resourceTagMapping` for this request.
+    /// Nothing happens before `beginAccessingResources()`.
     public init(tags: Set<String>, manager: AssetPackManager, mapping: ResourceTagMapping? = nil) {
         self.tags = tags
         self.manager = manager
@@ -50,14 +57,16 @@ public final class AssetPackResourceRequest: @unchecked Sendable {
         set { lock.withLock { priority = newValue } }
     }
 
-    /// Whether the request holds its packs (between a successful begin and the end).
+    /// Whether the request holds its packs (between a successful begin and the end). Not in
+    /// ODR.
     public var isAccessingResources: Bool { lock.withLock { accessing != nil } }
 
     /// Downloads every pack the tags need that is not installed (sharing downloads under way),
     /// then holds them all in use until `endAccessingResources()`. They are held from the start,
     /// so that installing one cannot evict another. A tag no pack holds throws
     /// `AssetPackResourceRequestError.unknownTag`; a failed download throws its error and holds
-    /// nothing. Calling it again while accessing does nothing.
+    /// nothing. Calling it again while accessing does nothing. ODR's
+    /// `beginAccessingResources()`, whose errors are `NSError`s instead.
     public func beginAccessingResources() async throws {
         if isAccessingResources { return }
         let (ids, missing) = try await manager.beginUsingResources(forTags: tags, mapping: mapping)
@@ -82,7 +91,8 @@ public final class AssetPackResourceRequest: @unchecked Sendable {
     }
 
     /// True, and the request accessing its resources, when every pack the tags need is already
-    /// installed; false otherwise (an unknown tag too). Never downloads anything.
+    /// installed; false otherwise (an unknown tag too). Never downloads anything. ODR's
+    /// `conditionallyBeginAccessingResources()`.
     public func conditionallyBeginAccessingResources() async -> Bool {
         if isAccessingResources { return true }
         guard let ids = await manager.beginUsingInstalledResources(forTags: tags, mapping: mapping) else { return false }
@@ -97,7 +107,7 @@ public final class AssetPackResourceRequest: @unchecked Sendable {
     }
 
     /// Stops holding the packs: the storage budget may evict them again (once no other request
-    /// holds them). The files stay installed until then.
+    /// holds them). The files stay installed until then. ODR's `endAccessingResources()`.
     public func endAccessingResources() {
         let released: Set<String>? = lock.withLock {
             defer { accessing = nil }

@@ -5,6 +5,7 @@ public enum AssetPackResourceRequestError: Error, Sendable, Equatable, CustomStr
     /// No pack holds resources with this tag (tags are case-sensitive).
     case unknownTag(String, explicitMapping: Bool)
 
+    /// What was looked for and where, and how to map the tag otherwise.
     public var description: String {
         switch self {
         case let .unknownTag(tag, explicit):

@@ -17,7 +17,10 @@ public struct ResourceTagMapping: Sendable, Equatable {
     /// Tag → the IDs of the packs that hold its resources; nil for the converter's naming.
     public var explicitMap: [String: Set<String>]?
 
+    /// Tags name packs as `assetpack convert odr` named them (the default).
     public static let convertedFromODR = ResourceTagMapping(explicitMap: nil)
+    /// Tag → the IDs of the packs that hold its resources, and nothing else: a tag missing from
+    /// `map` is unknown.
     public static func explicit(_ map: [String: Set<String>]) -> ResourceTagMapping { ResourceTagMapping(explicitMap: map) }
 
     /// The packs, among `known` (the catalog's and the installed packs' IDs), that hold the

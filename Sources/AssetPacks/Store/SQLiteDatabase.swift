@@ -3,8 +3,11 @@ import Foundation
 
 /// Why a SQLite call failed: the statement and SQLite's own message.
 public struct SQLiteError: Error, CustomStringConvertible {
+    /// SQLite's result code (`SQLITE_BUSY`, `SQLITE_FULL`…).
     public var code: Int32
+    /// SQLite's message, with the start of the statement that failed.
     public var message: String
+    /// The code and the message, in one line.
     public var description: String { "SQLite error \(code): \(message)" }
 }
 

@@ -4,10 +4,14 @@ import Foundation
 /// matches that host only; `*.example.com` matches its subdomains (`cdn.example.com`,
 /// `a.b.example.com`) but not `example.com` itself. An empty list allows every host.
 public struct DomainAllowList: Sendable, Equatable {
+    /// The host patterns, lowercased.
     public var patterns: [String]
 
+    /// A list of these patterns (`example.com`, `*.example.com`); case does not matter.
     public init(_ patterns: [String]) { self.patterns = patterns.map { $0.lowercased() } }
 
+    /// Whether downloads may come from `host` (any case; an IPv6 literal with or without
+    /// brackets).
     public func allows(host: String) -> Bool {
         guard !patterns.isEmpty else { return true }
         let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
@@ -20,7 +24,8 @@ public struct DomainAllowList: Sendable, Equatable {
         }
     }
 
-    /// The host of `url` when it is allowed; otherwise an error naming the host.
+    /// Returns when `url` has a host and it is allowed; otherwise throws `invalidConfiguration`
+    /// (no host) or `domainNotAllowed` naming the host.
     public func check(_ url: String) throws(AssetPackManagerError) {
         guard let host = URLComponents(string: url)?.host, !host.isEmpty else {
             throw .invalidConfiguration("\(url) is not an http(s) URL with a host")
