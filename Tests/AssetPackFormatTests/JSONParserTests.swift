@@ -2,7 +2,7 @@ import Testing
 @testable import AssetPackFormat
 
 @Suite struct JSONParserTests {
-    func parse(_ s: String) throws(JSONSyntaxError) -> JSONNode { try JSONParser.parse(Array(s.utf8)) }
+    func parse(_ s: String) throws(SyntaxError) -> JSONNode { try JSONParser.parse(Array(s.utf8)) }
 
     @Test func acceptsCommentsAndKeepsPositions() throws {
         let node = try parse("// head\n{\n  /* block\n  comment */ \"a\": [1, true, null],\n  \"b\": \"x\\u00e9\\ud83d\\ude00\" // tail\n}")
@@ -29,14 +29,14 @@ import Testing
         #expect {
             _ = try parse(text)
         } throws: { error in
-            guard let e = error as? JSONSyntaxError else { return false }
-            return e.location == SourceLocation(line: line, column: column) && e.reason.contains(reason)
+            guard let e = error as? SyntaxError else { return false }
+            return e.location == SourceLocation(line: line, column: column) && e.message.contains(reason)
         }
     }
 
     @Test func limitsNesting() {
         let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
-        #expect(throws: JSONSyntaxError.self) { _ = try parse(deep) }
+        #expect(throws: SyntaxError.self) { _ = try parse(deep) }
     }
 
     @Test func parsesNumbers() throws {

@@ -45,7 +45,7 @@ import Testing
             Issue.record("accepted \(text)")
         } catch {
             #expect(error.location == SourceLocation(line: line, column: column), "\(error)")
-            #expect(error.reason.contains(reason), "\(error.reason)")
+            #expect(error.message.contains(reason), "\(error.message)")
         }
     }
 }

@@ -1,13 +1,13 @@
+import AssetPackFormat
+
 /// Splits Swift or Objective-C source into tokens. It knows the places where a word is not
 /// code: `//` and `/* */` comments (nested in Swift), string literals (`"…"`, `@"…"`, Swift's
 /// `"""…"""` and raw `#"…"#`), and character literals; Swift interpolations `\(…)` are lexed as
-/// code. It does not run the preprocessor.
+/// code. It does not run the preprocessor. Positions, line breaks and a leading BOM follow
+/// `ByteScanner`; token offsets index the file's bytes, BOM included.
 public struct SourceLexer {
-    private let bytes: [UInt8]
+    private var scanner: ByteScanner
     private let language: SourceLanguage
-    private var i = 0
-    private var line = 1
-    private var lineStart = 0
     private var tokens: [SourceToken] = []
 
     public static func tokens(of bytes: [UInt8], language: SourceLanguage) -> [SourceToken] {
@@ -17,17 +17,8 @@ public struct SourceLexer {
     }
 
     private init(bytes: [UInt8], language: SourceLanguage) {
-        self.bytes = bytes
+        scanner = ByteScanner(bytes)
         self.language = language
-    }
-
-    private var column: Int { i - lineStart + 1 }
-
-    private func peek(_ k: Int = 0) -> UInt8? { i + k < bytes.count ? bytes[i + k] : nil }
-
-    private mutating func step() {
-        if bytes[i] == UInt8(ascii: "\n") { line += 1; lineStart = i + 1 }
-        i += 1
     }
 
     private static func isIdentifierStart(_ b: UInt8) -> Bool {
@@ -39,75 +30,75 @@ public struct SourceLexer {
     /// Lexes code until the end, or (inside an interpolation) until the `)` that closes it.
     private mutating func lexCode(stopAtUnbalancedParen: Bool) {
         var parens = 0
-        while let b = peek() {
-            let l = line, c = column, start = i
+        while let b = scanner.peek() {
+            let l = scanner.line, c = scanner.column, start = scanner.offset
             switch b {
             case 0x20, 0x09, 0x0A, 0x0D:
-                step()
-            case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "/"):
-                while let x = peek(), x != UInt8(ascii: "\n") { step() }
-                tokens.append(SourceToken(kind: .comment, text: text(start, i), line: l, column: c, offset: start, endOffset: i))
-            case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "*"):
+                scanner.advance()
+            case UInt8(ascii: "/") where scanner.peek(1) == UInt8(ascii: "/"):
+                scanner.advanceToLineBreak()
+                tokens.append(SourceToken(kind: .comment, text: scanner.text(from: start), line: l, column: c, offset: start, endOffset: scanner.offset))
+            case UInt8(ascii: "/") where scanner.peek(1) == UInt8(ascii: "*"):
                 blockComment()
-                tokens.append(SourceToken(kind: .comment, text: text(start, i), line: l, column: c, offset: start, endOffset: i))
+                tokens.append(SourceToken(kind: .comment, text: scanner.text(from: start), line: l, column: c, offset: start, endOffset: scanner.offset))
             case UInt8(ascii: "\""):
                 stringLiteral(hashes: 0)
-            case UInt8(ascii: "#") where language == .swift && (peek(1) == UInt8(ascii: "\"") || peek(1) == UInt8(ascii: "#")):
+            case UInt8(ascii: "#") where language == .swift && (scanner.peek(1) == UInt8(ascii: "\"") || scanner.peek(1) == UInt8(ascii: "#")):
                 var hashes = 0
-                while peek(hashes) == UInt8(ascii: "#") { hashes += 1 }
-                if peek(hashes) == UInt8(ascii: "\"") {
-                    for _ in 0..<hashes { step() }
+                while scanner.peek(hashes) == UInt8(ascii: "#") { hashes += 1 }
+                if scanner.peek(hashes) == UInt8(ascii: "\"") {
+                    scanner.advance(by: hashes)
                     stringLiteral(hashes: hashes)
                 } else {
-                    step()
-                    tokens.append(SourceToken(kind: .punctuation, text: "#", line: l, column: c, offset: start, endOffset: i))
+                    scanner.advance()
+                    tokens.append(SourceToken(kind: .punctuation, text: "#", line: l, column: c, offset: start, endOffset: scanner.offset))
                 }
             case UInt8(ascii: "'") where language == .objectiveC:
-                step()
-                while let x = peek(), x != UInt8(ascii: "'"), x != UInt8(ascii: "\n") {
-                    if x == UInt8(ascii: "\\") { step() }
-                    if peek() != nil { step() }
+                scanner.advance()
+                while let x = scanner.peek(), x != UInt8(ascii: "'"), !ByteScanner.isLineBreak(x) {
+                    if x == UInt8(ascii: "\\") { scanner.advance() }
+                    if scanner.peek() != nil { scanner.advance() }
                 }
-                if peek() == UInt8(ascii: "'") { step() }
-                tokens.append(SourceToken(kind: .literal, text: text(start, i), line: l, column: c, offset: start, endOffset: i))
+                if scanner.peek() == UInt8(ascii: "'") { scanner.advance() }
+                tokens.append(SourceToken(kind: .literal, text: scanner.text(from: start), line: l, column: c, offset: start, endOffset: scanner.offset))
             case UInt8(ascii: "`") where language == .swift:
-                step()
-                let s = i
-                while let x = peek(), x != UInt8(ascii: "`"), x != UInt8(ascii: "\n") { step() }
-                let name = text(s, i)
-                if peek() == UInt8(ascii: "`") { step() }
-                tokens.append(SourceToken(kind: .identifier, text: name, line: l, column: c, offset: start, endOffset: i))
+                scanner.advance()
+                let s = scanner.offset
+                scanner.advance { $0 != UInt8(ascii: "`") && !ByteScanner.isLineBreak($0) }
+                let name = scanner.text(from: s)
+                if scanner.peek() == UInt8(ascii: "`") { scanner.advance() }
+                tokens.append(SourceToken(kind: .identifier, text: name, line: l, column: c, offset: start, endOffset: scanner.offset))
             case let x where Self.isIdentifierStart(x):
-                while let y = peek(), Self.isIdentifierByte(y) { step() }
-                tokens.append(SourceToken(kind: .identifier, text: text(start, i), line: l, column: c, offset: start, endOffset: i))
+                while let y = scanner.peek(), Self.isIdentifierByte(y) { scanner.advance() }
+                tokens.append(SourceToken(kind: .identifier, text: scanner.text(from: start), line: l, column: c, offset: start, endOffset: scanner.offset))
             case let x where x >= 0x30 && x <= 0x39:
-                while let y = peek(), Self.isIdentifierByte(y) || y == UInt8(ascii: ".") && (peek(1).map { $0 >= 0x30 && $0 <= 0x39 } ?? false) { step() }
-                tokens.append(SourceToken(kind: .literal, text: text(start, i), line: l, column: c, offset: start, endOffset: i))
+                while let y = scanner.peek(), Self.isIdentifierByte(y) || y == UInt8(ascii: ".") && (scanner.peek(1).map { $0 >= 0x30 && $0 <= 0x39 } ?? false) { scanner.advance() }
+                tokens.append(SourceToken(kind: .literal, text: scanner.text(from: start), line: l, column: c, offset: start, endOffset: scanner.offset))
             default:
                 if stopAtUnbalancedParen {
                     if b == UInt8(ascii: "(") { parens += 1 }
                     if b == UInt8(ascii: ")") {
-                        if parens == 0 { step(); return }
+                        if parens == 0 { scanner.advance(); return }
                         parens -= 1
                     }
                 }
-                step()
-                tokens.append(SourceToken(kind: .punctuation, text: String(UnicodeScalar(b)), line: l, column: c, offset: start, endOffset: i))
+                scanner.advance()
+                tokens.append(SourceToken(kind: .punctuation, text: String(UnicodeScalar(b)), line: l, column: c, offset: start, endOffset: scanner.offset))
             }
         }
     }
 
     private mutating func blockComment() {
-        step(); step()
+        scanner.advance(); scanner.advance()
         var depth = 1
-        while let b = peek() {
-            if b == UInt8(ascii: "*"), peek(1) == UInt8(ascii: "/") {
-                step(); step(); depth -= 1
+        while let b = scanner.peek() {
+            if b == UInt8(ascii: "*"), scanner.peek(1) == UInt8(ascii: "/") {
+                scanner.advance(); scanner.advance(); depth -= 1
                 if depth == 0 { return }
-            } else if language == .swift, b == UInt8(ascii: "/"), peek(1) == UInt8(ascii: "*") {
-                step(); step(); depth += 1
+            } else if language == .swift, b == UInt8(ascii: "/"), scanner.peek(1) == UInt8(ascii: "*") {
+                scanner.advance(); scanner.advance(); depth += 1
             } else {
-                step()
+                scanner.advance()
             }
         }
     }
@@ -115,38 +106,38 @@ public struct SourceLexer {
     /// A string literal starting at the opening quote (after any `#`s of a raw string). Content
     /// pieces between interpolations become one string token; interpolations are lexed as code.
     private mutating func stringLiteral(hashes: Int) {
-        let multiline = language == .swift && peek(1) == UInt8(ascii: "\"") && peek(2) == UInt8(ascii: "\"")
-        let l = line, c = column, start = i
-        for _ in 0..<(multiline ? 3 : 1) { step() }
+        let multiline = language == .swift && scanner.peek(1) == UInt8(ascii: "\"") && scanner.peek(2) == UInt8(ascii: "\"")
+        let l = scanner.line, c = scanner.column, start = scanner.offset
+        scanner.advance(by: multiline ? 3 : 1)
         var content: [UInt8] = []
-        var contentStart = i
-        var contentEnd = i
+        var contentStart = scanner.offset
+        var contentEnd = scanner.offset
         func closes(_ lexer: SourceLexer) -> Bool {
             let quotes = multiline ? 3 : 1
-            for k in 0..<quotes where lexer.peek(k) != UInt8(ascii: "\"") { return false }
-            for k in 0..<hashes where lexer.peek(quotes + k) != UInt8(ascii: "#") { return false }
+            for k in 0..<quotes where lexer.scanner.peek(k) != UInt8(ascii: "\"") { return false }
+            for k in 0..<hashes where lexer.scanner.peek(quotes + k) != UInt8(ascii: "#") { return false }
             return true
         }
-        while let b = peek() {
+        while let b = scanner.peek() {
             if closes(self) {
-                contentEnd = i
-                for _ in 0..<((multiline ? 3 : 1) + hashes) { step() }
+                contentEnd = scanner.offset
+                scanner.advance(by: (multiline ? 3 : 1) + hashes)
                 break
             }
-            if !multiline && b == UInt8(ascii: "\n") { contentEnd = i; break } // unterminated: stop at the line end
+            if !multiline && ByteScanner.isLineBreak(b) { contentEnd = scanner.offset; break } // unterminated: stop at the line end
             if b == UInt8(ascii: "\\") && hashesFollow(hashes, from: 1) {
-                let after = peek(1 + hashes)
+                let after = scanner.peek(1 + hashes)
                 if language == .swift, after == UInt8(ascii: "(") {
-                    contentEnd = i
+                    contentEnd = scanner.offset
                     tokens.append(SourceToken(kind: .string, text: String(decoding: content, as: UTF8.self), line: l, column: c, offset: contentStart, endOffset: contentEnd))
-                    for _ in 0..<(2 + hashes) { step() }
+                    scanner.advance(by: 2 + hashes)
                     lexCode(stopAtUnbalancedParen: true)
                     content = []
-                    contentStart = i
+                    contentStart = scanner.offset
                     continue
                 }
-                for _ in 0..<(1 + hashes) { step() }
-                guard let e = peek() else { break }
+                scanner.advance(by: 1 + hashes)
+                guard let e = scanner.peek() else { break }
                 switch e {
                 case UInt8(ascii: "n"): content.append(0x0A)
                 case UInt8(ascii: "t"): content.append(0x09)
@@ -154,21 +145,19 @@ public struct SourceLexer {
                 case UInt8(ascii: "0"): content.append(0x00)
                 default: content.append(e)
                 }
-                step()
+                scanner.advance()
                 continue
             }
             content.append(b)
-            step()
+            scanner.advance()
         }
         _ = start
-        if peek() == nil { contentEnd = i }
+        if scanner.peek() == nil { contentEnd = scanner.offset }
         tokens.append(SourceToken(kind: .string, text: String(decoding: content, as: UTF8.self), line: l, column: c, offset: contentStart, endOffset: contentEnd))
     }
 
     private func hashesFollow(_ hashes: Int, from k: Int) -> Bool {
-        for h in 0..<hashes where peek(k + h) != UInt8(ascii: "#") { return false }
+        for h in 0..<hashes where scanner.peek(k + h) != UInt8(ascii: "#") { return false }
         return true
     }
-
-    private func text(_ from: Int, _ to: Int) -> String { String(decoding: bytes[from..<to], as: UTF8.self) }
 }
