@@ -60,6 +60,11 @@ import Testing
         #expect(ByteScanner([0xC3, 0xA9]).describeNext == "byte 0xC3")
     }
 
+    @Test func hexDigits() {
+        #expect(Array("09afAF".utf8).map(ByteScanner.hexValue) == [0, 9, 10, 15, 10, 15])
+        #expect(Array("gG /:@`".utf8).allSatisfy { ByteScanner.hexValue($0) == nil })
+    }
+
     @Test func advanceToLineBreakStopsBeforeCrOrLf() {
         for text in ["// c\nx", "// c\r\nx", "// c\rx"] {
             var scanner = ByteScanner(Array(text.utf8))

@@ -161,15 +161,8 @@ public struct JSONParser {
         guard scanner.peek(3) != nil else { throw error("\\u escape needs four hex digits") }
         var v: UInt32 = 0
         for _ in 0..<4 {
-            let b = scanner.peek() ?? 0
-            let d: UInt32
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - 48)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - 87)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - 55)
-            default: throw error("\\u escape needs four hex digits")
-            }
-            v = v << 4 | d
+            guard let b = scanner.peek(), let d = ByteScanner.hexValue(b) else { throw error("\\u escape needs four hex digits") }
+            v = v << 4 | UInt32(d)
             scanner.advance()
         }
         return v

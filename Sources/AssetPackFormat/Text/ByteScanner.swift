@@ -91,6 +91,16 @@ public struct ByteScanner: Sendable {
     /// LF or CR: the bytes that end a line (alone or as CRLF).
     public static func isLineBreak(_ byte: UInt8) -> Bool { byte == 0x0A || byte == 0x0D }
 
+    /// The value of a hex digit (`0-9`, `a-f`, `A-F`), or nil for any other byte.
+    public static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     /// The bytes from `start` to `end` (default: the current offset) as text.
     public func text(from start: Int, to end: Int? = nil) -> String {
         String(decoding: bytes[start..<(end ?? offset)], as: UTF8.self)

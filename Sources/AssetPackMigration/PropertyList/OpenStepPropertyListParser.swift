@@ -129,7 +129,7 @@ public struct OpenStepPropertyListParser {
                 return out
             }
             if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { scanner.advance(); continue }
-            guard let nibble = hexValue(b) else { throw error("expected a hex digit or '>' in data, found \(scanner.describeNext)") }
+            guard let nibble = ByteScanner.hexValue(b) else { throw error("expected a hex digit or '>' in data, found \(scanner.describeNext)") }
             if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
             scanner.advance()
         }
@@ -179,7 +179,7 @@ public struct OpenStepPropertyListParser {
             case UInt8(ascii: "U"), UInt8(ascii: "u"):
                 var scalar: UInt32 = 0
                 for _ in 0..<4 {
-                    guard let next = scanner.peek(), let n = hexValue(next) else {
+                    guard let next = scanner.peek(), let n = ByteScanner.hexValue(next) else {
                         throw error("\\U needs four hex digits", at: escapeLocation)
                     }
                     scalar = scalar << 4 | UInt32(n)
@@ -202,14 +202,5 @@ public struct OpenStepPropertyListParser {
             }
         }
         throw error("string opened at line \(start.line), column \(start.column) is not closed", at: start)
-    }
-
-    private func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }
