@@ -45,7 +45,36 @@ import Testing
             Issue.record("accepted \(text)")
         } catch {
             #expect(error.location == SourceLocation(line: line, column: column), "\(error)")
-            #expect(error.reason.contains(reason), "\(error.reason)")
+            #expect(error.message.contains(reason), "\(error.message)")
         }
+    }
+
+    @Test func skipsALeadingByteOrderMark() throws {
+        let root = try OpenStepPropertyListParser.parse(ByteScanner.byteOrderMark + Array("{ a = b; }".utf8))
+        #expect(root.dictionary?.string("a") == "b")
+        #expect(root.dictionary?.entry("a")?.keyLocation == SourceLocation(line: 1, column: 3))
+        do {
+            _ = try OpenStepPropertyListParser.parse(ByteScanner.byteOrderMark + Array("{ a = b }".utf8))
+            Issue.record("accepted a missing ';'")
+        } catch {
+            #expect(error.location == SourceLocation(line: 1, column: 9), "\(error)")
+        }
+    }
+
+    @Test(arguments: ["\r\n", "\r", "\n"])
+    func crlfAndLoneCrEndOneLine(newline: String) throws {
+        // A quoted string spanning a line break counts it once too.
+        let text = ["// !$*UTF8*$!", "{", "  a = \"x", "y\";", "  b = (c, d;", "}"].joined(separator: newline)
+        do {
+            _ = try OpenStepPropertyListParser.parse(text)
+            Issue.record("accepted \(text.debugDescription)")
+        } catch {
+            #expect(error.location == SourceLocation(line: 5, column: 12), "\(error)")
+            #expect(error.message.contains("expected ',' or ')'"))
+        }
+        let root = try OpenStepPropertyListParser.parse(["{", "  a = \"x", "y\";", "  /* c", " */ b = c; // d", "}"].joined(separator: newline))
+        let d = try #require(root.dictionary)
+        #expect(d.string("a") == "x\(newline)y")
+        #expect(d.entry("b")?.keyLocation == SourceLocation(line: 5, column: 5))
     }
 }

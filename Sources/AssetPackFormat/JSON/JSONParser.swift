@@ -1,71 +1,54 @@
-/// A syntax error in JSON text, with the line and column where it was found.
-public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var location: SourceLocation
-    public var reason: String
-    public var description: String { "line \(location.line), column \(location.column): \(reason)" }
-}
-
 /// A strict JSON parser (RFC 8259) that also accepts `//` line and `/* */` block comments, as
 /// Apple's manifest template contains them. Foundation's parsers report neither positions of
-/// values nor duplicate keys, which validation needs; hence this small reader.
+/// values nor duplicate keys, which validation needs; hence this small reader. Positions, line
+/// breaks and a leading BOM follow `ByteScanner`; errors are `SyntaxError`s.
+///
+/// Numbers are doubles. An integer written without fraction or exponent must lie within ±2^53,
+/// where every integer is exact in a double; a larger one is an error rather than a silently
+/// rounded value.
 public struct JSONParser {
-    private let bytes: [UInt8]
-    private var index = 0
-    private var line = 1
-    private var lineStart = 0
+    private var scanner: ByteScanner
     /// Nesting limit, so hostile input cannot exhaust the stack.
     public static let maximumDepth = 256
+    /// The largest magnitude of an integer read exactly: 2^53.
+    public static let largestExactInteger: UInt64 = 1 << 53
 
-    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
-        var parser = JSONParser(bytes: bytes)
-        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3; parser.lineStart = 3 }
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONNode {
+        var parser = JSONParser(scanner: ByteScanner(bytes))
         try parser.skipTrivia()
         let root = try parser.parseValue(depth: 0)
         try parser.skipTrivia()
-        if parser.index < parser.bytes.count { throw parser.error("unexpected text after the top-level value") }
+        if !parser.scanner.isAtEnd { throw parser.scanner.error("unexpected text after the top-level value") }
         return root
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(scanner: ByteScanner) { self.scanner = scanner }
 
-    private var location: SourceLocation { SourceLocation(line: line, column: index - lineStart + 1) }
+    private func error(_ message: String) -> SyntaxError { scanner.error(message) }
 
-    private func error(_ reason: String) -> JSONSyntaxError { JSONSyntaxError(location: location, reason: reason) }
-
-    private func describeCurrent() -> String {
-        guard index < bytes.count else { return "end of file" }
-        let b = bytes[index]
-        return b >= 0x20 && b < 0x7F ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x\(String(b, radix: 16))"
-    }
-
-    private mutating func skipTrivia() throws(JSONSyntaxError) {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0D: index += 1
-            case 0x0A: index += 1; line += 1; lineStart = index
-            case 0x2F where index + 1 < bytes.count && bytes[index + 1] == 0x2F:
-                while index < bytes.count && bytes[index] != 0x0A { index += 1 }
-            case 0x2F where index + 1 < bytes.count && bytes[index + 1] == 0x2A:
-                let start = location
-                index += 2
-                while true {
-                    guard index + 1 < bytes.count else {
-                        throw JSONSyntaxError(location: start, reason: "block comment is never closed")
-                    }
-                    if bytes[index] == 0x2A && bytes[index + 1] == 0x2F { index += 2; break }
-                    if bytes[index] == 0x0A { line += 1; lineStart = index + 1 }
-                    index += 1
+    private mutating func skipTrivia() throws(SyntaxError) {
+        while let b = scanner.peek() {
+            switch b {
+            case 0x20, 0x09, 0x0D, 0x0A: scanner.advance()
+            case UInt8(ascii: "/") where scanner.peek(1) == UInt8(ascii: "/"):
+                scanner.advanceToLineBreak()
+            case UInt8(ascii: "/") where scanner.peek(1) == UInt8(ascii: "*"):
+                let start = scanner.location
+                scanner.advance(by: 2)
+                while !scanner.match("*/".utf8) {
+                    guard scanner.peek(1) != nil else { throw scanner.error("block comment is never closed", at: start) }
+                    scanner.advance()
                 }
             default: return
             }
         }
     }
 
-    private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
+    private mutating func parseValue(depth: Int) throws(SyntaxError) -> JSONNode {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
-        let at = location
-        guard index < bytes.count else { throw error("expected a value, found end of file") }
-        switch bytes[index] {
+        let at = scanner.location
+        guard let b = scanner.peek() else { throw error("expected a value, found end of file") }
+        switch b {
         case UInt8(ascii: "{"): return JSONNode(try parseObject(depth: depth), at: at)
         case UInt8(ascii: "["): return JSONNode(try parseArray(depth: depth), at: at)
         case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), at: at)
@@ -73,81 +56,73 @@ public struct JSONParser {
         case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(.bool(false), at: at)
         case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(.null, at: at)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(.number(try parseNumber()), at: at)
-        default: throw error("expected a value, found \(describeCurrent())")
+        default: throw error("expected a value, found \(scanner.describeNext)")
         }
     }
 
-    private mutating func expectWord(_ word: String) throws(JSONSyntaxError) {
-        let w = Array(word.utf8)
-        guard bytes.count - index >= w.count, Array(bytes[index..<index + w.count]) == w else {
-            throw error("expected a value, found \(describeCurrent())")
-        }
-        index += w.count
+    private mutating func expectWord(_ word: String) throws(SyntaxError) {
+        guard scanner.match(word.utf8) else { throw error("expected a value, found \(scanner.describeNext)") }
     }
 
-    private mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        index += 1
+    private mutating func parseObject(depth: Int) throws(SyntaxError) -> JSONValue {
+        scanner.advance()
         var members: [(key: String, value: JSONNode)] = []
         var seen = Set<String>()
         try skipTrivia()
-        if index < bytes.count && bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        if scanner.match(UInt8(ascii: "}")) { return .object(members) }
         while true {
             try skipTrivia()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error("expected a quoted key, found \(describeCurrent())")
+            guard scanner.next(is: UInt8(ascii: "\"")) else {
+                throw error("expected a quoted key, found \(scanner.describeNext)")
             }
-            let keyAt = location
+            let keyAt = scanner.location
             let key = try parseString()
-            guard seen.insert(key).inserted else {
-                throw JSONSyntaxError(location: keyAt, reason: "duplicate key \"\(key)\"")
-            }
+            guard seen.insert(key).inserted else { throw scanner.error("duplicate key \"\(key)\"", at: keyAt) }
             try skipTrivia()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw error("expected ':' after key \"\(key)\", found \(describeCurrent())")
+            guard scanner.match(UInt8(ascii: ":")) else {
+                throw error("expected ':' after key \"\(key)\", found \(scanner.describeNext)")
             }
-            index += 1
             try skipTrivia()
             members.append((key, try parseValue(depth: depth + 1)))
             try skipTrivia()
-            guard index < bytes.count else { throw error("object is never closed") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-            throw error("expected ',' or '}' in object, found \(describeCurrent())")
+            guard !scanner.isAtEnd else { throw error("object is never closed") }
+            if scanner.match(UInt8(ascii: ",")) { continue }
+            if scanner.match(UInt8(ascii: "}")) { return .object(members) }
+            throw error("expected ',' or '}' in object, found \(scanner.describeNext)")
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-        index += 1
+    private mutating func parseArray(depth: Int) throws(SyntaxError) -> JSONValue {
+        scanner.advance()
         var items: [JSONNode] = []
         try skipTrivia()
-        if index < bytes.count && bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        if scanner.match(UInt8(ascii: "]")) { return .array(items) }
         while true {
             try skipTrivia()
             items.append(try parseValue(depth: depth + 1))
             try skipTrivia()
-            guard index < bytes.count else { throw error("array is never closed") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-            throw error("expected ',' or ']' in array, found \(describeCurrent())")
+            guard !scanner.isAtEnd else { throw error("array is never closed") }
+            if scanner.match(UInt8(ascii: ",")) { continue }
+            if scanner.match(UInt8(ascii: "]")) { return .array(items) }
+            throw error("expected ',' or ']' in array, found \(scanner.describeNext)")
         }
     }
 
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
-        index += 1
+    private mutating func parseString() throws(SyntaxError) -> String {
+        scanner.advance()
         var out: [UInt8] = []
         while true {
-            guard index < bytes.count else { throw error("string is never closed") }
-            let b = bytes[index]
+            guard let b = scanner.peek() else { throw error("string is never closed") }
             switch b {
             case UInt8(ascii: "\""):
-                index += 1
+                scanner.advance()
                 guard let s = String(validating: out, as: UTF8.self) else { throw error("string is not valid UTF-8") }
                 return s
             case UInt8(ascii: "\\"):
-                index += 1
-                guard index < bytes.count else { throw error("string is never closed") }
-                let e = bytes[index]
-                index += 1
+                scanner.advance()
+                let escapeAt = scanner.location
+                guard let e = scanner.peek() else { throw error("string is never closed") }
+                scanner.advance()
                 switch e {
                 case UInt8(ascii: "\""): out.append(0x22)
                 case UInt8(ascii: "\\"): out.append(0x5C)
@@ -160,10 +135,9 @@ public struct JSONParser {
                 case UInt8(ascii: "u"):
                     var scalar = try parseHex4()
                     if (0xD800...0xDBFF).contains(scalar) {
-                        guard bytes.count - index >= 6, bytes[index] == 0x5C, bytes[index + 1] == UInt8(ascii: "u") else {
+                        guard scanner.peek(5) != nil, scanner.match("\\u".utf8) else {
                             throw error("unpaired surrogate in \\u escape")
                         }
-                        index += 2
                         let low = try parseHex4()
                         guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in \\u escape") }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -172,57 +146,59 @@ public struct JSONParser {
                     }
                     out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
                 default:
-                    index -= 1
-                    throw error("invalid escape \\\(Character(Unicode.Scalar(e)))")
+                    throw scanner.error("invalid escape \\\(Character(Unicode.Scalar(e)))", at: escapeAt)
                 }
             case 0x00..<0x20:
                 throw error("control character in string (escape it)")
             default:
                 out.append(b)
-                index += 1
+                scanner.advance()
             }
         }
     }
 
-    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard bytes.count - index >= 4 else { throw error("\\u escape needs four hex digits") }
+    private mutating func parseHex4() throws(SyntaxError) -> UInt32 {
+        guard scanner.peek(3) != nil else { throw error("\\u escape needs four hex digits") }
         var v: UInt32 = 0
         for _ in 0..<4 {
-            let b = bytes[index]
-            let d: UInt32
-            switch b {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - 48)
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - 87)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - 55)
-            default: throw error("\\u escape needs four hex digits")
-            }
-            v = v << 4 | d
-            index += 1
+            guard let b = scanner.peek(), let d = ByteScanner.hexValue(b) else { throw error("\\u escape needs four hex digits") }
+            v = v << 4 | UInt32(d)
+            scanner.advance()
         }
         return v
     }
 
-    private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
-        let start = index
-        func digits() -> Int {
-            let s = index
-            while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
-            return index - s
+    private mutating func parseNumber() throws(SyntaxError) -> Double {
+        let start = scanner.offset
+        let startLocation = scanner.location
+        func isDigit(_ b: UInt8) -> Bool { (0x30...0x39).contains(b) }
+        _ = scanner.match(UInt8(ascii: "-"))
+        let intStart = scanner.offset
+        scanner.advance(while: isDigit)
+        let intDigits = scanner.offset - intStart
+        guard intDigits > 0 else { throw error("invalid number") }
+        if scanner.bytes[intStart] == 0x30 && intDigits > 1 { throw error("leading zeros are not allowed in numbers") }
+        var integral = true
+        if scanner.match(UInt8(ascii: ".")) {
+            integral = false
+            guard let b = scanner.peek(), isDigit(b) else { throw error("invalid number: digits expected after '.'") }
+            scanner.advance(while: isDigit)
         }
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        let intStart = index
-        guard digits() > 0 else { throw error("invalid number") }
-        if bytes[intStart] == 0x30 && index - intStart > 1 { throw JSONSyntaxError(location: location, reason: "leading zeros are not allowed in numbers") }
-        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { throw error("invalid number: digits expected after '.'") }
+        if let b = scanner.peek(), b | 0x20 == UInt8(ascii: "e") {
+            integral = false
+            scanner.advance()
+            if !scanner.match(UInt8(ascii: "+")) { _ = scanner.match(UInt8(ascii: "-")) }
+            guard let d = scanner.peek(), isDigit(d) else { throw error("invalid number: digits expected in exponent") }
+            scanner.advance(while: isDigit)
         }
-        if index < bytes.count && (bytes[index] | 0x20) == UInt8(ascii: "e") {
-            index += 1
-            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
-            guard digits() > 0 else { throw error("invalid number: digits expected in exponent") }
+        let text = scanner.text(from: start)
+        if integral {
+            let digits = scanner.text(from: intStart)
+            let limit = String(Self.largestExactInteger)
+            if digits.count > limit.count || (digits.count == limit.count && digits > limit) {
+                throw scanner.error("integer \(text) is outside ±2^53 (±\(limit)) and cannot be read exactly", at: startLocation)
+            }
         }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let d = Double(text) else { throw error("invalid number") }
         return d
     }

@@ -1,11 +1,3 @@
-/// A position in a text file, 1-based, counted in UTF-8 bytes for columns.
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
-    public var line: Int
-    public var column: Int
-    public init(line: Int, column: Int) { self.line = line; self.column = column }
-    public var description: String { "\(line):\(column)" }
-}
-
 /// A parsed JSON value that remembers where it stood, so that errors can name line and column.
 public indirect enum JSONValue: Sendable, Equatable {
     case null

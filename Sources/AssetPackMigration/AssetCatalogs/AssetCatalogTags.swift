@@ -43,7 +43,7 @@ public enum AssetCatalogTags {
             do {
                 root = try JSONParser.parse([UInt8](data))
             } catch {
-                problems.append(Problem(file: file, line: error.location.line, column: error.location.column, message: "invalid JSON: \(error.reason)"))
+                problems.append(Problem(file: file, line: error.location.line, column: error.location.column, message: "invalid JSON: \(error.message)"))
                 continue
             }
             guard case .object(let members) = root.value else { continue }

@@ -1,171 +1,147 @@
-import Foundation
 import AssetPackFormat
 
 /// Reads the OpenStep (ASCII) property-list format that Xcode writes to `project.pbxproj`:
 /// `{ key = value; }` dictionaries, `( a, b, )` arrays, quoted strings with escapes, unquoted
-/// tokens, `<0fbd 7a>` data, and `/* */` and `//` comments. Columns count UTF-8 bytes from 1.
+/// tokens, `<0fbd 7a>` data, and `/* */` and `//` comments. Positions, line breaks and a
+/// leading BOM follow `ByteScanner`; errors are `SyntaxError`s.
 public struct OpenStepPropertyListParser {
-    private let bytes: [UInt8]
-    private var index = 0
-    private var line = 1
-    private var lineStart = 0
+    private var scanner: ByteScanner
     private var depth = 0
 
     public static let maximumDepth = 512
 
     /// Parses a whole document: one value (normally a dictionary), then only comments and space.
-    public static func parse(_ bytes: [UInt8]) throws(PropertyListSyntaxError) -> PropertyListNode {
-        var p = OpenStepPropertyListParser(bytes: bytes)
-        // A UTF-8 byte-order mark is allowed before the first value.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { p.index = 3; p.lineStart = 3 }
+    public static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> PropertyListNode {
+        var p = OpenStepPropertyListParser(scanner: ByteScanner(bytes))
         try p.skipSpaceAndComments()
-        guard p.index < bytes.count else { throw p.error("the file holds no property list") }
+        guard !p.scanner.isAtEnd else { throw p.error("the file holds no property list") }
         let root = try p.value()
         try p.skipSpaceAndComments()
-        if p.index < bytes.count { throw p.error("unexpected \(p.describeCurrent()) after the end of the property list") }
+        if !p.scanner.isAtEnd { throw p.error("unexpected \(p.scanner.describeNext) after the end of the property list") }
         return root
     }
 
-    public static func parse(_ text: String) throws(PropertyListSyntaxError) -> PropertyListNode {
+    public static func parse(_ text: String) throws(SyntaxError) -> PropertyListNode {
         try parse(Array(text.utf8))
     }
 
-    private init(bytes: [UInt8]) { self.bytes = bytes }
+    private init(scanner: ByteScanner) { self.scanner = scanner }
 
-    private var location: SourceLocation { SourceLocation(line: line, column: index - lineStart + 1) }
+    private var location: SourceLocation { scanner.location }
 
-    private func error(_ reason: String, at location: SourceLocation? = nil) -> PropertyListSyntaxError {
-        PropertyListSyntaxError(at: location ?? self.location, reason)
+    private func error(_ message: String, at location: SourceLocation? = nil) -> SyntaxError {
+        scanner.error(message, at: location)
     }
 
-    private func describeCurrent() -> String {
-        guard index < bytes.count else { return "end of file" }
-        let b = bytes[index]
-        return (0x21...0x7E).contains(b) ? "'\(Character(UnicodeScalar(b)))'" : String(format: "byte 0x%02X", b)
-    }
-
-    private mutating func advance() {
-        if bytes[index] == UInt8(ascii: "\n") { line += 1; lineStart = index + 1 }
-        index += 1
-    }
-
-    private mutating func skipSpaceAndComments() throws(PropertyListSyntaxError) {
-        while index < bytes.count {
-            let b = bytes[index]
+    private mutating func skipSpaceAndComments() throws(SyntaxError) {
+        while let b = scanner.peek() {
             if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0C || b == 0x0B {
-                advance()
-            } else if b == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { advance() }
-            } else if b == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
+                scanner.advance()
+            } else if scanner.next(are: "//".utf8) {
+                scanner.advanceToLineBreak()
+            } else if scanner.next(are: "/*".utf8) {
                 let start = location
-                advance(); advance()
-                var closed = false
-                while index < bytes.count {
-                    if bytes[index] == UInt8(ascii: "*"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
-                        advance(); advance(); closed = true; break
-                    }
-                    advance()
+                scanner.advance(by: 2)
+                while !scanner.match("*/".utf8) {
+                    guard !scanner.isAtEnd else { throw error("comment is not closed (opened here with /*)", at: start) }
+                    scanner.advance()
                 }
-                if !closed { throw error("comment is not closed (opened here with /*)", at: start) }
             } else {
                 return
             }
         }
     }
 
-    private mutating func value() throws(PropertyListSyntaxError) -> PropertyListNode {
+    private mutating func value() throws(SyntaxError) -> PropertyListNode {
         let start = location
-        guard index < bytes.count else { throw error("expected a value, found end of file") }
-        switch bytes[index] {
-        case UInt8(ascii: "{"): return try nested(start) { (p: inout Self) throws(PropertyListSyntaxError) in try p.dictionary(start) }
-        case UInt8(ascii: "("): return try nested(start) { (p: inout Self) throws(PropertyListSyntaxError) in try p.array(start) }
+        guard let first = scanner.peek() else { throw error("expected a value, found end of file") }
+        switch first {
+        case UInt8(ascii: "{"): return try nested(start) { (p: inout Self) throws(SyntaxError) in try p.dictionary(start) }
+        case UInt8(ascii: "("): return try nested(start) { (p: inout Self) throws(SyntaxError) in try p.array(start) }
         case UInt8(ascii: "<"): return PropertyListNode(.data(try data(start)), at: start)
         case UInt8(ascii: "\""), UInt8(ascii: "'"): return PropertyListNode(.string(try quotedString()), at: start)
         default:
-            guard let token = unquotedToken() else { throw error("expected a value, found \(describeCurrent())") }
+            guard let token = unquotedToken() else { throw error("expected a value, found \(scanner.describeNext)") }
             return PropertyListNode(.string(token), at: start)
         }
     }
 
-    private mutating func nested(_ start: SourceLocation, _ body: (inout Self) throws(PropertyListSyntaxError) -> PropertyListValue) throws(PropertyListSyntaxError) -> PropertyListNode {
+    private mutating func nested(_ start: SourceLocation, _ body: (inout Self) throws(SyntaxError) -> PropertyListValue) throws(SyntaxError) -> PropertyListNode {
         depth += 1
         defer { depth -= 1 }
         guard depth <= Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         return PropertyListNode(try body(&self), at: start)
     }
 
-    private mutating func dictionary(_ start: SourceLocation) throws(PropertyListSyntaxError) -> PropertyListValue {
-        advance() // {
+    private mutating func dictionary(_ start: SourceLocation) throws(SyntaxError) -> PropertyListValue {
+        scanner.advance() // {
         var entries: [PropertyListDictionary.Entry] = []
         while true {
             try skipSpaceAndComments()
-            guard index < bytes.count else { throw error("dictionary opened at line \(start.line), column \(start.column) is not closed") }
-            if bytes[index] == UInt8(ascii: "}") { advance(); return .dictionary(PropertyListDictionary(entries: entries)) }
+            guard let b = scanner.peek() else { throw error("dictionary opened at line \(start.line), column \(start.column) is not closed") }
+            if b == UInt8(ascii: "}") { scanner.advance(); return .dictionary(PropertyListDictionary(entries: entries)) }
             let keyLocation = location
             let key: String
-            if bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") {
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'") {
                 key = try quotedString()
             } else if let token = unquotedToken() {
                 key = token
             } else {
-                throw error("expected a key or '}', found \(describeCurrent())")
+                throw error("expected a key or '}', found \(scanner.describeNext)")
             }
             try skipSpaceAndComments()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else {
-                throw error("expected '=' after key \"\(key)\", found \(describeCurrent())")
+            guard scanner.match(UInt8(ascii: "=")) else {
+                throw error("expected '=' after key \"\(key)\", found \(scanner.describeNext)")
             }
-            advance()
             try skipSpaceAndComments()
             let v = try value()
             try skipSpaceAndComments()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ";") else {
-                throw error("expected ';' after the value of \"\(key)\", found \(describeCurrent())")
+            guard scanner.match(UInt8(ascii: ";")) else {
+                throw error("expected ';' after the value of \"\(key)\", found \(scanner.describeNext)")
             }
-            advance()
             entries.append(.init(key: key, keyLocation: keyLocation, value: v))
         }
     }
 
-    private mutating func array(_ start: SourceLocation) throws(PropertyListSyntaxError) -> PropertyListValue {
-        advance() // (
+    private mutating func array(_ start: SourceLocation) throws(SyntaxError) -> PropertyListValue {
+        scanner.advance() // (
         var elements: [PropertyListNode] = []
         while true {
             try skipSpaceAndComments()
-            guard index < bytes.count else { throw error("array opened at line \(start.line), column \(start.column) is not closed") }
-            if bytes[index] == UInt8(ascii: ")") { advance(); return .array(elements) }
+            guard !scanner.isAtEnd else { throw error("array opened at line \(start.line), column \(start.column) is not closed") }
+            if scanner.match(UInt8(ascii: ")")) { return .array(elements) }
             elements.append(try value())
             try skipSpaceAndComments()
-            guard index < bytes.count else { continue }
-            if bytes[index] == UInt8(ascii: ",") { advance(); continue }
-            guard bytes[index] == UInt8(ascii: ")") else { throw error("expected ',' or ')' in array, found \(describeCurrent())") }
+            guard !scanner.isAtEnd else { continue }
+            if scanner.match(UInt8(ascii: ",")) { continue }
+            guard scanner.next(is: UInt8(ascii: ")")) else { throw error("expected ',' or ')' in array, found \(scanner.describeNext)") }
         }
     }
 
-    private mutating func data(_ start: SourceLocation) throws(PropertyListSyntaxError) -> [UInt8] {
-        advance() // <
+    private mutating func data(_ start: SourceLocation) throws(SyntaxError) -> [UInt8] {
+        scanner.advance() // <
         var out: [UInt8] = []
         var high: UInt8?
-        while index < bytes.count {
-            let b = bytes[index]
+        while let b = scanner.peek() {
             if b == UInt8(ascii: ">") {
                 guard high == nil else { throw error("data has an odd number of hex digits") }
-                advance()
+                scanner.advance()
                 return out
             }
-            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { advance(); continue }
-            guard let nibble = hexValue(b) else { throw error("expected a hex digit or '>' in data, found \(describeCurrent())") }
+            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { scanner.advance(); continue }
+            guard let nibble = ByteScanner.hexValue(b) else { throw error("expected a hex digit or '>' in data, found \(scanner.describeNext)") }
             if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
-            advance()
+            scanner.advance()
         }
         throw error("data opened at line \(start.line), column \(start.column) is not closed with '>'")
     }
 
     /// Letters, digits and `_$+/:.-` make an unquoted string (Xcode writes IDs and paths this way).
     private mutating func unquotedToken() -> String? {
-        let start = index
-        while index < bytes.count, Self.isUnquotedByte(bytes[index]) { index += 1 }
-        guard index > start else { return nil }
-        return String(decoding: bytes[start..<index], as: UTF8.self)
+        let start = scanner.offset
+        scanner.advance(while: Self.isUnquotedByte)
+        guard scanner.offset > start else { return nil }
+        return scanner.text(from: start)
     }
 
     static func isUnquotedByte(_ b: UInt8) -> Bool {
@@ -180,20 +156,18 @@ public struct OpenStepPropertyListParser {
         }
     }
 
-    private mutating func quotedString() throws(PropertyListSyntaxError) -> String {
+    private mutating func quotedString() throws(SyntaxError) -> String {
         let start = location
-        let quote = bytes[index]
-        advance()
+        guard let quote = scanner.peek() else { throw error("expected a string, found end of file") }
+        scanner.advance()
         var out: [UInt8] = []
-        while index < bytes.count {
-            let b = bytes[index]
-            if b == quote { advance(); return String(decoding: out, as: UTF8.self) }
-            if b != UInt8(ascii: "\\") { out.append(b); advance(); continue }
+        while let b = scanner.peek() {
+            if b == quote { scanner.advance(); return String(decoding: out, as: UTF8.self) }
+            if b != UInt8(ascii: "\\") { out.append(b); scanner.advance(); continue }
             let escapeLocation = location
-            advance()
-            guard index < bytes.count else { break }
-            let e = bytes[index]
-            advance()
+            scanner.advance()
+            guard let e = scanner.peek() else { break }
+            scanner.advance()
             switch e {
             case UInt8(ascii: "n"): out.append(0x0A)
             case UInt8(ascii: "t"): out.append(0x09)
@@ -205,20 +179,20 @@ public struct OpenStepPropertyListParser {
             case UInt8(ascii: "U"), UInt8(ascii: "u"):
                 var scalar: UInt32 = 0
                 for _ in 0..<4 {
-                    guard index < bytes.count, let n = hexValue(bytes[index]) else {
+                    guard let next = scanner.peek(), let n = ByteScanner.hexValue(next) else {
                         throw error("\\U needs four hex digits", at: escapeLocation)
                     }
                     scalar = scalar << 4 | UInt32(n)
-                    advance()
+                    scanner.advance()
                 }
                 guard let u = UnicodeScalar(scalar) else { throw error("\\U\(String(scalar, radix: 16)) is not a Unicode scalar", at: escapeLocation) }
                 out += Array(String(Character(u)).utf8)
             case UInt8(ascii: "0")...UInt8(ascii: "7"):
                 var v = UInt32(e - UInt8(ascii: "0"))
                 var n = 1
-                while n < 3, index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(bytes[index]) {
-                    v = v * 8 + UInt32(bytes[index] - UInt8(ascii: "0"))
-                    advance(); n += 1
+                while n < 3, let d = scanner.peek(), (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(d) {
+                    v = v * 8 + UInt32(d - UInt8(ascii: "0"))
+                    scanner.advance(); n += 1
                 }
                 guard v <= 0xFF else { throw error("octal escape \\\(String(v, radix: 8)) is above \\377", at: escapeLocation) }
                 out.append(UInt8(v))
@@ -228,14 +202,5 @@ public struct OpenStepPropertyListParser {
             }
         }
         throw error("string opened at line \(start.line), column \(start.column) is not closed", at: start)
-    }
-
-    private func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return b - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

@@ -1,9 +1,18 @@
-/// Line lookups in a text read as bytes: the 1-based line of an offset.
+import AssetPackFormat
+
+/// Line lookups in a text read as bytes: the 1-based line and column of an offset, with line
+/// breaks and a leading BOM counted as `ByteScanner` counts them.
 struct TextLines {
-    private var starts: [Int] = [0]
+    private var starts: [Int]
 
     init(_ bytes: [UInt8]) {
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") { starts.append(i + 1) }
+        var scanner = ByteScanner(bytes)
+        starts = [scanner.offset]
+        while !scanner.isAtEnd {
+            let line = scanner.line
+            scanner.advance()
+            if scanner.line != line { starts.append(scanner.offset) }
+        }
     }
 
     /// The 1-based line and column (in bytes) of byte `offset`.

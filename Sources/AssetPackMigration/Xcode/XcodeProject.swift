@@ -31,7 +31,7 @@ public struct XcodeProject: Sendable {
         do {
             root = try OpenStepPropertyListParser.parse([UInt8](data))
         } catch {
-            throw XcodeProjectError(file: file, location: error.location, reason: error.reason)
+            throw XcodeProjectError(file: file, location: error.location, reason: error.message)
         }
         guard let top = root.dictionary else {
             throw XcodeProjectError(file: file, location: root.location, reason: "the top level is not a dictionary")

@@ -14,7 +14,7 @@ public struct ManifestDecoder {
         do {
             root = try JSONParser.parse(bytes)
         } catch {
-            return (nil, [Diagnostic(.error, file: file, at: error.location, "invalid JSON: \(error.reason)")])
+            return (nil, [Diagnostic(.error, file: file, at: error.location, "invalid JSON: \(error.message)")])
         }
         var decoder = ManifestDecoder(file: file)
         let manifest = decoder.manifest(from: root)

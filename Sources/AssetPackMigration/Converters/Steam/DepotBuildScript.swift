@@ -71,7 +71,7 @@ public struct SteamBuildScript: Sendable {
         do {
             return try KeyValuesParser.parse([UInt8](data))
         } catch {
-            throw DiagnosticError(Diagnostic(.error, file: name, at: error.location, error.reason))
+            throw DiagnosticError(Diagnostic(.error, file: name, at: error.location, error.message))
         }
     }
 
