@@ -5,7 +5,7 @@ import Foundation
 
 /// Builds a manager for a client command from its options and the root's remembered settings;
 /// options given now (and `storageBudget`, when given) are remembered for next time.
-func makeManager(_ options: ClientOptions, storageBudget: StorageBudget? = nil) throws -> AssetPackManager {
+func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument? = nil) throws -> AssetPackManager {
     let root = options.storage.root
     var settings = try RootSettings.load(root: root)
     if !options.repositories.isEmpty { settings.repositoryURLs = options.repositories }

@@ -1,18 +1,5 @@
 import AssetPackFormat
 
-/// A size option's value: bytes in the one grammar of `ByteCount` (decimal units, binary only
-/// when spelt KiB/MiB/GiB/TiB).
-public struct ByteSize: ArgumentValue, Equatable, Sendable {
-    public var bytes: UInt64
-    public init(bytes: UInt64) { self.bytes = bytes }
-    public init?(argument: String) {
-        guard let bytes = ByteCount.parse(argument) else { return nil }
-        self.bytes = bytes
-    }
-    public static var expectation: String { "a size in \(ByteCount.grammar)" }
-    public static var helpNote: String? { "Sizes: \(ByteCount.grammar)." }
-}
-
 /// A duration option whose bare numbers are seconds (`--lock-timeout 0.5`); units as in
 /// `DurationText`.
 extension Duration: ArgumentValue {
@@ -46,14 +33,4 @@ public struct DurationInMilliseconds: ArgumentValue, Equatable, Sendable {
     }
     public static var expectation: String { "\(DurationText.grammar), or milliseconds" }
     public static var helpNote: String? { "Durations: 250ms, 2s, 1m; a bare number is milliseconds." }
-}
-
-/// A probability from 0 to 1.
-public struct Probability: ArgumentValue, Equatable, Sendable {
-    public var value: Double
-    public init?(argument: String) {
-        guard let p = Double(argument), p >= 0, p <= 1 else { return nil }
-        value = p
-    }
-    public static var expectation: String { "a probability from 0 to 1" }
 }
