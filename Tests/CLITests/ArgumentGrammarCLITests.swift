@@ -46,6 +46,21 @@ import Testing
         #expect(try RootSettings.load(root: root).storageBudget == 5_242_880)
     }
 
+    /// Every command's declarations can be read (names unique, arguments well formed): its help
+    /// prints, and the top-level help lists it.
+    @Test func everyCommandDeclaresItsOptionsConsistently() throws {
+        let top = try CLI.run(["--help"]).stdout
+        let commands = top.split(separator: "\n").drop { $0 != "COMMANDS:" }.dropFirst()
+            .prefix { $0.hasPrefix("  ") }.map { String($0.split(separator: " ")[0]) }
+        #expect(commands.count == 21 && commands.contains("convert"))
+        for command in commands + ["convert odr", "convert vdf"] {
+            let words = command.split(separator: " ").map(String.init)
+            let help = try CLI.run(words + ["--help"])
+            #expect(help.status == 0 && help.stderr.isEmpty, "\(command): \(help.stderr)")
+            #expect(help.stdout.contains("USAGE: assetpack \(command)"), "\(command)")
+        }
+    }
+
     @Test func everySizeOptionStatesTheGrammarInItsHelp() throws {
         var sizeLines = 0
         for command in ["package", "publish", "serve", "upload", "install", "ensure", "update"] {
