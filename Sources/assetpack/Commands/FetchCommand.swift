@@ -22,7 +22,7 @@ struct FetchCommand: Command {
     init() {}
 
     func run() throws -> Int32 {
-            var range: ByteRange?
+        var range: ByteRange?
         if let text = byteRange {
             guard let parsed = ByteRange(parsing: text) else { throw CLIError.usage("--range must be FIRST-LAST or FIRST-, got '\(text)'") }
             range = parsed

@@ -42,11 +42,12 @@ struct ConvertVDFCommand: Command {
     func run() throws -> Int32 {
         let id = assetPackID
         if let problem = AssetPackID.problem(with: id) { throw CLIError.usage("--asset-pack-id \"\(id)\" \(problem)") }
-        let chosen = [(essential, "--essential"), (prefetch, "--prefetch"), (onDemand, "--on-demand")].filter(\.0).map(\.1)
-        guard chosen.count == 1 else { throw CLIError.usage("give exactly one of --essential, --prefetch, --on-demand") }
         let events: [InstallationEventType] = [.firstInstallation, .subsequentUpdate]
-        let policy: DownloadPolicy = chosen[0] == "--essential" ? .essential(installationEventTypes: events)
-            : chosen[0] == "--prefetch" ? .prefetch(installationEventTypes: events) : .onDemand
+        let chosen = [(essential, DownloadPolicy.essential(installationEventTypes: events)),
+                      (prefetch, .prefetch(installationEventTypes: events)), (onDemand, .onDemand)].filter(\.0)
+        guard chosen.count == 1, let policy = chosen.first?.1 else {
+            throw CLIError.usage("give exactly one of --essential, --prefetch, --on-demand")
+        }
         var platforms: [Platform] = Platform.allCases.sorted()
         if !self.platforms.isEmpty {
             platforms = try self.platforms.map { p in
