@@ -46,6 +46,27 @@ import Testing
         #expect(try RootSettings.load(root: root).storageBudget == 5_242_880)
     }
 
+    /// `publish` limits read sizes as `ensure` does: `1k` is 1000 bytes, `1KiB` 1024.
+    @Test func publishAllowancesReadTheSameGrammar() throws {
+        let s = Scratch(); defer { s.remove() }
+        _ = try CLI.run(["keygen", "-o", "key.pem"], in: s.path)
+        // 5000 bytes that zstd cannot shrink below 1 kB.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        let noise = (0..<5000).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        #expect(FileManager.default.createFile(atPath: s.path + "/noise.bin", contents: Data(noise)))
+        s.write("M.json", """
+            {"assetPackID": "Noise", "downloadPolicy": {"prefetch": {"installationEventTypes": ["firstInstallation"]}},
+             "fileSelectors": [{"file": "noise.bin"}], "platforms": ["iOS"]}
+            """)
+        for (text, described) in [("1k", "1.0 kB (1000 bytes)"), ("1KiB", "1.0 kB (1024 bytes)")] {
+            let r = try CLI.run(["publish", "M.json", "--repo", "repo", "--key", "key.pem", "--check", "--download-allowance", text], in: s.path)
+            #expect(r.status == 1 && r.stderr.contains("more than --download-allowance \(described)"), "\(text): \(r.stderr)")
+        }
+    }
+
     /// Every command's declarations can be read (names unique, arguments well formed): its help
     /// prints, and the top-level help lists it.
     @Test func everyCommandDeclaresItsOptionsConsistently() throws {
