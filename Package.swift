@@ -36,10 +36,10 @@ let package = Package(
         .target(name: "AssetPacks", dependencies: ["AssetPackFormat", "AssetPackTransport", "CSQLite", "CPOSIX"]),
         // Beside the flow.
         .target(name: "AssetPackMigration", dependencies: ["AssetPackPackaging", "AssetPackFormat"]),
-        .target(name: "AssetPackCLI", dependencies: []),
+        .target(name: "ArgumentParsing", dependencies: ["AssetPackFormat"]),
         .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPackaging", "AssetPackPublishing", "AssetPackServer",
                                                             "AssetPackTransport", "AssetPackUpload", "AssetPacks",
-                                                            "AssetPackMigration", "AssetPackCLI"]),
+                                                            "AssetPackMigration", "ArgumentParsing"]),
         // Tests. LoopbackServers starts nginx, moto and silent sockets on 127.0.0.1 for them.
         .target(name: "LoopbackServers", path: "Tests/LoopbackServers"),
         .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat", "AssetPackPackaging"]),
@@ -48,7 +48,8 @@ let package = Package(
         .testTarget(name: "AssetPackTransportTests", dependencies: ["AssetPackTransport", "LoopbackServers"]),
         .testTarget(name: "AssetPackUploadTests", dependencies: ["AssetPackUpload", "AssetPackTransport", "LoopbackServers"]),
         .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackPackaging", "AssetPackFormat"], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["assetpack", "LoopbackServers"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "AssetPackFormat"]),
+        .testTarget(name: "CLITests", dependencies: ["assetpack", "AssetPacks", "LoopbackServers"]),
         .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer", "AssetPackFormat",
                                                           "AssetPackTransport", "LoopbackServers", "assetpack"]),
     ]

@@ -38,7 +38,7 @@ public struct PublishLinter {
         if options.appleLimits {
             let total = packs.reduce(UInt64(0)) { $0 + max($1.compressedSize ?? 0, largestHosted[$1.id] ?? 0) }
             if total > AppleLimits.totalCompressedBytes {
-                findings.append(LintFinding(.error, .appleHostingSize, "the packs take \(Quantities.describe(total)) compressed, counting each pack's largest hosted version, more than Apple's limit of \(Quantities.describe(AppleLimits.totalCompressedBytes))"))
+                findings.append(LintFinding(.error, .appleHostingSize, "the packs take \(ByteCount.formatExactly(total)) compressed, counting each pack's largest hosted version, more than Apple's limit of \(ByteCount.formatExactly(AppleLimits.totalCompressedBytes))"))
             }
         }
         return escalated(findings)
@@ -134,11 +134,11 @@ public struct PublishLinter {
         for (i, p) in packs.enumerated() where !grouped.contains(i) && counted(p) { total += size(p) }
         guard total > limit else { return [] }
         let kind = essential ? "essential" : "prefetch"
-        let what = compressed ? "download \(Quantities.describe(total)) compressed" : "install \(Quantities.describe(total)) uncompressed"
+        let what = compressed ? "download \(ByteCount.formatExactly(total)) compressed" : "install \(ByteCount.formatExactly(total)) uncompressed"
         let key = [LintFinding.Rule.downloadAllowance: "BADownloadAllowance", .essentialDownloadAllowance: "BAEssentialDownloadAllowance",
                    .maxInstallSize: "BAMaxInstallSize", .essentialMaxInstallSize: "BAEssentialMaxInstallSize"][rule] ?? ""
         let note = compressed ? "download allowances count compressed bytes" : "install sizes count uncompressed bytes"
-        return [LintFinding(.error, rule, "\(kind) packs \(what), more than --\(rule.rawValue) \(Quantities.describe(limit)) (Apple's \(key); \(note))")]
+        return [LintFinding(.error, rule, "\(kind) packs \(what), more than --\(rule.rawValue) \(ByteCount.formatExactly(limit)) (Apple's \(key); \(note))")]
     }
 
     private func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }

@@ -1,4 +1,4 @@
-import AssetPackCLI
+import ArgumentParsing
 import AssetPackFormat
 import AssetPackTransport
 import Foundation

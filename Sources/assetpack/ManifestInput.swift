@@ -1,4 +1,4 @@
-import AssetPackCLI
+import ArgumentParsing
 import AssetPackFormat
 import AssetPackPackaging
 import Foundation

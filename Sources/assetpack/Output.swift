@@ -1,4 +1,3 @@
-import AssetPackFormat
 import Foundation
 
 /// Writes a line to standard error.
@@ -11,12 +10,4 @@ func jsonString<T: Encodable>(_ value: T) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try! encoder.encode(value), as: UTF8.self)
-}
-
-/// "1.2 MiB"
-func byteCount(_ n: UInt64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-    var v = Double(n), u = 0
-    while v >= 1024 && u < units.count - 1 { v /= 1024; u += 1 }
-    return u == 0 ? "\(n) B" : String(format: "%.1f %@", v, units[u])
 }

@@ -1,11 +1,9 @@
-import AssetPackCLI
+import ArgumentParsing
 import Foundation
 
-
-let status = runCommandLine(
+let status = CommandRunner.run(
     Array(CommandLine.arguments.dropFirst()),
-    commands: allCommands,
-    overview: "assetpack — package, verify and ship asset packs described by Apple-compatible manifests.",
+    root: AssetpackCommand.self,
     output: { print($0) },
     errorOutput: { printError($0) })
 fflush(nil)

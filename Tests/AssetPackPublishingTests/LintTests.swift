@@ -182,20 +182,3 @@ let essential = #"{"essential": {"installationEventTypes": ["firstInstallation"]
         #expect(!LocalizedVariants.matches("eng", primary: "en"))
     }
 }
-
-@Suite struct QuantityTests {
-    @Test(arguments: [("500MB", 500_000_000), ("2GiB", 2_147_483_648), ("1048576", 1_048_576), ("1.5 GB", 1_500_000_000),
-                      ("10kB", 10_000), ("3KiB", 3072), ("7B", 7)] as [(String, UInt64)])
-    func sizes(_ text: String, _ bytes: UInt64) { #expect(Quantities.byteCount(text) == bytes) }
-
-    @Test(arguments: ["", "MB", "5 parsecs", "1.2.3GB", "-5MB"])
-    func badSizes(_ text: String) { #expect(Quantities.byteCount(text) == nil) }
-
-    @Test func durations() {
-        #expect(Quantities.duration("90s") == 90)
-        #expect(Quantities.duration("15m") == 900)
-        #expect(Quantities.duration("12h") == 43_200)
-        #expect(Quantities.duration("30d") == 2_592_000)
-        for bad in ["", "30", "d", "0d", "-1d", "1w", "1.5h"] { #expect(Quantities.duration(bad) == nil, "\(bad)") }
-    }
-}

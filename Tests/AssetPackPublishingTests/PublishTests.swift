@@ -152,7 +152,7 @@ import Testing
     @Test func expiresOptionSetsTheExpiry() throws {
         let ws = Workspace()
         let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
-        let options = ws.options { $0.expiresIn = Quantities.duration("12h")! }
+        let options = ws.options { $0.expiresIn = 12 * 3600 }
         let catalog = try Publisher(key: testKey, options: options).publish(manifests: [alpha]).catalog!
         #expect(catalog.expires.timeIntervalSince(catalog.published) == 43_200)
     }

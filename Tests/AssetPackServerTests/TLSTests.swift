@@ -6,7 +6,7 @@ import Testing
     @Test func createsReusesAndServesWithALocalCA() throws {
         let repo = try TestRepository()
         let dir = repo.root.appendingPathComponent("tls").path
-        let tls = try TLSDirectory.prepare(at: dir, host: "127.0.0.1")
+        let tls = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
         #expect(tls.actions.contains { $0.hasPrefix("created a new root CA") })
         let fm = FileManager.default
         for (name, mode) in [("ca.pem", 0o644), ("ca-key.pem", 0o600), ("server.pem", 0o644), ("server-key.pem", 0o600), ("ca.mobileconfig", 0o644)] {
@@ -26,11 +26,11 @@ import Testing
         #expect(verify.status == 0, "\(verify.error)")
 
         // Second run: the same CA and certificate; another host: a new certificate, same CA.
-        let again = try TLSDirectory.prepare(at: dir, host: "127.0.0.1")
+        let again = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
         #expect(again.actions.contains { $0.hasPrefix("reused the root CA") })
         #expect(again.identity.certificatePEM == tls.identity.certificatePEM)
         #expect(try String(contentsOfFile: dir + "/ca.pem", encoding: .utf8) == caPEM)
-        let other = try TLSDirectory.prepare(at: dir, host: "assets.test")
+        let other = try TLSDirectory.prepare(at: dir, host: "assets.test", serving: repo.directory)
         #expect(other.identity.certificatePEM != tls.identity.certificatePEM)
         #expect(try #require(Certificate(pem: other.identity.certificatePEM)).covers(host: "assets.test"))
         #expect(try String(contentsOfFile: dir + "/ca.pem", encoding: .utf8) == caPEM)
@@ -50,7 +50,7 @@ import Testing
     @Test func configurationProfileCarriesTheCA() throws {
         let repo = try TestRepository()
         let dir = repo.root.appendingPathComponent("tls").path
-        let tls = try TLSDirectory.prepare(at: dir, host: "127.0.0.1")
+        let tls = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
         let data = try Data(contentsOf: URL(fileURLWithPath: tls.profilePath))
         let plist = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
         #expect(plist["PayloadType"] as? String == "Configuration")
@@ -64,17 +64,17 @@ import Testing
         #expect(UUID(uuidString: uuid) != nil)
         #expect(payloads[0]["PayloadUUID"] as? String != uuid)
         // Stable: derived from the CA, so a second prepare writes the same profile.
-        _ = try TLSDirectory.prepare(at: dir, host: "127.0.0.1")
+        _ = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
         #expect(try Data(contentsOf: URL(fileURLWithPath: tls.profilePath)) == data)
     }
 
     @Test func refusesABrokenCAInsteadOfReplacingIt() throws {
         let repo = try TestRepository()
         let dir = repo.root.appendingPathComponent("tls").path
-        _ = try TLSDirectory.prepare(at: dir, host: "127.0.0.1")
+        _ = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
         try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: dir + "/ca.pem"))
         #expect {
-            try TLSDirectory.prepare(at: dir, host: "127.0.0.1")
+            try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
         } throws: { error in
             "\(error)".contains("ca.pem") && "\(error)".contains("not a PEM certificate")
         }

@@ -23,9 +23,9 @@ import Testing
         let second = try await run(["ensure", "B", "--root", root])
         #expect(second.status == 0, "\(second.error)")
         #expect(try await run(["ls", "--root", root]).text == "b.bin\tB\n")
-        // A unit, then none: no budget, both stay.
+        // A unit (decimal: 1K = 1000 bytes), then none: no budget, both stay.
         #expect(try await run(["ensure", "A", "--root", root, "--storage-budget", "1K"]).status == 1)
-        #expect(try RootSettings.load(root: root).storageBudget == 1024)
+        #expect(try RootSettings.load(root: root).storageBudget == 1000)
         let cleared = try await run(["ensure", "A", "--root", root, "--storage-budget", "none"])
         #expect(cleared.status == 0, "\(cleared.error)")
         #expect(try RootSettings.load(root: root).storageBudget == nil)

@@ -23,10 +23,10 @@ import Testing
 
         let run = try CLI.run(args, environment: credentials)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("uploaded prod/packs/a/big.pack (11.0 MiB, 3 parts)"))
+        #expect(run.stdout.contains("uploaded prod/packs/a/big.pack (11.5 MB, 3 parts)"))
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 9 && lines[7] == "uploaded prod/catalog.json (2 B)", "catalog last:\n\(run.stdout)")
-        #expect(lines.last?.hasPrefix("8 uploaded (11.0 MiB)") == true)
+        #expect(lines.last?.hasPrefix("8 uploaded (11.5 MB)") == true)
 
         let fetched = repo.file("fetched.bin")
         let fetch = try CLI.run(["fetch", "\(moto.endpoint)/cli-bucket/prod/packs/a/big.pack", "-o", fetched])
@@ -44,7 +44,7 @@ import Testing
         for (extra, message) in [(["--jobs", "0"], "--jobs takes a whole number from 1 to 64"),
                                  (["--jobs", "many"], "--jobs takes"),
                                  (["--part-size", "4MiB"], "outside S3's limits (5 MiB to 5 GiB)"),
-                                 (["--part-size", "16 MB"], "--part-size takes a size"),
+                                 (["--part-size", "16 XB"], "--part-size takes a size"),
                                  (["--multipart-threshold", "6GiB"], "outside 1 byte to 5 GiB")] {
             let result = try CLI.run(base + extra, environment: credentials)
             #expect(result.status == 2, "\(extra)")

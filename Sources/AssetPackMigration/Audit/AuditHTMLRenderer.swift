@@ -1,3 +1,5 @@
+import AssetPackFormat
+
 /// The audit as one self-contained HTML page (inline CSS and SVG, no scripts, no network):
 /// summary, a chart of tag sizes against ODR's limits, targets and migration paths, packs, findings.
 public enum AuditHTMLRenderer {
@@ -26,7 +28,7 @@ public enum AuditHTMLRenderer {
         let total = r.tags.reduce(UInt64(0)) { $0 + $1.bytes }
         h += "<div class=\"cards\">"
         for (value, label) in [("\(r.projects.count)", "Xcode projects"), ("\(r.targets.count)", "target platforms"), ("\(live)", "live ODR API uses"),
-                               ("\(r.tags.count)", "tags"), (ByteText.format(total), "tagged bytes"), ("\(r.assetPacks.count)", "asset packs"),
+                               ("\(r.tags.count)", "tags"), (ByteCount.format(total), "tagged bytes"), ("\(r.assetPacks.count)", "asset packs"),
                                ("\(r.findings.count)", "findings")] {
             h += "<div class=\"card\"><b>\(e(value))</b>\(e(label))</div>"
         }
@@ -41,7 +43,7 @@ public enum AuditHTMLRenderer {
         }
         h += "</table>\n<h2>Asset packs (one per tag combination)</h2>\n<table><tr><th>Pack ID</th><th>Tags</th><th>Policy</th><th>Platforms</th><th>Size</th><th>Contents</th></tr>"
         for p in r.assetPacks {
-            h += "<tr><td><code>\(e(p.assetPackID))</code></td><td>\(e(p.tags.joined(separator: ", ")))</td><td>\(e(p.downloadPolicy))</td><td>\(e(p.platforms.joined(separator: ", ")))</td><td>\(e(ByteText.format(p.bytes)))</td><td><code>\(p.contents.map(e).joined(separator: "<br>"))</code></td></tr>"
+            h += "<tr><td><code>\(e(p.assetPackID))</code></td><td>\(e(p.tags.joined(separator: ", ")))</td><td>\(e(p.downloadPolicy))</td><td>\(e(p.platforms.joined(separator: ", ")))</td><td>\(e(ByteCount.format(p.bytes)))</td><td><code>\(p.contents.map(e).joined(separator: "<br>"))</code></td></tr>"
         }
         h += "</table>\n<h2>Findings</h2>\n<table><tr><th>Severity</th><th>Kind</th><th>Where</th><th>Message</th></tr>"
         for f in r.findings {

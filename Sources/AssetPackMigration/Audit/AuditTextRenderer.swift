@@ -1,3 +1,5 @@
+import AssetPackFormat
+
 /// The audit as plain text for a terminal: summary, targets, tags, packs, uses, settings, keys, findings.
 public enum AuditTextRenderer {
     public static func render(_ r: AuditReport, root: String) -> String {
@@ -16,11 +18,11 @@ public enum AuditTextRenderer {
         }
         section("Tags", &out)
         for t in r.tags {
-            out.append("  \(pad(t.name, 20)) \(pad(ByteText.format(t.bytes), 10)) \(pad(t.installPolicy, 15)) defined \(t.definedAt.count)×, requested \(t.requestedAt.count)×")
+            out.append("  \(pad(t.name, 20)) \(pad(ByteCount.format(t.bytes), 10)) \(pad(t.installPolicy, 15)) defined \(t.definedAt.count)×, requested \(t.requestedAt.count)×")
         }
         section("Asset packs (one per tag combination)", &out)
         for p in r.assetPacks {
-            out.append("  \(pad(p.assetPackID, 20)) \(pad(p.downloadPolicy, 10)) \(pad(ByteText.format(p.bytes), 10)) [\(p.platforms.joined(separator: ", "))] \(p.contents.joined(separator: ", "))")
+            out.append("  \(pad(p.assetPackID, 20)) \(pad(p.downloadPolicy, 10)) \(pad(ByteCount.format(p.bytes), 10)) [\(p.platforms.joined(separator: ", "))] \(p.contents.joined(separator: ", "))")
         }
         section("ODR API uses", &out)
         for u in r.apiUses {

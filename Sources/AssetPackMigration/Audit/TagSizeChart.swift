@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 
 /// An inline SVG bar chart of tag sizes on a logarithmic axis, with ODR's limits drawn as lines.
@@ -30,7 +31,7 @@ enum TagSizeChart {
         for e in stride(from: Int(minExponent), through: Int(maxExponent), by: 1) {
             let gx = x(UInt64(pow(10.0, Double(e))))
             s += "<line x1=\"\(f(gx))\" y1=\"\(top - 6)\" x2=\"\(f(gx))\" y2=\"\(height - 34)\" stroke=\"#e5e5e5\"/>"
-            s += "<text x=\"\(f(gx))\" y=\"\(height - 18)\" font-size=\"12\" text-anchor=\"middle\" fill=\"#555\">\(ByteText.format(UInt64(pow(10.0, Double(e)))))</text>"
+            s += "<text x=\"\(f(gx))\" y=\"\(height - 18)\" font-size=\"12\" text-anchor=\"middle\" fill=\"#555\">\(ByteCount.format(UInt64(pow(10.0, Double(e)))))</text>"
         }
         for (i, bar) in bars.enumerated() {
             let y = top + i * rowHeight
@@ -39,14 +40,14 @@ enum TagSizeChart {
             let w = max(x(bar.bytes) - Double(labelWidth), 2)
             s += "<text x=\"\(labelWidth - 8)\" y=\"\(y + 17)\" font-size=\"13\" text-anchor=\"end\" fill=\"#222\">\(HTMLText.escape(bar.label))</text>"
             s += "<rect x=\"\(labelWidth)\" y=\"\(y + 4)\" width=\"\(f(w))\" height=\"\(rowHeight - 8)\" fill=\"\(color)\"><title>\(HTMLText.escape(bar.label)): \(bar.bytes) bytes (limit \(HTMLText.escape(bar.limit.name)): \(bar.limit.bytes))</title></rect>"
-            s += "<text x=\"\(f(Double(labelWidth) + w + 6))\" y=\"\(y + 17)\" font-size=\"12\" fill=\"#333\">\(ByteText.format(bar.bytes))\(over ? " — over \(HTMLText.escape(bar.limit.name)) limit" : "")</text>"
+            s += "<text x=\"\(f(Double(labelWidth) + w + 6))\" y=\"\(y + 17)\" font-size=\"12\" fill=\"#333\">\(ByteCount.format(bar.bytes))\(over ? " — over \(HTMLText.escape(bar.limit.name)) limit" : "")</text>"
         }
         for (i, limit) in ODRLimits.all.enumerated() {
             let lx = x(limit.bytes)
             let ly = top - 8 - (i % 3) * 14
             let dash = limit == ODRLimits.idealTag ? " stroke-dasharray=\"4 3\"" : ""
             s += "<line x1=\"\(f(lx))\" y1=\"\(top - 6)\" x2=\"\(f(lx))\" y2=\"\(height - 34)\" stroke=\"#b71c1c\" stroke-width=\"1.5\"\(dash)/>"
-            s += "<text x=\"\(f(lx))\" y=\"\(ly)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b71c1c\">\(HTMLText.escape(limit.name)) \(ByteText.format(limit.bytes))</text>"
+            s += "<text x=\"\(f(lx))\" y=\"\(ly)\" font-size=\"11\" text-anchor=\"middle\" fill=\"#b71c1c\">\(HTMLText.escape(limit.name)) \(ByteCount.format(limit.bytes))</text>"
         }
         return s + "</svg>"
     }

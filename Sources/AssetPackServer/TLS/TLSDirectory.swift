@@ -22,7 +22,21 @@ public struct TLSDirectory: Sendable {
     public var authorityPath: String { path + "/ca.pem" }
     public var profilePath: String { path + "/ca.mobileconfig" }
 
-    public static func prepare(at path: String, host: String) throws(TLSError) -> TLSDirectory {
+    /// The default folder for the repository at `repository`: `.assetpack-tls` beside it, so
+    /// that it is never served.
+    public static func defaultPath(forRepository repository: String) -> String {
+        URL(fileURLWithPath: repository).standardizedFileURL.deletingLastPathComponent().appendingPathComponent(".assetpack-tls").path
+    }
+
+    /// Loads or creates the CA and a server certificate for `host` in `path`, for a server of
+    /// the repository at `repository`. Refuses (`TLSError.insideRepository`, before creating
+    /// anything) a folder that is the repository or inside it, symbolic links resolved: the
+    /// server would publish the private keys.
+    public static func prepare(at path: String, host: String, serving repository: String) throws(TLSError) -> TLSDirectory {
+        let root = resolved(repository), folder = resolved(path)
+        if folder == root || folder.hasPrefix(root == "/" ? "/" : root + "/") {
+            throw .insideRepository(folder: path, repository: repository)
+        }
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) } catch {
             throw .file(path, "cannot create the folder: \(error.localizedDescription)")
         }
@@ -50,6 +64,20 @@ public struct TLSDirectory: Sendable {
         }
         let (cert, key) = server!
         return TLSDirectory(path: path, identity: TLSIdentity(certificatePEM: cert.pem, privateKeyPEM: key.pem), actions: actions)
+    }
+
+    /// `path` made absolute with its symbolic links resolved, also when its last components do
+    /// not exist yet (the longest existing ancestor is resolved, the rest appended).
+    private static func resolved(_ path: String) -> String {
+        var existing = URL(fileURLWithPath: path).standardizedFileURL
+        var missing: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            missing.insert(existing.lastPathComponent, at: 0)
+            existing = existing.deletingLastPathComponent()
+        }
+        var url = existing.resolvingSymlinksInPath()
+        for component in missing { url.appendPathComponent(component) }
+        return url.standardizedFileURL.path
     }
 
     /// How to make clients trust the CA, for the server at `url`.

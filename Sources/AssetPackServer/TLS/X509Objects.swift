@@ -107,11 +107,15 @@ private func bioString(_ write: (OpaquePointer) -> Int32) -> String {
 public enum TLSError: Error, CustomStringConvertible {
     case openssl(String)
     case file(String, String)
+    /// The TLS folder is the served repository or inside it, which would publish its keys.
+    case insideRepository(folder: String, repository: String)
 
     public var description: String {
         switch self {
         case .openssl(let what): return "\(what) (OpenSSL: \(openSSLErrorText()))"
         case .file(let path, let why): return "\(path): \(why)"
+        case .insideRepository(let folder, let repository):
+            return "the TLS folder \(folder) is inside the repository \(repository), which would publish the private keys; choose a folder outside it"
         }
     }
 }

@@ -1,27 +1,34 @@
-import AssetPackCLI
+import ArgumentParsing
 
-/// Every subcommand, in the order `assetpack --help` lists them: the data flow from manifest to
-/// client, then the migration tools.
-let allCommands: [CommandSpec] = [
-    templateCommand,
-    validateCommand,
-    packageCommand,
-    inspectCommand,
-    verifyCommand,
-    extractCommand,
-    keygenCommand,
-    publishCommand,
-    verifyCatalogCommand,
-    serveCommand,
-    uploadCommand,
-    installCommand,
-    ensureCommand,
-    statusCommand,
-    lsCommand,
-    catCommand,
-    removeCommand,
-    updateCommand,
-    fetchCommand,
-    auditCommand,
-    convertCommand,
-]
+/// The tool: every subcommand, in the order `assetpack --help` lists them: the data flow from
+/// manifest to client, then the migration tools.
+struct AssetpackCommand: Command {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "assetpack",
+            abstract: "assetpack — package, verify and ship asset packs described by Apple-compatible manifests.",
+            subcommands: [
+                TemplateCommand.self,
+                ValidateCommand.self,
+                PackageCommand.self,
+                InspectCommand.self,
+                VerifyCommand.self,
+                ExtractCommand.self,
+                KeygenCommand.self,
+                PublishCommand.self,
+                VerifyCatalogCommand.self,
+                ServeCommand.self,
+                UploadCommand.self,
+                InstallCommand.self,
+                EnsureCommand.self,
+                StatusCommand.self,
+                ListCommand.self,
+                CatCommand.self,
+                RemoveCommand.self,
+                UpdateCommand.self,
+                FetchCommand.self,
+                AuditCommand.self,
+                ConvertCommand.self,
+            ])
+    }
+}

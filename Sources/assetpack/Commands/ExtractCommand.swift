@@ -1,23 +1,30 @@
-import AssetPackCLI
+import ArgumentParsing
 import AssetPackFormat
 import AssetPackPackaging
 
-let extractCommand = CommandSpec(
-    name: "extract",
-    abstract: "Verify and unpack a pack into a directory.",
-    arguments: "PACKFILE",
-    discussion: "DIR must not exist or be empty. Files are written to a staging folder and renamed into place; a failed extraction leaves nothing behind.",
-    options: [.option("-o", "--output", value: "DIR", help: "The directory to create (required).")],
-    positionalCount: 1...1
-) { args in
-    let path = args.positionals[0]
-    let output = try args.required("--output")
-    let reader = try openPack(path)
-    do {
-        try PackExtractor(reader: reader).extract(to: output)
-    } catch {
-        throw CLIError.failure("\(path): \(error)")
+struct ExtractCommand: Command {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "extract",
+            abstract: "Verify and unpack a pack into a directory.",
+            discussion: "DIR must not exist or be empty. Files are written to a staging folder and renamed into place; a failed extraction leaves nothing behind.")
     }
-    print("\(path): extracted \(reader.index.files.count) files (\(byteCount(reader.index.installSize))) to \(output)")
-    return 0
+
+    @Argument("PACKFILE")
+    var pack: String
+    @Option("-o", "--output", value: "DIR", help: "The directory to create (required).")
+    var output: String
+
+    init() {}
+
+    func run() throws -> Int32 {
+        let reader = try openPack(pack)
+        do {
+            try PackExtractor(reader: reader).extract(to: output)
+        } catch {
+            throw CLIError.failure("\(pack): \(error)")
+        }
+        print("\(pack): extracted \(reader.index.files.count) files (\(ByteCount.format(reader.index.installSize))) to \(output)")
+        return 0
+    }
 }

@@ -1,22 +1,31 @@
-import AssetPackCLI
+import ArgumentParsing
 import Foundation
 
-let templateCommand = CommandSpec(
-    name: "template",
-    abstract: "Write a commented starter manifest.",
-    discussion: "Writes to standard output, or to FILE with -o (refusing to overwrite an existing file).",
-    options: [.option("-o", "--output", value: "FILE", help: "Where to write the manifest.")]
-) { args in
-    guard let path = args.value("--output") else {
-        print(manifestTemplate, terminator: "")
+struct TemplateCommand: Command {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "template",
+            abstract: "Write a commented starter manifest.",
+            discussion: "Writes to standard output, or to FILE with -o (refusing to overwrite an existing file).")
+    }
+
+    @Option("-o", "--output", value: "FILE", help: "Where to write the manifest.")
+    var output: String?
+
+    init() {}
+
+    func run() throws -> Int32 {
+        guard let path = output else {
+            print(manifestTemplate, terminator: "")
+            return 0
+        }
+        guard !FileManager.default.fileExists(atPath: path) else { throw CLIError.failure("\(path) already exists; not overwriting it") }
+        guard FileManager.default.createFile(atPath: path, contents: Data(manifestTemplate.utf8)) else {
+            throw CLIError.failure("cannot write \(path)")
+        }
+        printError("wrote \(path)")
         return 0
     }
-    guard !FileManager.default.fileExists(atPath: path) else { throw CLIError.failure("\(path) already exists; not overwriting it") }
-    guard FileManager.default.createFile(atPath: path, contents: Data(manifestTemplate.utf8)) else {
-        throw CLIError.failure("cannot write \(path)")
-    }
-    printError("wrote \(path)")
-    return 0
 }
 
 let manifestTemplate = """

@@ -1,93 +1,103 @@
-import AssetPackCLI
+import ArgumentParsing
+import AssetPackFormat
 import AssetPackTransport
 import AssetPackUpload
 import Foundation
 
-let uploadCommand = CommandSpec(
-    name: "upload",
-    abstract: "Upload a repository folder to an S3-compatible store, catalog last.",
-    arguments: "DIR s3://BUCKET/PREFIX",
-    discussion: """
-    Uploads every file under DIR as PREFIX/<relative path>, with path-style URLs (ENDPOINT/BUCKET/KEY) \
-    signed with AWS SigV4. Pack files (everything in subfolders) go first with \
-    'Cache-Control: public, max-age=31536000, immutable' and are skipped when an object of the same \
-    size exists; catalog.json goes last, only once every other file is stored, with \
-    'Cache-Control: public, max-age=60', so readers never see a catalog naming a missing file. \
-    --jobs transfers run at once. Files of --multipart-threshold bytes or more go up as multipart \
-    uploads in parts of --part-size (larger for files that would need more than 10,000 parts), each \
-    part's SHA-256 signed; on failure the upload stops before the catalog and aborts the multipart \
-    uploads it began. Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, optional \
-    AWS_SESSION_TOKEN. Region: --region, else AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1.
-    """,
-    options: [
-        .option("--endpoint", value: "URL", help: "The store's endpoint, e.g. http://127.0.0.1:9000 or https://s3.eu-west-1.amazonaws.com (required)."),
-        .option("--region", value: "REGION", help: "The signing region (default: $AWS_REGION, $AWS_DEFAULT_REGION or us-east-1)."),
-        .option("--ca", value: "FILE", help: "Trust the CA certificates in FILE instead of the system's."),
-        .option("--jobs", "-j", value: "N", help: "Transfers (files, parts of large files) in flight at once, 1–64 (default: 4)."),
-        .option("--multipart-threshold", value: "SIZE", help: "Files of SIZE or more use a multipart upload, e.g. 64MiB (default: 64MiB, at most 5GiB)."),
-        .option("--part-size", value: "SIZE", help: "Size of each part but the last, 5MiB–5GiB (default: 16MiB)."),
-        .flag("--create-bucket", help: "Create the bucket first if it does not exist."),
-        .flag("--dry-run", help: "Print the plan (keys, order, headers) without contacting the store."),
-    ],
-    positionalCount: 2...2
-) { args in
-    let directory = args.positionals[0]
-    let environment = ProcessInfo.processInfo.environment
-    let region = args.value("--region") ?? [environment["AWS_REGION"], environment["AWS_DEFAULT_REGION"]]
-        .compactMap { $0 }.first { !$0.isEmpty } ?? "us-east-1"
-    let endpoint = try args.required("--endpoint")
-    let options = try uploadOptions(args)
-    do {
-        let location = try S3Location(parsing: args.positionals[1])
-        let plan = try UploadPlan(directory: directory, location: location)
-        if args.flag("--dry-run") {
-            for item in plan.items {
-                let parts = options.multipart.usesMultipart(forFileSize: item.size) ? "  multipart: \(options.multipart.parts(forFileSize: item.size).count) parts" : ""
-                print("\(item.isImmutable ? "put-if-absent" : "put          ") \(item.key)  \(item.size) bytes  \(item.contentType)  \(item.cacheControl)\(parts)")
-            }
-            return 0
-        }
-        guard let credentials = AWSCredentials(environment: environment) else { throw UploadError.missingCredentials }
-        let transport: CurlTransport
-        do { transport = try CurlTransport(caFile: args.value("--ca")) } catch { throw CLIError.failure("\(error)") }
-        let client = try S3Client(endpoint: endpoint, bucket: location.bucket, credentials: credentials, region: region, transport: transport)
-        if args.flag("--create-bucket") { try client.createBucket() }
-        let report = try RepositoryUploader(client: client, options: options).upload(plan, cancellation: interruptionFlag()) { event in
-            switch event {
-            case .uploaded(let item):
-                let parts = options.multipart.usesMultipart(forFileSize: item.size) ? ", \(options.multipart.parts(forFileSize: item.size).count) parts" : ""
-                print("uploaded \(item.key) (\(byteCount(item.size))\(parts))")
-            case .skipped(let item): print("skipped  \(item.key) (already there, \(byteCount(item.size)))")
-            case .aborted(let key, let uploadID): printError("aborted the multipart upload of \(key) (\(uploadID)): its parts are deleted")
-            }
-        }
-        print("\(report.uploaded.count) uploaded (\(byteCount(report.bytesUploaded))), \(report.skipped.count) skipped, to \(client.url(for: location.key(for: "")))")
-        return 0
-    } catch let error as UploadError {
-        throw CLIError.failure("\(error)")
+struct UploadCommand: Command {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "upload",
+            abstract: "Upload a repository folder to an S3-compatible store, catalog last.",
+            discussion: """
+            Uploads every file under DIR as PREFIX/<relative path>, with path-style URLs (ENDPOINT/BUCKET/KEY) \
+            signed with AWS SigV4. Pack files (everything in subfolders) go first with \
+            'Cache-Control: public, max-age=31536000, immutable' and are skipped when an object of the same \
+            size exists; catalog.json goes last, only once every other file is stored, with \
+            'Cache-Control: public, max-age=60', so readers never see a catalog naming a missing file. \
+            --jobs transfers run at once. Files of --multipart-threshold bytes or more go up as multipart \
+            uploads in parts of --part-size (larger for files that would need more than 10,000 parts), each \
+            part's SHA-256 signed; on failure the upload stops before the catalog and aborts the multipart \
+            uploads it began. Credentials: AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, optional \
+            AWS_SESSION_TOKEN. Region: --region, else AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1.
+            """)
     }
-}
 
-/// --jobs, --multipart-threshold and --part-size, checked (a bad value is a usage error).
-private func uploadOptions(_ args: ParsedArguments) throws(CLIError) -> UploadOptions {
-    func size(_ name: String, default value: UInt64) throws(CLIError) -> UInt64 {
-        guard let text = args.value(name) else { return value }
-        guard let size = parseByteSize(text) else { throw .usage("\(name) takes a size such as 16MiB, 5242880 or 1GiB, not '\(text)'") }
-        return size
-    }
-    var jobs = UploadOptions.standard.jobs
-    if let text = args.value("--jobs") {
-        guard let n = Int(text), (1...UploadOptions.maximumJobs).contains(n) else {
-            throw .usage("--jobs takes a whole number from 1 to \(UploadOptions.maximumJobs), not '\(text)'")
+    @Argument("DIR")
+    var directory: String
+    @Argument("s3://BUCKET/PREFIX")
+    var destination: String
+    @Option("--endpoint", value: "URL", help: "The store's endpoint, e.g. http://127.0.0.1:9000 or https://s3.eu-west-1.amazonaws.com (required).")
+    var endpoint: String
+    @Option("--region", value: "REGION", help: "The signing region (default: $AWS_REGION, $AWS_DEFAULT_REGION or us-east-1).")
+    var region: String?
+    @Option("--ca", value: "FILE", help: "Trust the CA certificates in FILE instead of the system's.")
+    var caFile: String?
+    @Option("--jobs", "-j", value: "N", help: "Transfers (files, parts of large files) in flight at once, 1–64 (default: 4).")
+    var jobs: Int?
+    @Option("--multipart-threshold", value: "SIZE", help: "Files of SIZE or more use a multipart upload, e.g. 64MiB (default: 64MiB, at most 5GiB).")
+    var multipartThreshold: ByteSize?
+    @Option("--part-size", value: "SIZE", help: "Size of each part but the last, 5MiB–5GiB (default: 16MiB).")
+    var partSize: ByteSize?
+    @Flag("--create-bucket", help: "Create the bucket first if it does not exist.")
+    var createBucket: Bool
+    @Flag("--dry-run", help: "Print the plan (keys, order, headers) without contacting the store.")
+    var dryRun: Bool
+
+    init() {}
+
+    func run() throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        let region = self.region ?? [environment["AWS_REGION"], environment["AWS_DEFAULT_REGION"]]
+            .compactMap { $0 }.first { !$0.isEmpty } ?? "us-east-1"
+        let options = try uploadOptions()
+        do {
+            let location = try S3Location(parsing: destination)
+            let plan = try UploadPlan(directory: directory, location: location)
+            if dryRun {
+                for item in plan.items {
+                    let parts = options.multipart.usesMultipart(forFileSize: item.size) ? "  multipart: \(options.multipart.parts(forFileSize: item.size).count) parts" : ""
+                    print("\(item.isImmutable ? "put-if-absent" : "put          ") \(item.key)  \(item.size) bytes  \(item.contentType)  \(item.cacheControl)\(parts)")
+                }
+                return 0
+            }
+            guard let credentials = AWSCredentials(environment: environment) else { throw UploadError.missingCredentials }
+            let transport: CurlTransport
+            do { transport = try CurlTransport(caFile: caFile) } catch { throw CLIError.failure("\(error)") }
+            let client = try S3Client(endpoint: endpoint, bucket: location.bucket, credentials: credentials, region: region, transport: transport)
+            if createBucket { try client.createBucket() }
+            let report = try RepositoryUploader(client: client, options: options).upload(plan, cancellation: interruptionFlag()) { event in
+                switch event {
+                case .uploaded(let item):
+                    let parts = options.multipart.usesMultipart(forFileSize: item.size) ? ", \(options.multipart.parts(forFileSize: item.size).count) parts" : ""
+                    print("uploaded \(item.key) (\(ByteCount.format(item.size))\(parts))")
+                case .skipped(let item): print("skipped  \(item.key) (already there, \(ByteCount.format(item.size)))")
+                case .aborted(let key, let uploadID): printError("aborted the multipart upload of \(key) (\(uploadID)): its parts are deleted")
+                }
+            }
+            print("\(report.uploaded.count) uploaded (\(ByteCount.format(report.bytesUploaded))), \(report.skipped.count) skipped, to \(client.url(for: location.key(for: "")))")
+            return 0
+        } catch let error as UploadError {
+            throw CLIError.failure("\(error)")
         }
-        jobs = n
     }
-    let threshold = try size("--multipart-threshold", default: MultipartPolicy.standard.threshold)
-    let partSize = try size("--part-size", default: MultipartPolicy.standard.minimumPartSize)
-    do throws(UploadError) {
-        return try UploadOptions(jobs: jobs, multipart: MultipartPolicy(threshold: threshold, minimumPartSize: partSize))
-    } catch {
-        throw .usage("\(error)")
+
+    /// --jobs, --multipart-threshold and --part-size, checked (a bad value is a usage error).
+    private func uploadOptions() throws(CLIError) -> UploadOptions {
+        var jobs = UploadOptions.standard.jobs
+        if let n = self.jobs {
+            guard (1...UploadOptions.maximumJobs).contains(n) else {
+                throw .usage("--jobs takes a whole number from 1 to \(UploadOptions.maximumJobs), not '\(n)'")
+            }
+            jobs = n
+        }
+        let threshold = multipartThreshold?.bytes ?? MultipartPolicy.standard.threshold
+        let partSize = self.partSize?.bytes ?? MultipartPolicy.standard.minimumPartSize
+        do throws(UploadError) {
+            return try UploadOptions(jobs: jobs, multipart: MultipartPolicy(threshold: threshold, minimumPartSize: partSize))
+        } catch {
+            throw .usage("\(error)")
+        }
     }
 }
 

@@ -1,0 +1,47 @@
+import ArgumentParsing
+import AssetPackFormat
+import AssetPacks
+import Foundation
+
+/// Builds a manager for a client command from its options and the root's remembered settings;
+/// options given now (and `storageBudget`, when given) are remembered for next time.
+func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument? = nil) throws -> AssetPackManager {
+    let root = options.storage.root
+    var settings = try RootSettings.load(root: root)
+    if !options.repositories.isEmpty { settings.repositoryURLs = options.repositories }
+    if let key = options.publicKey {
+        do { settings.publicKey = try Ed25519PublicKey(argument: key).text } catch { throw CLIError.failure("--public-key: \(error)") }
+    }
+    if let ca = options.caFile { settings.caFile = URL(fileURLWithPath: ca).standardizedFileURL.path }
+    switch storageBudget {
+    case .none?: settings.storageBudget = nil
+    case .bytes(let bytes)?: settings.storageBudget = bytes
+    case nil: break
+    }
+    guard !settings.repositoryURLs.isEmpty else { throw CLIError.usage("no repository: pass --repo URL (the root remembers it)") }
+    guard let keyText = settings.publicKey else { throw CLIError.usage("no public key: pass --public-key KEY (the root remembers it)") }
+    let key: Ed25519PublicKey
+    do { key = try Ed25519PublicKey(text: keyText) } catch { throw CLIError.failure("the saved public key is invalid: \(error)") }
+    // The manager first: it locks the root, so no other process sees the settings change.
+    var configuration = AssetPackManager.Configuration(repositoryURLs: settings.repositoryURLs, publicKey: key, storageRoot: root,
+                                                       allowedDomains: options.allowedDomains, caFile: settings.caFile,
+                                                       storageLockTimeout: try options.storage.storageLockTimeout())
+    configuration.parallelDownloads = try options.parallelDownloads()
+    configuration.storageBudget = settings.storageBudget
+    let manager = try AssetPackManager(configuration: configuration)
+    try settings.save(root: root)
+    return manager
+}
+
+/// A manager for commands that only read the root (ls, cat, remove): no network needed.
+func makeLocalManager(_ options: RootOptions) throws -> AssetPackManager {
+    let root = options.root
+    let settings = try RootSettings.load(root: root)
+    guard let keyText = settings.publicKey, !settings.repositoryURLs.isEmpty else {
+        throw CLIError.failure("\(root) is not an initialised storage root (run 'assetpack install' first)")
+    }
+    let key: Ed25519PublicKey
+    do { key = try Ed25519PublicKey(text: keyText) } catch { throw CLIError.failure("the saved public key is invalid: \(error)") }
+    return try AssetPackManager(configuration: .init(repositoryURLs: settings.repositoryURLs, publicKey: key, storageRoot: root, caFile: settings.caFile,
+                                                     storageLockTimeout: options.storageLockTimeout()))
+}

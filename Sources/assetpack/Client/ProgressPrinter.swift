@@ -1,0 +1,71 @@
+import AssetPackFormat
+import AssetPacks
+import Foundation
+
+/// Prints status updates while a command runs: a progress bar on a terminal, JSON lines otherwise.
+final class ProgressPrinter: @unchecked Sendable {
+    private let json: Bool
+    private let terminal = isatty(STDERR_FILENO) == 1
+    private var task: Task<Void, Never>?
+
+    init(manager: AssetPackManager, json: Bool) {
+        self.json = json
+        let stream = manager.statusUpdates
+        task = Task { [self] in for await update in stream { show(update) } }
+    }
+
+    /// Stops listening once every update sent so far is shown (a cancelled stream still hands
+    /// out what it buffered), so that the last lines are not lost when the command exits.
+    func stop() {
+        guard let task else { return }
+        self.task = nil
+        task.cancel()
+        let done = DispatchSemaphore(value: 0)
+        Task { await task.value; done.signal() }
+        done.wait()
+    }
+
+    /// The last JSON line of a command that downloads: what it fetched from the network.
+    func finish(_ manager: AssetPackManager, _ fields: [String: any Sendable] = [:]) {
+        stop()
+        guard json || !terminal else { return }
+        var line: [String: Any] = fields
+        line["event"] = "done"
+        line["fetchedBytes"] = (try? runBlocking { await manager.fetchedBytes }) ?? 0
+        let data = (try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])) ?? Data()
+        print(String(decoding: data, as: UTF8.self))
+        fflush(nil)
+    }
+
+    private func show(_ update: DownloadStatusUpdate) {
+        if json || !terminal {
+            print(jsonLine(update))
+            fflush(nil)
+            return
+        }
+        switch update {
+        case .began(let p): printError("downloading \(p.id) (\(ByteCount.format(p.downloadSize)))")
+        case .downloading(let p, let progress):
+            let width = 30, filled = Int(progress.fractionCompleted * Double(width))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            FileHandle.standardError.write(Data("\r  \(p.id) [\(bar)] \(Int(progress.fractionCompleted * 100))% ".utf8))
+        case .finished(let p): printError("\r  \(p.id) installed (version \(p.version))" + String(repeating: " ", count: 30))
+        case .failed(let p, let error): printError("\r  \(p.id) failed: \(error)")
+        case .paused(let p): printError("\r  \(p.id) paused")
+        }
+    }
+
+    private func jsonLine(_ update: DownloadStatusUpdate) -> String {
+        var fields: [String: Any] = ["assetPackID": update.assetPack.id, "version": update.assetPack.version]
+        switch update {
+        case .began: fields["event"] = "began"
+        case .paused: fields["event"] = "paused"
+        case .downloading(_, let p):
+            fields["event"] = "downloading"; fields["completed"] = p.completedUnitCount; fields["total"] = p.totalUnitCount
+        case .finished: fields["event"] = "finished"
+        case .failed(_, let error): fields["event"] = "failed"; fields["error"] = "\(error)"
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

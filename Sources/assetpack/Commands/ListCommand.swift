@@ -1,0 +1,28 @@
+import ArgumentParsing
+import AssetPacks
+
+/// `assetpack ls`.
+struct ListCommand: Command {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(name: "ls", abstract: "List the merged namespace of installed packs.")
+    }
+
+    var storage = RootOptions()
+    @Flag("--json", help: "Print JSON instead of text.")
+    var json: Bool
+
+    init() {}
+
+    func run() throws -> Int32 {
+        let manager = try makeLocalManager(storage)
+        let entries: [(path: String, packIDs: [String])]
+        do { entries = try runBlocking { try await manager.namespace().map { ($0.path, $0.packIDs) } } } catch { throw CLIError.failure("\(error)") }
+        if json {
+            struct E: Encodable { var path: String; var packs: [String] }
+            print(jsonString(entries.map { E(path: $0.path, packs: $0.packIDs) }))
+        } else {
+            for e in entries { print("\(e.path)\t\(e.packIDs.joined(separator: ","))") }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParsing
+import AssetPacks
+
+struct RemoveCommand: Command {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(name: "remove", abstract: "Remove an installed asset pack and its files.")
+    }
+
+    @Argument("PACK_ID")
+    var id: String
+    var storage = RootOptions()
+
+    init() {}
+
+    func run() throws -> Int32 {
+        let manager = try makeLocalManager(storage)
+        let id = self.id
+        do { try runBlocking { try await manager.remove(assetPackWithID: id) } } catch { throw CLIError.failure("\(error)") }
+        printError("removed \(id)")
+        return 0
+    }
+}
