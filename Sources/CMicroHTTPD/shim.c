@@ -1,8 +1,15 @@
 #define _XOPEN_SOURCE 700
 #define _DEFAULT_SOURCE
 #include "cmicrohttpd.h"
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <netinet/in.h>
+#include <linux/tcp.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
+#endif
 
 int cmhd_parse_time(const char *text, const char *format, struct tm *out) {
     const char *end = strptime(text, format, out);
@@ -16,7 +23,7 @@ static size_t cmhd_keep_escaped(void *cls, struct MHD_Connection *c, char *s) {
 }
 
 struct MHD_Daemon *cmhd_start(const cmhd_config *config) {
-    struct MHD_OptionItem options[12];
+    struct MHD_OptionItem options[16];
     int n = 0;
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, config->listen_socket, NULL };
     if (config->thread_pool_size > 1)
@@ -32,9 +39,36 @@ struct MHD_Daemon *cmhd_start(const cmhd_config *config) {
     if (config->completed) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)config->completed, config->completed_cls };
     }
+    if (config->notify_connection)
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)config->notify_connection, config->notify_connection_cls };
+    if (config->uri_log)
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)config->uri_log, config->uri_log_cls };
     if (config->keep_url_escaped)
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)cmhd_keep_escaped, NULL };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(config->flags, 0, NULL, NULL, config->handler, config->handler_cls,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+long long cmhd_socket_bytes_written(int fd) {
+#ifdef __linux__
+    /* write_seq - una (queued) read between two looks at una (acked): if an ACK arrived in
+       between, look again, so the sum is one moment's. */
+    for (int attempt = 0; attempt < 8; attempt++) {
+        struct tcp_info before, after;
+        socklen_t length = sizeof before;
+        if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &before, &length) != 0 || length < offsetof(struct tcp_info, tcpi_bytes_acked) + sizeof before.tcpi_bytes_acked)
+            return -1;
+        int queued = 0;
+        if (ioctl(fd, SIOCOUTQ, &queued) != 0) return -1;
+        length = sizeof after;
+        if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &after, &length) != 0) return -1;
+        if (before.tcpi_bytes_acked == after.tcpi_bytes_acked)
+            return (long long)after.tcpi_bytes_acked + queued;
+    }
+    return -1;
+#else
+    (void)fd;
+    return -1;
+#endif
 }
