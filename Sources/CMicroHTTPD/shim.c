@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <time.h>
+#include <stdio.h>
 #ifdef __linux__
 #include <netinet/in.h>
 #include <linux/tcp.h>
@@ -20,6 +21,23 @@ int cmhd_parse_time(const char *text, const char *format, struct tm *out) {
 static size_t cmhd_keep_escaped(void *cls, struct MHD_Connection *c, char *s) {
     (void)cls; (void)c;
     return strlen(s);
+}
+
+/// libmicrohttpd's messages minus the routine ones about single connections — a client that
+/// hung up, sent a malformed request or failed a TLS handshake, or a connection the server
+/// closed itself — which under a flood of slow clients would bury standard error (where the
+/// access log goes by default). Start-up and resource errors still show.
+static void cmhd_log(void *cls, const char *format, va_list arguments) {
+    (void)cls;
+    char line[1024];
+    vsnprintf(line, sizeof line, format, arguments);
+    static const char *const routine[] = {
+        "closed by remote side", "Connection socket is closed", "application reported error generating data",
+        "Failed to send the response", "Error processing request", "Failed to parse", "andshake", NULL,
+    };
+    for (int i = 0; routine[i]; i++)
+        if (strstr(line, routine[i])) return;
+    fputs(line, stderr);
 }
 
 struct MHD_Daemon *cmhd_start(const cmhd_config *config) {
@@ -47,6 +65,7 @@ struct MHD_Daemon *cmhd_start(const cmhd_config *config) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)cmhd_keep_escaped, NULL };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(config->flags, 0, NULL, NULL, config->handler, config->handler_cls,
+                            MHD_OPTION_EXTERNAL_LOGGER, cmhd_log, NULL,  /* first, or MHD warns */
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
