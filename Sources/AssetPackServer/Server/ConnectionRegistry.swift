@@ -15,7 +15,12 @@ import Darwin
 ///   trickled meanwhile (libmicrohttpd's own timeout restarts with every byte);
 /// - a newcomer needs its place: past the per-address limit, the address's connection that has
 ///   waited longest goes (or the newcomer, if none of them is waiting); when fewer than a
-///   sixteenth of the global limit is free, the longest-waiting connection of any address goes.
+///   sixteenth of the global limit is free, the longest-waiting connection of any address goes
+///   (or the newcomer, past the limit itself, if every connection is being answered).
+///
+/// Closed connections leave libmicrohttpd's count only once their threads have finished, so
+/// libmicrohttpd's own limit is set at twice this one: it is a backstop, and a burst of
+/// evictions never makes it turn newcomers away.
 ///
 /// Sockets are shut down with the lock held and only after checking that the descriptor still
 /// belongs to the same peer, so a descriptor closed and reused in the meantime is never touched.
@@ -38,6 +43,9 @@ final class ConnectionRegistry: @unchecked Sendable {
 
     let limits: Limits
     private var entries: [OpaquePointer: Entry] = [:]
+    /// What was learned of a connection before libmicrohttpd announced it (whether it waits,
+    /// since when), should a connection's thread get ahead of that announcement.
+    private var early: [OpaquePointer: UInt64?] = [:]
     private var perAddress: [String: Int] = [:]
     private var counted = 0  // open and not closing
     private var mutex = pthread_mutex_t()
@@ -57,30 +65,36 @@ final class ConnectionRegistry: @unchecked Sendable {
 
     func opened(_ connection: OpaquePointer, fd: Int32, address: String) {
         locked {
-            entries[connection] = Entry(fd: fd, address: address, peer: peerName(fd), waitingSince: Self.now())
+            let waitingSince = early.removeValue(forKey: connection) ?? Self.now()
+            entries[connection] = Entry(fd: fd, address: address, peer: peerName(fd), waitingSince: waitingSince)
             counted += 1
             perAddress[address, default: 0] += 1
             if perAddress[address, default: 0] > limits.perAddress {
                 closeLocked(longestWaiting(excluding: connection) { $0.address == address } ?? connection, evicting: true)
             }
-            if counted > limits.total - reserve, let victim = longestWaiting(excluding: connection, where: { _ in true }) {
-                closeLocked(victim, evicting: true)
+            if counted > limits.total - reserve {
+                if let victim = longestWaiting(excluding: connection, where: { _ in true }) {
+                    closeLocked(victim, evicting: true)
+                } else if counted > limits.total {
+                    closeLocked(connection, evicting: true)
+                }
             }
         }
     }
 
     /// The connection's request is complete and is being answered.
     func answering(_ connection: OpaquePointer) {
-        locked { entries[connection]?.waitingSince = nil }
+        locked { if entries[connection] != nil { entries[connection]!.waitingSince = nil } else { early[connection] = .some(nil) } }
     }
 
     /// The connection's response ended; it waits for the next request.
     func waiting(_ connection: OpaquePointer) {
-        locked { entries[connection]?.waitingSince = Self.now() }
+        locked { if entries[connection] != nil { entries[connection]!.waitingSince = Self.now() } else { early[connection] = Self.now() } }
     }
 
     func closed(_ connection: OpaquePointer) {
         locked {
+            early[connection] = nil
             guard let entry = entries.removeValue(forKey: connection), !entry.closing else { return }
             uncount(entry)
         }
@@ -100,6 +114,8 @@ final class ConnectionRegistry: @unchecked Sendable {
 
     /// Connections open and not being closed.
     var openCount: Int { locked { counted } }
+    /// Connections libmicrohttpd has not yet reported closed, including those being closed.
+    var trackedCount: Int { locked { entries.count } }
 
     private func longestWaiting(excluding newcomer: OpaquePointer, where include: (Entry) -> Bool) -> OpaquePointer? {
         var best: (OpaquePointer, UInt64)?

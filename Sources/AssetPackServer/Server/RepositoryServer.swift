@@ -40,8 +40,9 @@ public final class RepositoryServer: @unchecked Sendable {
         let registry = ConnectionRegistry(limits: .init(total: configuration.connectionLimit, perAddress: configuration.perAddressConnectionLimit,
                                                         requestTimeoutNanoseconds: UInt64(configuration.requestTimeoutSeconds) * 1_000_000_000))
         context = ServingContext(responder: FileResponder(root: root, policy: configuration.contentPolicy, faults: faults), log: log, registry: registry)
-        // Two descriptors per connection at most (the socket and a file being sent), and some spare.
-        raiseOpenFileLimit(toAtLeast: UInt64(configuration.connectionLimit) * 2 + 64)
+        // Two descriptors per connection at most (the socket and a file being sent), for up to
+        // twice connectionLimit connections (those being closed), and some spare.
+        raiseOpenFileLimit(toAtLeast: UInt64(configuration.connectionLimit) * 4 + 64)
         (listenSocket, port) = try makeListeningSocket(host: configuration.host, port: configuration.port)
         signal(SIGPIPE, SIG_IGN)  // sendfile to a closed peer raises SIGPIPE otherwise
         try start()
@@ -81,7 +82,8 @@ public final class RepositoryServer: @unchecked Sendable {
         var c = cmhd_config()
         c.flags = flags
         c.listen_socket = listenSocket
-        c.connection_limit = UInt32(configuration.connectionLimit)
+        // A backstop: the registry enforces connectionLimit on live connections (see ConnectionRegistry).
+        c.connection_limit = UInt32(clamping: configuration.connectionLimit * 2)
         c.connection_timeout_seconds = UInt32(configuration.idleTimeoutSeconds)
         c.https_mem_key = UnsafePointer(key)
         c.https_mem_cert = UnsafePointer(cert)

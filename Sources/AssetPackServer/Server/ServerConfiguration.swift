@@ -10,10 +10,11 @@ public struct ServerConfiguration: Sendable {
     public var faults = FaultConfiguration()
     public var accessLog: AccessLogDestination = .standardError
     public var contentPolicy = ContentPolicy()
-    /// Connections open at once (one thread each); libmicrohttpd closes any beyond this at
-    /// once. When fewer than a sixteenth of them are free, each new connection makes room by
-    /// closing the connection that has waited longest for a complete request (a slow or idle
-    /// client), so a flood of slow connections cannot lock newcomers out.
+    /// Connections served at once (one thread each). When fewer than a sixteenth of them are
+    /// free, each new connection makes room by closing the connection that has waited longest
+    /// for a complete request (a slow or idle client), so a flood of slow connections cannot
+    /// lock newcomers out; past the limit itself, with every connection busy answering, the
+    /// newcomer is closed. Connections being closed may briefly add up to as many again.
     public var connectionLimit = 4096
     /// Connections one client address may hold. A newcomer past it closes that address's
     /// connection that has waited longest for a complete request, or is itself closed if every
