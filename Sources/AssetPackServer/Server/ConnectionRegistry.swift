@@ -48,17 +48,20 @@ final class ConnectionRegistry: @unchecked Sendable {
     private var early: [OpaquePointer: UInt64?] = [:]
     private var perAddress: [String: Int] = [:]
     private var counted = 0  // open and not closing
-    private var mutex = pthread_mutex_t()
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     /// Connections closed for waiting too long, and to make room; for the curious and tests.
     private(set) var timedOut = 0
     private(set) var evicted = 0
 
     init(limits: Limits) {
         self.limits = limits
-        pthread_mutex_init(&mutex, nil)
+        pthread_mutex_init(mutex, nil)
     }
 
-    deinit { pthread_mutex_destroy(&mutex) }
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
 
     /// Free places kept for newcomers: a sixteenth of the limit, at least one.
     var reserve: Int { max(1, limits.total / 16) }
@@ -72,7 +75,7 @@ final class ConnectionRegistry: @unchecked Sendable {
             if perAddress[address, default: 0] > limits.perAddress {
                 closeLocked(longestWaiting(excluding: connection) { $0.address == address } ?? connection, evicting: true)
             }
-            if counted > limits.total - reserve {
+            if entries[connection]?.closing == false && counted > limits.total - reserve {
                 if let victim = longestWaiting(excluding: connection, where: { _ in true }) {
                     closeLocked(victim, evicting: true)
                 } else if counted > limits.total {
@@ -114,6 +117,8 @@ final class ConnectionRegistry: @unchecked Sendable {
 
     /// Connections open and not being closed.
     var openCount: Int { locked { counted } }
+    /// Whether the registry has closed `connection` (libmicrohttpd may not have noticed yet).
+    func isClosing(_ connection: OpaquePointer) -> Bool { locked { entries[connection]?.closing ?? false } }
     /// Connections libmicrohttpd has not yet reported closed, including those being closed.
     var trackedCount: Int { locked { entries.count } }
 
@@ -144,8 +149,8 @@ final class ConnectionRegistry: @unchecked Sendable {
     }
 
     private func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return body()
     }
 
