@@ -69,15 +69,18 @@ struct MHD_Daemon *cmhd_start(const cmhd_config *config) {
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
-long long cmhd_socket_bytes_written(int fd) {
+long long cmhd_socket_bytes_sent(int fd) {
 #ifdef __linux__
-    /* write_seq - una (queued) read between two looks at una (acked): if an ACK arrived in
-       between, look again, so the sum is one moment's. */
+    /* The queue (write_seq - una) is read between two looks at the acknowledged count: if an
+       ACK arrived in between, look again, so the sum is one moment's. */
     for (int attempt = 0; attempt < 8; attempt++) {
         struct tcp_info before, after;
         socklen_t length = sizeof before;
         if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &before, &length) != 0 || length < offsetof(struct tcp_info, tcpi_bytes_acked) + sizeof before.tcpi_bytes_acked)
             return -1;
+        /* Reset or closed: whatever was still queued is lost; only what the peer acknowledged
+           was delivered. */
+        if (before.tcpi_state == 7 /* TCP_CLOSE */) return (long long)before.tcpi_bytes_acked;
         int queued = 0;
         if (ioctl(fd, SIOCOUTQ, &queued) != 0) return -1;
         length = sizeof after;

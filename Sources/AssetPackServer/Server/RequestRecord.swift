@@ -49,17 +49,19 @@ struct AnsweredRequest {
     var note: String?
     /// The response header block's length (status line, fields and the blank line).
     var headerLength: UInt64
-    /// Bytes written to the socket before this response, or nil if the kernel would not say.
-    var writtenBefore: UInt64?
+    /// Bytes the socket had sent before this response, or nil if the kernel would not say.
+    var sentBefore: UInt64?
 
     /// The body bytes that left the server: all of them when libmicrohttpd finished the
-    /// response; otherwise what the socket took since the response was queued, less the
-    /// header block, up to the announced length (nil if that cannot be known).
-    func bodyBytesSent(completed: Bool, writtenAfter: UInt64?) -> UInt64? {
+    /// response; otherwise what the socket sent since the response was queued (see
+    /// `cmhd_socket_bytes_sent`), less the header block, up to the announced length (nil if
+    /// that cannot be known).
+    func bodyBytesSent(completed: Bool, sentAfter: UInt64?) -> UInt64? {
         if method == "HEAD" { return 0 }
         if completed { return announcedLength }
-        guard let before = writtenBefore, let after = writtenAfter, after >= before else { return nil }
-        let onWire = after - before
+        guard let before = sentBefore, let after = sentAfter else { return nil }
+        // Less than before: a reset lost even the end of the previous response.
+        let onWire = after > before ? after - before : 0
         return min(announcedLength, onWire > headerLength ? onWire - headerLength : 0)
     }
 }

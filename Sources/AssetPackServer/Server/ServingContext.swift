@@ -45,7 +45,7 @@ final class ServingContext: @unchecked Sendable {
             status: plan.status, announcedLength: plan.bodyLength, note: plan.logNote,
             headerLength: responseHeaderLength(status: plan.status, reason: reason, fields: plan.headers, contentLength: plan.bodyLength,
                                                requestVersion: versionText, connectionHeader: header("Connection")),
-            writtenBefore: bytesWritten(connection))
+            sentBefore: bytesSent(connection))
         return queue(plan, on: connection)
     }
 
@@ -53,14 +53,14 @@ final class ServingContext: @unchecked Sendable {
     fileprivate func finished(_ connection: OpaquePointer, record: RequestRecord, completed: Bool) {
         registry.waiting(connection)
         guard let a = record.answer else { return }
-        let sent = a.bodyBytesSent(completed: completed, writtenAfter: completed ? nil : bytesWritten(connection))
+        let sent = a.bodyBytesSent(completed: completed, sentAfter: completed ? nil : bytesSent(connection))
         log.record(client: a.client, method: a.method, target: a.target, version: a.version, status: a.status, bytes: sent, note: a.note)
     }
 
-    private func bytesWritten(_ connection: OpaquePointer) -> UInt64? {
+    private func bytesSent(_ connection: OpaquePointer) -> UInt64? {
         let fd = cmhd_connection_fd(connection)
         guard fd >= 0 else { return nil }
-        let n = cmhd_socket_bytes_written(fd)
+        let n = cmhd_socket_bytes_sent(fd)
         return n >= 0 ? UInt64(n) : nil
     }
 

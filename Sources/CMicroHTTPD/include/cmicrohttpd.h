@@ -51,9 +51,10 @@ static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
     return info ? info->connect_fd : -1;
 }
 
-/// Bytes written to a TCP socket since it opened (acknowledged by the peer plus still queued),
-/// or -1 if the kernel does not say.
-long long cmhd_socket_bytes_written(int fd);
+/// Bytes a TCP socket has sent since it opened: those the peer acknowledged plus those still
+/// queued (which go out on an orderly close), or only the acknowledged ones once the
+/// connection was reset (the queue is lost). -1 if the kernel does not say.
+long long cmhd_socket_bytes_sent(int fd);
 
 /// MHD's status and reader constants, which Swift sees only as macros or enums of odd types.
 static const ssize_t cmhd_content_reader_end_of_stream = MHD_CONTENT_READER_END_OF_STREAM;
