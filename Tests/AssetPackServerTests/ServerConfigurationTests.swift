@@ -10,14 +10,15 @@ import Testing
 
     @Test func limitsThatWouldServeNobodyAreRefusedAtStart() throws {
         let repo = try TestRepository()
-        let cases: [(WritableKeyPath<ServerConfiguration, Int>, String)] = [
-            (\.connectionLimit, "connectionLimit must be at least 1, got 0"),
-            (\.perAddressConnectionLimit, "perAddressConnectionLimit must be at least 1, got 0"),
-            (\.requestTimeoutSeconds, "requestTimeoutSeconds must be at least 1, got 0"),
-            (\.idleTimeoutSeconds, "idleTimeoutSeconds must be at least 1, got 0"),
+        let cases: [(WritableKeyPath<ServerConfiguration, Int>, Int, String)] = [
+            (\.connectionLimit, 0, "connectionLimit must be from 1 to 1000000, got 0"),
+            (\.connectionLimit, Int.max, "connectionLimit must be from 1 to 1000000, got \(Int.max)"),
+            (\.perAddressConnectionLimit, 0, "perAddressConnectionLimit must be from 1 to 1000000, got 0"),
+            (\.requestTimeoutSeconds, 0, "requestTimeoutSeconds must be from 1 to 86400, got 0"),
+            (\.idleTimeoutSeconds, 86_401, "idleTimeoutSeconds must be from 1 to 86400, got 86401"),
         ]
-        for (field, message) in cases {
-            #expect(throws: ServerError.configuration(message)) { try repo.serve { $0[keyPath: field] = 0 } }
+        for (field, value, message) in cases {
+            #expect(throws: ServerError.configuration(message)) { try repo.serve { $0[keyPath: field] = value } }
         }
         #expect(ServerError.configuration("x").description == "bad server configuration: x")
     }

@@ -31,14 +31,16 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
-    /// Refuses limits that would stop the server from serving anyone.
+    /// Refuses limits that would stop the server from serving anyone, or that no machine could
+    /// honour (more than a million connections, timeouts past a day).
     func validate() throws(ServerError) {
-        guard connectionLimit >= 1 else { throw .configuration("connectionLimit must be at least 1, got \(connectionLimit)") }
-        guard perAddressConnectionLimit >= 1 else {
-            throw .configuration("perAddressConnectionLimit must be at least 1, got \(perAddressConnectionLimit)")
+        func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) throws(ServerError) {
+            guard range.contains(value) else { throw .configuration("\(name) must be from \(range.lowerBound) to \(range.upperBound), got \(value)") }
         }
-        guard requestTimeoutSeconds >= 1 else { throw .configuration("requestTimeoutSeconds must be at least 1, got \(requestTimeoutSeconds)") }
-        guard idleTimeoutSeconds >= 1 else { throw .configuration("idleTimeoutSeconds must be at least 1, got \(idleTimeoutSeconds)") }
+        try check("connectionLimit", connectionLimit, 1...1_000_000)
+        try check("perAddressConnectionLimit", perAddressConnectionLimit, 1...1_000_000)
+        try check("requestTimeoutSeconds", requestTimeoutSeconds, 1...86_400)
+        try check("idleTimeoutSeconds", idleTimeoutSeconds, 1...86_400)
     }
 }
 
