@@ -19,7 +19,7 @@ import Testing
         #expect(pack.header("Cache-Control") == "public, max-age=31536000, immutable")
         #expect(pack.header("Accept-Ranges") == "bytes")
         #expect(pack.header("Connection")?.lowercased() != "close")
-        let log = repo.accessLog()
+        let log = repo.accessLog(containing: "big.pack")
         #expect(log.contains("127.0.0.1 - - ["))
         #expect(log.contains("\"GET /packs/big.pack HTTP/1.1\" 200 \(repo.pack.count)"))
     }

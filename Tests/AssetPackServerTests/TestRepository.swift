@@ -28,12 +28,14 @@ final class TestRepository {
 
     var accessLogPath: String { root.appendingPathComponent("access.log").path }
 
-    /// Starts a server on this repository; faults and TLS as given.
-    func serve(faults: FaultConfiguration = FaultConfiguration(), tls: TLSIdentity? = nil) throws -> RepositoryServer {
+    /// Starts a server on this repository; faults, TLS and other settings as given.
+    func serve(faults: FaultConfiguration = FaultConfiguration(), tls: TLSIdentity? = nil,
+               _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> RepositoryServer {
         var configuration = ServerConfiguration()
         configuration.faults = faults
         configuration.tls = tls
         configuration.accessLog = .file(accessLogPath)
+        configure(&configuration)
         return try RepositoryServer(directory: directory, configuration: configuration)
     }
 
@@ -46,6 +48,18 @@ final class TestRepository {
     }
 
     func accessLog() -> String { (try? String(contentsOfFile: accessLogPath, encoding: .utf8)) ?? "" }
+
+    /// The access log once a line contains `text`: lines are written when a response has ended,
+    /// which may be a moment after the client read its last byte. Gives up after `seconds`.
+    func accessLog(containing text: String, seconds: Double = 10) -> String {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        var log = accessLog()
+        while !log.contains(text) && Date() < deadline {
+            usleep(10_000)
+            log = accessLog()
+        }
+        return log
+    }
 }
 
 /// Runs a program to completion; returns its exit status, standard output and standard error.

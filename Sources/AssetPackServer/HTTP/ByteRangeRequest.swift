@@ -1,16 +1,25 @@
-/// What a `Range` header asks of a representation of a known length (RFC 9110 §14).
+/// What a `Range` header asks of a representation of a known length (RFC 9110 §14), after the
+/// server's limits: a Range header is a request the server may ignore (§14.2), and this one
+/// ignores sets that would cost more than the file.
+///
+/// - More than `maximumRangeCount` range specs: the header is ignored (200, the whole file), as
+///   nginx does past `max_ranges`.
+/// - Satisfiable ranges whose sizes add up to more than the file (`bytes=0-,0-`, or many
+///   overlapping ranges): ignored too, as nginx does; sending them would multiply the file.
+/// - Otherwise overlapping and adjacent ranges are merged and the result is sorted, so no byte
+///   is sent twice (§14.3 lets a server coalesce): `bytes=0-99,50-149` is one part, `0-149`.
 public enum ByteRangeRequest: Equatable, Sendable {
     /// No usable Range header: send the whole representation (absent, not `bytes=`, malformed,
-    /// or more ranges than `maximumRangeCount` — servers may ignore Range, RFC 9110 §14.2).
+    /// over the limits above).
     case whole
-    /// One or more satisfiable ranges, in the order asked, clamped to the length.
+    /// One or more satisfiable ranges, clamped to the length, merged and in ascending order.
     case ranges([ClosedRange<UInt64>])
     /// Well-formed but no range overlaps the representation: 416.
     case unsatisfiable
 
-    /// More ranges than this in one request are ignored (the whole file is sent), which keeps a
-    /// client from making the server assemble thousands of multipart parts.
-    public static let maximumRangeCount = 64
+    /// More range specs than this in one request are ignored (the whole file is sent), which
+    /// keeps a client from making the server assemble many multipart parts.
+    public static let maximumRangeCount = 16
 
     /// Parses `header` (the value of `Range`, or nil) against a representation of `length` bytes.
     public init(header: String?, length: UInt64) {
@@ -38,7 +47,11 @@ public enum ByteRangeRequest: Equatable, Sendable {
             }
             if start < length { satisfiable.append(start...end) }
         }
-        self = satisfiable.isEmpty ? .unsatisfiable : .ranges(satisfiable)
+        guard !satisfiable.isEmpty else { self = .unsatisfiable; return }
+        // At most 16 ranges of at most the length each: the sum cannot overflow.
+        let requested = satisfiable.reduce(UInt64(0)) { $0 + $1.count64 }
+        guard requested <= length else { self = .whole; return }
+        self = .ranges(coalesced(satisfiable))
     }
 }
 

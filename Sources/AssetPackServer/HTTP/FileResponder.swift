@@ -7,13 +7,17 @@ import Darwin
 /// The request fields the responder reads.
 struct FileRequest {
     var method: String
+    /// The target as libmicrohttpd gives it: a C string, so cut at any NUL.
     var target: String
+    /// The target as received, to refuse control bytes before anything else looks at it.
+    var targetBytes: RequestTargetBytes
     var version: String
     /// Looks up a request header by name (case-insensitive).
     var header: (String) -> String?
 }
 
-/// Decides the response to a GET or HEAD of a repository file: path checks, conditional
+/// Decides the response to a GET or HEAD of a repository file: control bytes in the target
+/// (400, before anything else), path checks, conditional
 /// requests (If-Match, If-None-Match, If-Modified-Since, If-Range), ranges, cache headers and
 /// injected faults.
 struct FileResponder: Sendable {
@@ -22,6 +26,7 @@ struct FileResponder: Sendable {
     let faults: FaultInjector?
 
     func respond(to request: FileRequest) -> ResponsePlan {
+        if let refusal = request.targetBytes.refusal { return .status(refusal.status, note: refusal.reason) }
         let isHead = request.method == "HEAD"
         guard isHead || request.method == "GET" else {
             return .status(405, note: "method \(request.method)", headers: [("Allow", "GET, HEAD")])

@@ -12,30 +12,41 @@ import Darwin
 /// with sendfile in large chunks in this mode, which measured at least as fast as its epoll
 /// thread pool (docs/BENCHMARKS.md). Plain files and single ranges go out as MHD fd responses
 /// (sendfile; over TLS MHD reads them instead); multipart and faulty bodies through a callback.
-/// `connectionLimit` bounds the number of threads.
+///
+/// Slow clients are kept from crowding out the rest by `ConnectionRegistry`: each connection has
+/// `requestTimeoutSeconds` to deliver a complete request, and newcomers past the global or
+/// per-address limit make room by closing the connection that has waited longest for one.
 public final class RepositoryServer: @unchecked Sendable {
     public let directory: String
     public let configuration: ServerConfiguration
     /// The port actually bound.
     public let port: UInt16
-    let responder: FileResponder
-    let log: AccessLog
+    let context: ServingContext
+    private var watch: RequestDeadlineWatch?
     private var daemon: OpaquePointer?
     private var listenSocket: Int32
     private var tlsText: (key: UnsafeMutablePointer<CChar>?, certificate: UnsafeMutablePointer<CChar>?)?
 
-    /// Checks `directory`, binds the port and starts serving; throws with a clear message when
-    /// the folder is missing or unreadable, the address is taken, or TLS material is rejected.
+    /// Checks `directory` and the limits, binds the port and starts serving; throws with a clear
+    /// message when the folder is missing or unreadable, a limit is out of range, the address is
+    /// taken, or TLS material is rejected.
     public init(directory: String, configuration: ServerConfiguration) throws(ServerError) {
+        try configuration.validate()
         let root = try RepositoryRoot(directory: directory)
         self.directory = root.realPath.isEmpty ? "/" : root.realPath
         self.configuration = configuration
-        log = try AccessLog(configuration.accessLog)
+        let log = try AccessLog(configuration.accessLog)
         let faults = configuration.faults.isActive ? FaultInjector(configuration.faults) : nil
-        responder = FileResponder(root: root, policy: configuration.contentPolicy, faults: faults)
+        let registry = ConnectionRegistry(limits: .init(total: configuration.connectionLimit, perAddress: configuration.perAddressConnectionLimit,
+                                                        requestTimeoutNanoseconds: UInt64(configuration.requestTimeoutSeconds) * 1_000_000_000))
+        context = ServingContext(responder: FileResponder(root: root, policy: configuration.contentPolicy, faults: faults), log: log, registry: registry)
+        // Two descriptors per connection at most (the socket and a file being sent), for up to
+        // twice connectionLimit connections (those being closed), and some spare.
+        raiseOpenFileLimit(toAtLeast: UInt64(configuration.connectionLimit) * 4 + 64)
         (listenSocket, port) = try makeListeningSocket(host: configuration.host, port: configuration.port)
         signal(SIGPIPE, SIG_IGN)  // sendfile to a closed peer raises SIGPIPE otherwise
         try start()
+        watch = RequestDeadlineWatch(registry: registry)
     }
 
     deinit { stop() }
@@ -48,6 +59,8 @@ public final class RepositoryServer: @unchecked Sendable {
 
     /// Stops accepting, finishes nothing in flight, and releases the port. Idempotent.
     public func stop() {
+        watch?.stop()
+        watch = nil
         if let d = daemon {
             daemon = nil
             MHD_stop_daemon(d)
@@ -69,12 +82,21 @@ public final class RepositoryServer: @unchecked Sendable {
         var c = cmhd_config()
         c.flags = flags
         c.listen_socket = listenSocket
-        c.connection_limit = UInt32(configuration.connectionLimit)
+        // A backstop: the registry enforces connectionLimit on live connections (see ConnectionRegistry).
+        c.connection_limit = UInt32(clamping: configuration.connectionLimit * 2)
         c.connection_timeout_seconds = UInt32(configuration.idleTimeoutSeconds)
         c.https_mem_key = UnsafePointer(key)
         c.https_mem_cert = UnsafePointer(cert)
+        // The context outlives the daemon: it is released only after stop() has returned.
+        let cls = Unmanaged.passUnretained(context).toOpaque()
         c.handler = accessHandler
-        c.handler_cls = Unmanaged.passUnretained(self).toOpaque()
+        c.handler_cls = cls
+        c.uri_log = requestLineSeen
+        c.uri_log_cls = cls
+        c.completed = requestCompleted
+        c.completed_cls = cls
+        c.notify_connection = connectionNotified
+        c.notify_connection_cls = cls
         c.keep_url_escaped = 1
         guard let d = cmhd_start(&c) else {
             close(listenSocket)
@@ -83,72 +105,4 @@ public final class RepositoryServer: @unchecked Sendable {
         }
         daemon = d
     }
-
-    /// Answers one request: plans the response, hands it to MHD, writes the log line.
-    fileprivate func handle(_ connection: OpaquePointer, url: String, method: String, version: String) -> MHD_Result {
-        let request = FileRequest(method: method, target: url, version: version) { name in
-            MHD_lookup_connection_value(connection, cmhd_header_kind, name).map { String(cString: $0) }
-        }
-        let plan = responder.respond(to: request)
-        let result = queue(plan, on: connection)
-        log.record(client: numericHost(cmhd_client_address(connection)), method: method, target: url, version: version,
-                   status: plan.status, bytes: method == "HEAD" ? 0 : plan.bodyLength, note: plan.logNote)
-        return result
-    }
-
-    private func queue(_ plan: ResponsePlan, on connection: OpaquePointer) -> MHD_Result {
-        let response: OpaquePointer?
-        switch plan.body {
-        case .empty:
-            response = MHD_create_response_from_buffer(0, nil, cmhd_respmem_persistent)
-        case .text(let text):
-            var bytes = Array(text.utf8)
-            response = bytes.withUnsafeMutableBytes { MHD_create_response_from_buffer($0.count, $0.baseAddress, cmhd_respmem_must_copy) }
-        case .file(let file, let offset, let length):
-            let fd = file.takeDescriptor()
-            response = MHD_create_response_from_fd_at_offset64(length, fd, offset)
-            if response == nil { close(fd) }
-        case .stream(let body):
-            let context = Unmanaged.passRetained(body).toOpaque()
-            response = MHD_create_response_from_callback(body.length, 64 * 1024, readBody, context, releaseBody)
-            if response == nil { Unmanaged<ResponseBody>.fromOpaque(context).release() }
-        }
-        guard let response else { return cmhd_no }
-        defer { MHD_destroy_response(response) }
-        for (name, value) in plan.headers { _ = MHD_add_response_header(response, name, value) }
-        return MHD_queue_response(connection, UInt32(plan.status), response)
-    }
-}
-
-/// MHD's request callback: decodes the C arguments and forwards to the server.
-/// MHD calls it first when the headers are in (answering then would make MHD close the
-/// connection, not knowing whether a body follows), then once per piece of body, then once more
-/// with no body left: that last call answers.
-private let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, _, uploadSize, requestState in
-    guard let cls, let connection, let url, let method, let version, let requestState else { return cmhd_no }
-    if requestState.pointee == nil {
-        requestState.pointee = cls  // any non-nil marker: "headers seen"
-        return cmhd_yes
-    }
-    if let uploadSize, uploadSize.pointee != 0 {
-        uploadSize.pointee = 0  // a body on GET/HEAD is read and ignored
-        return cmhd_yes
-    }
-    let server = Unmanaged<RepositoryServer>.fromOpaque(cls).takeUnretainedValue()
-    return server.handle(connection, url: String(cString: url), method: String(cString: method), version: String(cString: version))
-}
-
-/// MHD's body callback for streamed responses.
-private let readBody: MHD_ContentReaderCallback = { cls, position, buffer, capacity in
-    guard let cls, let buffer else { return cmhd_content_reader_end_with_error }
-    let body = Unmanaged<ResponseBody>.fromOpaque(cls).takeUnretainedValue()
-    switch body.read(at: position, into: buffer, capacity: capacity) {
-    case .bytes(let n): return n == 0 ? cmhd_content_reader_end_of_stream : n
-    case .abort: return cmhd_content_reader_end_with_error
-    }
-}
-
-private let releaseBody: MHD_ContentReaderFreeCallback = { cls in
-    guard let cls else { return }
-    Unmanaged<ResponseBody>.fromOpaque(cls).release()
 }
