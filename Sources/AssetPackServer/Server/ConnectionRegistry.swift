@@ -174,5 +174,8 @@ private func peerName(_ fd: Int32) -> String? {
         }
     }
     guard rc == 0 else { return nil }
-    return String(cString: host) + " " + String(cString: port)
+    func text(_ chars: [CChar]) -> String {
+        String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+    return text(host) + " " + text(port)
 }
