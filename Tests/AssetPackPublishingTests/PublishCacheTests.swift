@@ -2,6 +2,7 @@ import AssetPackFormat
 import AssetPackPackaging
 @testable import AssetPackPublishing
 import Foundation
+import TestSupport
 import Testing
 
 /// The publish cache: unchanged packs reuse their file in the repository; any change to what
@@ -9,11 +10,11 @@ import Testing
 @Suite struct PublishCacheTests {
     /// A workspace with two packs whose files are older than the current clock tick (so that
     /// the first publish may cache them).
-    private func twoPacks() async -> (ws: Workspace, manifests: [String]) {
+    private func twoPacks() async throws -> (ws: Workspace, manifests: [String]) {
         let ws = Workspace()
-        let alpha = ws.manifest("Alpha", policy: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#,
-                                files: ["big.bin": noise(300_000, seed: 1), "small.txt": Array("alpha".utf8)])
-        let beta = ws.manifest("Beta", language: "en", files: ["words.txt": Array(repeating: 0x61, count: 40_000)])
+        let alpha = try ws.manifest("Alpha", policy: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#,
+                                files: ["big.bin": patternBytes(300_000, seed: 1), "small.txt": Array("alpha".utf8)])
+        let beta = try ws.manifest("Beta", language: "en", files: ["words.txt": Array(repeating: 0x61, count: 40_000)])
         await settle(ws)
         return (ws, [alpha, beta])
     }
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func unchangedRepublishReusesThePackFiles() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         let first = try publish(ws, manifests)
         #expect(first.builds == [PackBuild(id: "Alpha", reused: false, cached: true), PackBuild(id: "Beta", reused: false, cached: true)])
         #expect(first.cachePath == "\(ws.dir.path)/.repo.publish-cache.json")
@@ -48,14 +49,14 @@ import Testing
         }
         // And a client reading it gets the files back.
         let alpha = try PackReader(path: "\(ws.repo)/\(catalog2.pack(withID: "Alpha")!.path)")
-        #expect(try alpha.contents(of: "big.bin") == noise(300_000, seed: 1))
+        #expect(try alpha.contents(of: "big.bin") == patternBytes(300_000, seed: 1))
         #expect(Set(ws.snapshot().keys) == Set(["catalog.json", "packs/", "packs/Alpha/", "packs/Beta/"] + catalog2.packs.map(\.path)))
     }
 
     @Test func newContentOfTheSameSizeIsPackagedAgain() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         let first = try publish(ws, manifests).catalog!
-        ws.dir.write("content/Alpha/small.txt", "ALPHA")
+        try ws.dir.write("content/Alpha/small.txt", "ALPHA")
         await settle(ws)
         let report = try publish(ws, manifests)
         #expect(report.builds.map(\.reused) == [false, true])
@@ -67,7 +68,7 @@ import Testing
     /// An edit that keeps the size and the mtime's second (first case) or the whole mtime
     /// (second case, as `touch -r` or a careful tool would) is still caught.
     @Test(arguments: [false, true]) func sameSecondEditIsCaught(restoreWholeMtime: Bool) async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         let path = "\(ws.dir.path)/content/Alpha/small.txt"
         let first = try publish(ws, manifests).catalog!
         let before = try #require(FileStamp(path: path))
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func modeChangeIsAMiss() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         let first = try publish(ws, manifests).catalog!
         #expect(chmod("\(ws.dir.path)/content/Beta/words.txt", 0o755) == 0)
         await settle(ws)
@@ -99,12 +100,12 @@ import Testing
     }
 
     @Test func manifestChangeIsAMiss() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         let first = try publish(ws, manifests).catalog!
         // The same files, untouched, under another download policy: the pack's metadata, hence
         // its bytes, change.
         let manifest = try String(contentsOfFile: manifests[0], encoding: .utf8)
-        ws.dir.write("Alpha.json", manifest.replacingOccurrences(of: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#, with: #"{"onDemand": {}}"#))
+        try ws.dir.write("Alpha.json", manifest.replacingOccurrences(of: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#, with: #"{"onDemand": {}}"#))
         var report = try publish(ws, manifests)
         #expect(report.builds.map(\.reused) == [false, true])
         #expect(report.catalog!.pack(withID: "Alpha")!.digest != first.pack(withID: "Alpha")!.digest)
@@ -115,7 +116,7 @@ import Testing
     }
 
     @Test func corruptOrForeignCacheIsAWarningAndAFullPublish() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         _ = try publish(ws, manifests)
         let cachePath = "\(ws.dir.path)/.repo.publish-cache.json"
         for (bytes, complaint) in [("{ not json", "not JSON"),
@@ -133,7 +134,7 @@ import Testing
     }
 
     @Test func entryForADeletedOrDamagedPackFileIsPackagedAgain() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         let first = try publish(ws, manifests).catalog!
         let alpha = first.pack(withID: "Alpha")!
         #expect(unlink("\(ws.repo)/\(alpha.path)") == 0)
@@ -154,7 +155,7 @@ import Testing
     }
 
     @Test func aNewRepositoryIgnoresACacheLeftBehind() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         _ = try publish(ws, manifests)
         try FileManager.default.removeItem(atPath: ws.repo)
         let report = try publish(ws, manifests)
@@ -163,9 +164,9 @@ import Testing
     }
 
     @Test func fileChangedWhilePackagedIsNotCached() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         let report = try publish(ws, manifests) { o in
-            o.afterPackaging = { id in if id == "Alpha" { ws.dir.write("content/Alpha/small.txt", "ALPHA") } }
+            o.afterPackaging = { id in if id == "Alpha" { try ws.dir.write("content/Alpha/small.txt", "ALPHA") } }
         }
         #expect(report.builds == [PackBuild(id: "Alpha", reused: false, cached: false), PackBuild(id: "Beta", reused: false, cached: true)])
         #expect(report.cacheWarnings.count == 1 && report.cacheWarnings[0].contains("small.txt changed while it was packaged"))
@@ -181,7 +182,7 @@ import Testing
     /// system's time granularity without its times moving: such a pack is packaged but not
     /// cached. Changed over a whole second before the start, it is.
     @Test func filesChangedJustBeforeThePublishAreNotCached() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         let input = ResolvedManifest(path: manifests[0], baseDirectory: ws.dir.path)
         let changed = input.files.compactMap { FileStamp(path: $0.sourcePath)?.changed }
         let newest = try #require(changed.max())
@@ -197,7 +198,7 @@ import Testing
     }
 
     @Test func checkReadsTheCacheAndWritesNothing() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         _ = try publish(ws, manifests)
         let cachePath = "\(ws.dir.path)/.repo.publish-cache.json"
         let before = (FileManager.default.contents(atPath: cachePath), FileStamp(path: cachePath))
@@ -214,7 +215,7 @@ import Testing
     }
 
     @Test func noCachePackagesEverythingAndRefreshesTheCache() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         let custom = "\(ws.dir.path)/elsewhere.json"
         _ = try publish(ws, manifests) { $0.cachePath = custom }
         let report = try publish(ws, manifests) { $0.cachePath = custom; $0.cacheUse = .refresh }
@@ -224,7 +225,7 @@ import Testing
     }
 
     @Test func unwritableCacheIsAWarning() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         let report = try publish(ws, manifests) { $0.cachePath = "\(ws.dir.path)/no-such-folder/cache.json" }
         #expect(report.catalog != nil && report.builds.allSatisfy { !$0.cached })
         #expect(report.cacheWarnings.count == 1 && report.cacheWarnings[0].contains("could not write the publish cache"), "\(report.cacheWarnings)")
@@ -232,30 +233,30 @@ import Testing
     }
 
     @Test func cacheInsideTheRepositoryIsRefused() async throws {
-        let (ws, manifests) = await twoPacks()
+        let (ws, manifests) = try await twoPacks()
         #expect(throws: PublishError.self) { try publish(ws, manifests) { $0.cachePath = "\(ws.repo)/.cache.json" } }
         #expect(!FileManager.default.fileExists(atPath: ws.repo))
         #expect(PublishOptions.defaultCachePath(repository: "/srv/site/") == "/srv/.site.publish-cache.json")
     }
 
     @Test func commandLineReportsReuse() async throws {
-        let (ws, _) = await twoPacks()
+        let (ws, _) = try await twoPacks()
         let dir = ws.dir.path
-        #expect(try runAssetpack(["keygen", "-o", "key.pem"], in: dir).status == 0)
-        var r = try runAssetpack(["publish", "Alpha.json", "--repo", "site", "--key", "key.pem", "--cache", "c.json"], in: dir)
-        #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("packaged 1 pack(s), reused 0"))
-        r = try runAssetpack(["publish", "Alpha.json", "--repo", "site", "--key", "key.pem", "--cache", "c.json", "--json"], in: dir)
-        let json = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+        #expect(try await Assetpack.run(["keygen", "-o", "key.pem"], in: dir).status == 0)
+        var r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "site", "--key", "key.pem", "--cache", "c.json"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("packaged 1 pack(s), reused 0"))
+        r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "site", "--key", "key.pem", "--cache", "c.json", "--json"], in: dir)
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
         let packaging = json?["packaging"] as? [[String: Any]]
         #expect(packaging?.first?["reused"] as? Bool == true && packaging?.first?["cached"] as? Bool == true)
-        r = try runAssetpack(["publish", "Alpha.json", "--repo", "site", "--key", "key.pem", "--cache", "c.json", "--no-cache"], in: dir)
-        #expect(r.status == 0 && r.out.contains("packaged 1 pack(s), reused 0"), "\(r.out)")
+        r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "site", "--key", "key.pem", "--cache", "c.json", "--no-cache"], in: dir)
+        #expect(r.status == 0 && r.stdout.contains("packaged 1 pack(s), reused 0"), "\(r.stdout)")
         try Data("garbage".utf8).write(to: URL(fileURLWithPath: "\(dir)/c.json"))
-        r = try runAssetpack(["publish", "Alpha.json", "--repo", "site", "--key", "key.pem", "--cache", "c.json"], in: dir)
-        #expect(r.status == 0 && r.err.contains("warning: publish cache") && r.err.contains("not JSON"), "\(r.err)")
-        r = try runAssetpack(["publish", "Alpha.json", "--repo", "site", "--key", "key.pem", "--cache", "site/c.json"], in: dir)
-        #expect(r.status == 2 && r.err.contains("inside the repository"), "\(r.err)")
+        r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "site", "--key", "key.pem", "--cache", "c.json"], in: dir)
+        #expect(r.status == 0 && r.stderr.contains("warning: publish cache") && r.stderr.contains("not JSON"), "\(r.stderr)")
+        r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "site", "--key", "key.pem", "--cache", "site/c.json"], in: dir)
+        #expect(r.status == 2 && r.stderr.contains("inside the repository"), "\(r.stderr)")
     }
 }
 
@@ -268,9 +269,8 @@ func settle(_ ws: Workspace) async {
             if let s = FileStamp(path: "\(ws.dir.path)/\(rel)"), newest < s.changed { newest = s.changed }
         }
     }
-    let deadline = Date().addingTimeInterval(5)
-    while !(newest < FileStamp.Timestamp.settledBefore(FileStamp.Timestamp.fileSystemNow())) && Date() < deadline {
-        try? await Task.sleep(nanoseconds: 20_000_000)
+    try? await waitUntil("the workspace's files are settled", timeout: .seconds(5), interval: .milliseconds(20)) {
+        newest < FileStamp.Timestamp.settledBefore(FileStamp.Timestamp.fileSystemNow())
     }
 }
 

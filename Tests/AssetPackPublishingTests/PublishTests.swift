@@ -1,14 +1,15 @@
 import AssetPackFormat
 @testable import AssetPackPublishing
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct PublishTests {
     @Test func catalogDescribesThePackFilesExactly() throws {
         let ws = Workspace()
-        ws.manifest("Alpha", policy: #"{"essential": {"installationEventTypes": ["firstInstallation", "subsequentUpdate"]}}"#,
-                    files: ["big.bin": noise(200_000, seed: 1), "small.txt": Array("hi".utf8)])
-        ws.manifest("Beta", language: "en", files: ["words.txt": Array(repeating: 0x61, count: 50_000)])
+        try ws.manifest("Alpha", policy: #"{"essential": {"installationEventTypes": ["firstInstallation", "subsequentUpdate"]}}"#,
+                    files: ["big.bin": patternBytes(200_000, seed: 1), "small.txt": Array("hi".utf8)])
+        try ws.manifest("Beta", language: "en", files: ["words.txt": Array(repeating: 0x61, count: 50_000)])
         let options = ws.options()
         let report = try Publisher(key: testKey, options: options).publish(manifests: ["\(ws.dir.path)/Alpha.json", "\(ws.dir.path)/Beta.json"])
 
@@ -48,7 +49,7 @@ import Testing
     @Test func packFilesAreDeterministic() throws {
         let a = Workspace(), b = Workspace()
         for ws in [a, b] {
-            ws.manifest("Alpha", files: ["x.bin": noise(300_000, seed: 9), "y.txt": Array("y".utf8)])
+            try ws.manifest("Alpha", files: ["x.bin": patternBytes(300_000, seed: 9), "y.txt": Array("y".utf8)])
             _ = try Publisher(key: testKey, options: ws.options()).publish(manifests: ["\(ws.dir.path)/Alpha.json"])
         }
         let packsA = a.snapshot().filter { $0.key.hasSuffix(".pack") }
@@ -58,10 +59,10 @@ import Testing
 
     @Test func secondPublishBumpsOnlyTheChangedPack() throws {
         let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
-        let beta = ws.manifest("Beta", files: ["b.txt": Array("beta 1".utf8), "c.txt": Array("same".utf8)])
+        let alpha = try ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        let beta = try ws.manifest("Beta", files: ["b.txt": Array("beta 1".utf8), "c.txt": Array("same".utf8)])
         let first = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha, beta]).catalog!
-        ws.dir.write("content/Beta/b.txt", "beta 2")
+        try ws.dir.write("content/Beta/b.txt", "beta 2")
         let report = try Publisher(key: testKey, options: ws.options { $0.now += 60 }).publish(manifests: [alpha, beta])
         let second = report.catalog!
         #expect(second.version == first.version + 1)
@@ -81,8 +82,8 @@ import Testing
 
     @Test func packsNoLongerGivenLeaveTheCatalog() throws {
         let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
-        let beta = ws.manifest("Beta", files: ["b.txt": Array("beta".utf8)])
+        let alpha = try ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        let beta = try ws.manifest("Beta", files: ["b.txt": Array("beta".utf8)])
         let first = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha, beta]).catalog!
         let report = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha])
         #expect(report.catalog!.packs.map(\.id) == ["Alpha"])
@@ -104,10 +105,10 @@ import Testing
     @Test(arguments: [1, 2, 3])
     func keepPrunesOldPackFiles(_ keep: Int) throws {
         let ws = Workspace()
-        let beta = ws.manifest("Beta", files: ["b.txt": Array("v1".utf8)])
+        let beta = try ws.manifest("Beta", files: ["b.txt": Array("v1".utf8)])
         var paths: [String] = []
         for v in 1...4 {
-            ws.dir.write("content/Beta/b.txt", "v\(v)")
+            try ws.dir.write("content/Beta/b.txt", "v\(v)")
             let catalog = try Publisher(key: testKey, options: ws.options { $0.keep = keep }).publish(manifests: [beta]).catalog!
             paths.append(catalog.pack(withID: "Beta")!.path)
             #expect(catalog.pack(withID: "Beta")!.version == v)
@@ -120,11 +121,11 @@ import Testing
 
     @Test func contentThatChangesBackReusesItsFile() throws {
         let ws = Workspace()
-        let beta = ws.manifest("Beta", files: ["b.txt": Array("A".utf8)])
+        let beta = try ws.manifest("Beta", files: ["b.txt": Array("A".utf8)])
         let v1 = try Publisher(key: testKey, options: ws.options()).publish(manifests: [beta]).catalog!
-        ws.dir.write("content/Beta/b.txt", "B")
+        try ws.dir.write("content/Beta/b.txt", "B")
         _ = try Publisher(key: testKey, options: ws.options()).publish(manifests: [beta])
-        ws.dir.write("content/Beta/b.txt", "A")
+        try ws.dir.write("content/Beta/b.txt", "A")
         let v3 = try Publisher(key: testKey, options: ws.options()).publish(manifests: [beta]).catalog!
         let pack = v3.pack(withID: "Beta")!
         #expect(pack.version == 3)
@@ -135,15 +136,15 @@ import Testing
 
     @Test func stagingLeftByAKilledPublishIsRemoved() throws {
         let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
-        ws.dir.write("repo/.assetpack-staging-1-2/0.pack", "half a pack")
+        let alpha = try ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        try ws.dir.write("repo/.assetpack-staging-1-2/0.pack", "half a pack")
         _ = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha])
         #expect(!ws.snapshot().keys.contains { $0.hasPrefix(".assetpack-staging") })
     }
 
     @Test func checkWritesNothing() throws {
         let ws = Workspace()
-        let alpha = ws.manifest("Alpha", policy: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#, files: ["a.txt": Array("alpha".utf8)])
+        let alpha = try ws.manifest("Alpha", policy: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#, files: ["a.txt": Array("alpha".utf8)])
         let report = try Publisher(key: testKey, options: ws.options { $0.checkOnly = true; $0.lint.downloadAllowance = 1 << 20 }).publish(manifests: [alpha])
         #expect(report.catalog == nil && report.findings.isEmpty)
         #expect(!FileManager.default.fileExists(atPath: ws.repo))
@@ -151,7 +152,7 @@ import Testing
 
     @Test func expiresOptionSetsTheExpiry() throws {
         let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        let alpha = try ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
         let options = ws.options { $0.expiresIn = Quantities.duration("12h")! }
         let catalog = try Publisher(key: testKey, options: options).publish(manifests: [alpha]).catalog!
         #expect(catalog.expires.timeIntervalSince(catalog.published) == 43_200)
@@ -162,18 +163,18 @@ import Testing
     /// A repository with one publish in it, and the two manifests of that publish.
     private func publishedWorkspace() throws -> (Workspace, String, String) {
         let ws = Workspace()
-        let alpha = ws.manifest("Alpha", policy: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#,
-                                files: ["a.bin": noise(100_000, seed: 3)])
-        let beta = ws.manifest("Beta", files: ["b.txt": Array("beta".utf8)])
+        let alpha = try ws.manifest("Alpha", policy: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#,
+                                files: ["a.bin": patternBytes(100_000, seed: 3)])
+        let beta = try ws.manifest("Beta", files: ["b.txt": Array("beta".utf8)])
         _ = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha, beta])
-        ws.dir.write("content/Alpha/a.bin", noise(100_000, seed: 4))
-        ws.dir.write("content/Beta/b.txt", "beta changed")
+        try ws.dir.write("content/Alpha/a.bin", patternBytes(100_000, seed: 4))
+        try ws.dir.write("content/Beta/b.txt", "beta changed")
         return (ws, alpha, beta)
     }
 
     @Test func invalidSecondManifestLeavesRepositoryUnchanged() throws {
         let (ws, alpha, _) = try publishedWorkspace()
-        ws.dir.write("Broken.json", #"{"assetPackID": "Broken", "downloadPolicy": {"onDemand": {}}, "platforms": ["iOS"]"#)
+        try ws.dir.write("Broken.json", #"{"assetPackID": "Broken", "downloadPolicy": {"onDemand": {}}, "platforms": ["iOS"]"#)
         let before = ws.snapshot()
         #expect(throws: PublishError.self) {
             try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha, "\(ws.dir.path)/Broken.json"])
@@ -212,7 +213,7 @@ import Testing
 
     @Test func failedFirstPublishLeavesNoRepository() throws {
         let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        let alpha = try ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
         struct Injected: Error {}
         #expect(throws: Injected.self) {
             try Publisher(key: testKey, options: ws.options { $0.beforeCatalogCommit = { throw Injected() } }).publish(manifests: [alpha])
@@ -234,8 +235,8 @@ import Testing
 
     @Test func unwritableRepositoryFails() throws {
         let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
-        ws.dir.write("repo", "a file where the repository folder should be")
+        let alpha = try ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        try ws.dir.write("repo", "a file where the repository folder should be")
         let before = ws.snapshot()
         #expect(throws: PublishError.self) { try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha]) }
         #expect(ws.snapshot() == before)

@@ -1,53 +1,23 @@
 import AssetPackFormat
 @testable import AssetPackPublishing
 import Foundation
+import TestSupport
 import Testing
-
-/// A fresh folder under $TMPDIR for one test, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? NSTemporaryDirectory()
-        path = "\(base)/publishing-test-\(UUID().uuidString)"
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Writes `bytes` to `relative`, creating folders.
-    func write(_ relative: String, _ bytes: [UInt8]) {
-        let url = URL(fileURLWithPath: "\(path)/\(relative)")
-        try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try! Data(bytes).write(to: url)
-    }
-
-    func write(_ relative: String, _ text: String) { write(relative, Array(text.utf8)) }
-}
-
-/// Deterministic pseudo-random bytes (incompressible test content).
-func noise(_ count: Int, seed: UInt64) -> [UInt8] {
-    var state = seed &+ 0x9E37_79B9_7F4A_7C15
-    return (0..<count).map { _ in
-        state ^= state << 13; state ^= state >> 7; state ^= state << 17
-        return UInt8(truncatingIfNeeded: state)
-    }
-}
 
 /// Builds manifests and their content in a temporary folder.
 struct Workspace {
-    let dir = TemporaryDirectory()
+    let dir = try! TemporaryDirectory("publishing")
     var repo: String { "\(dir.path)/repo" }
 
     /// Writes `files` under `content/<id>/` and a manifest selecting them; returns its path.
     @discardableResult
     func manifest(_ id: String, policy: String = #"{"onDemand": {}}"#, language: String? = nil,
-                  files: [String: [UInt8]]) -> String {
-        for (name, bytes) in files { dir.write("content/\(id)/\(name)", bytes) }
+                  files: [String: [UInt8]]) throws -> String {
+        for (name, bytes) in files { try dir.write("content/\(id)/\(name)", bytes) }
         let selectors = files.keys.sorted().map { #"{"file": "\#($0)"}"# }.joined(separator: ", ")
         let lang = language.map { #", "language": "\#($0)""# } ?? ""
         let json = #"{"assetPackID": "\#(id)", "downloadPolicy": \#(policy), "fileSelectors": [\#(selectors)], "platforms": ["iOS"], "sourceRoot": "content/\#(id)"\#(lang)}"#
-        dir.write("\(id).json", json)
+        try dir.write("\(id).json", json)
         return "\(dir.path)/\(id).json"
     }
 
@@ -79,33 +49,3 @@ struct Workspace {
 
 let testKey = try! SigningKey.generate()
 let otherKey = try! SigningKey.generate()
-
-/// The `assetpack` binary built beside the test bundle.
-func assetpackBinary() -> String? {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-    for _ in 0..<6 {
-        let candidate = dir.appendingPathComponent("assetpack").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        dir.deleteLastPathComponent()
-    }
-    return nil
-}
-
-/// Runs the `assetpack` binary; returns the exit status, standard output and standard error.
-func runAssetpack(_ arguments: [String], in directory: String) throws -> (status: Int32, out: String, err: String) {
-    guard let binary = assetpackBinary() else {
-        Issue.record("the assetpack binary was not found beside the test bundle; run swift build first")
-        return (-1, "", "")
-    }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: binary)
-    p.arguments = arguments
-    p.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}

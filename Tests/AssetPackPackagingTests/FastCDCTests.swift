@@ -1,6 +1,7 @@
 @testable import AssetPackPackaging
 import Testing
 @testable import AssetPackFormat
+import TestSupport
 
 @Suite struct FastCDCTests {
     let params = ChunkingParameters(minimumSize: 2048, averageSize: 8192, maximumSize: 32768)
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func chunkSizesStayWithinBoundsAndNearTheAverage() {
-        let data = pseudoRandomBytes(2 << 20, seed: 7)
+        let data = patternBytes(2 << 20, seed: 7)
         let c = chunks(data)
         #expect(c.dropLast().allSatisfy { $0.count >= params.minimumSize && $0.count <= params.maximumSize })
         #expect(c.flatMap { $0 } == data)
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func insertingBytesMovesOnlyNearbyCuts() {
-        let data = pseudoRandomBytes(1 << 20, seed: 11)
+        let data = patternBytes(1 << 20, seed: 11)
         var edited = data
         edited.insert(contentsOf: [1, 2, 3, 4, 5, 6, 7], at: 300_000)
         let before = Set(chunks(data)), after = chunks(edited)
