@@ -5,22 +5,22 @@ import Testing
 
 /// Runs the real `assetpack serve` binary.
 @Suite struct ServeCommandTests {
-    @Test func missingDirectoryFailsAtStart() throws {
-        let r = try Assetpack.runBlocking(["serve", "/nonexistent/assetpack-repo", "--port", "0"])
+    @Test func missingDirectoryFailsAtStart() async throws {
+        let r = try await Assetpack.run(["serve", "/nonexistent/assetpack-repo", "--port", "0"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("cannot serve /nonexistent/assetpack-repo: No such file or directory"))
     }
 
-    @Test func badFaultValuesAreUsageErrors() throws {
+    @Test func badFaultValuesAreUsageErrors() async throws {
         let repo = try TestRepository.servingBytes()
-        let r = try Assetpack.runBlocking(["serve", repo.path, "--corrupt-rate", "1.5"])
+        let r = try await Assetpack.run(["serve", repo.path, "--corrupt-rate", "1.5"])
         #expect(r.status == 2)
         #expect(r.stderr.contains("--corrupt-rate takes a probability from 0 to 1"))
     }
 
-    @Test func refusesATLSFolderInsideTheRepository() throws {
+    @Test func refusesATLSFolderInsideTheRepository() async throws {
         let repo = try TestRepository.servingBytes()
-        let r = try Assetpack.runBlocking(["serve", repo.path, "--port", "0", "--https", "--tls-dir", repo.path + "/tls"])
+        let r = try await Assetpack.run(["serve", repo.path, "--port", "0", "--https", "--tls-dir", repo.path + "/tls"])
         #expect(r.status == 2)
         #expect(r.stderr.contains("inside the repository"))
         #expect(!FileManager.default.fileExists(atPath: repo.path + "/tls"))

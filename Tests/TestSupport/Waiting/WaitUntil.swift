@@ -1,9 +1,10 @@
 import Foundation
 
 /// Waits for something a test started to happen: polls `condition` every `interval` until it
-/// holds, and throws (naming `what`) when `timeout` passes first. The deadline is generous: on a
-/// quiet machine the wait ends as soon as the condition holds, and on a busy one it still does.
-public func waitUntil(_ what: String = "the condition holds", timeout: Duration = .seconds(20), interval: Duration = .milliseconds(10),
+/// holds, and throws (naming `what`) when `timeout` passes first. The deadline is generous on
+/// purpose: the wait ends as soon as the condition holds, and on a busy machine — the whole suite
+/// at once on two cores, where a task may not run for tens of seconds — it still holds in time.
+public func waitUntil(_ what: String = "the condition holds", timeout: Duration = .seconds(90), interval: Duration = .milliseconds(10),
                       _ condition: () async throws -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while try await !condition() {
@@ -15,7 +16,7 @@ public func waitUntil(_ what: String = "the condition holds", timeout: Duration 
 /// `waitUntil` for code that runs on a thread of its own, not in a task (a server's start, a
 /// watcher thread, a synchronous test): sleeps the thread between polls. Named apart so that an
 /// async caller never picks it by accident and blocks a thread of the shared pool.
-public func blockingWaitUntil(_ what: String = "the condition holds", timeout: Duration = .seconds(20), interval: Duration = .milliseconds(10),
+public func blockingWaitUntil(_ what: String = "the condition holds", timeout: Duration = .seconds(90), interval: Duration = .milliseconds(10),
                       _ condition: () throws -> Bool) throws {
     let deadline = ContinuousClock.now + timeout
     while try !condition() {
