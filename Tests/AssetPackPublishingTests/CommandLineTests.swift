@@ -7,7 +7,7 @@ import Testing
 /// A few runs of the real `assetpack` binary, for exit codes and messages.
 @Suite struct CommandLineTests {
     @Test func keygenPublishVerifyAndTheAttacks() async throws {
-        let ws = Workspace()
+        let ws = try workspace()
         let dir = ws.dir.path
         var r = try await Assetpack.run(["keygen", "-o", "key.pem"], in: dir)
         #expect(r.status == 0)
@@ -39,12 +39,12 @@ import Testing
         let good = ws.catalogBytes()
         var envelope = try SignedCatalog.parse(good)
         envelope.payload[envelope.payload.count - 3] ^= 0x01
-        try Data(envelope.encoded()).write(to: URL(fileURLWithPath: "\(ws.repo)/catalog.json"))
+        try Data(envelope.encoded()).write(to: URL(fileURLWithPath: "\(ws.path)/catalog.json"))
         r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", publicKey], in: dir)
         #expect(r.status == 1 && r.stderr.contains("tampered"), "\(r.stderr)")
 
         // Wrong key.
-        try Data(good).write(to: URL(fileURLWithPath: "\(ws.repo)/catalog.json"))
+        try Data(good).write(to: URL(fileURLWithPath: "\(ws.path)/catalog.json"))
         r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", otherKey.publicKey.text], in: dir)
         #expect(r.status == 1 && r.stderr.contains("wrong key"), "\(r.stderr)")
 
@@ -52,29 +52,29 @@ import Testing
         let signer = try SigningKey(contentsOf: "\(dir)/key.pem")
         var catalog = try CatalogVerifier(publicKey: signer.publicKey).verify(good, now: nil)
         catalog.expires = Date(timeIntervalSinceNow: -60)
-        try Data(try signer.signedCatalog(catalog)).write(to: URL(fileURLWithPath: "\(ws.repo)/catalog.json"))
+        try Data(try signer.signedCatalog(catalog)).write(to: URL(fileURLWithPath: "\(ws.path)/catalog.json"))
         r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", publicKey], in: dir)
         #expect(r.status == 1 && r.stderr.contains("expired"), "\(r.stderr)")
 
         // Rollback: an old catalog when version 2 was already seen.
-        try Data(good).write(to: URL(fileURLWithPath: "\(ws.repo)/catalog.json"))
+        try Data(good).write(to: URL(fileURLWithPath: "\(ws.path)/catalog.json"))
         r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", publicKey, "--min-version", "2"], in: dir)
         #expect(r.status == 1 && r.stderr.contains("rolled-back"), "\(r.stderr)")
     }
 
     @Test func checkExitsOneOnLintErrorsAndUsageErrorsExitTwo() async throws {
-        let ws = Workspace()
+        let ws = try workspace()
         let dir = ws.dir.path
         try KeyFiles.generate(at: "\(dir)/key.pem")
-        try ws.manifest("Alpha", files: ["same.txt": Array("a".utf8)])
-        try ws.manifest("Beta", files: ["same.txt": Array("b".utf8)])
+        try ws.put("Alpha", files: ["same.txt": Array("a".utf8)])
+        try ws.put("Beta", files: ["same.txt": Array("b".utf8)])
         var r = try await Assetpack.run(["publish", "Alpha.json", "Beta.json", "--repo", "repo", "--key", "key.pem", "--check"], in: dir)
         #expect(r.status == 1)
         #expect(r.stderr.contains("error: [path-collision] Alpha and Beta both contain 1 path"), "\(r.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: ws.repo))
+        #expect(!FileManager.default.fileExists(atPath: ws.path))
         r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "repo", "--key", "key.pem", "--check", "--limits", "apple"], in: dir)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: ws.repo))
+        #expect(!FileManager.default.fileExists(atPath: ws.path))
         r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "repo", "--key", "key.pem", "--download-allowance", "lots"], in: dir)
         #expect(r.status == 2 && r.stderr.contains("--download-allowance"))
         r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "repo", "--key", "nokey.pem"], in: dir)

@@ -2,6 +2,7 @@ import AssetPackFormat
 import AssetPackPackaging
 @testable import AssetPackPublishing
 import Foundation
+import TestRepositories
 import TestSupport
 import Testing
 
@@ -10,16 +11,16 @@ import Testing
 @Suite struct PublishCacheTests {
     /// A workspace with two packs whose files are older than the current clock tick (so that
     /// the first publish may cache them).
-    private func twoPacks() async throws -> (ws: Workspace, manifests: [String]) {
-        let ws = Workspace()
-        let alpha = try ws.manifest("Alpha", policy: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#,
+    private func twoPacks() async throws -> (ws: TestRepository, manifests: [String]) {
+        let ws = try workspace()
+        let alpha = try ws.put("Alpha", policy: .prefetch(installationEventTypes: [.firstInstallation]),
                                 files: ["big.bin": patternBytes(300_000, seed: 1), "small.txt": Array("alpha".utf8)])
-        let beta = try ws.manifest("Beta", language: "en", files: ["words.txt": Array(repeating: 0x61, count: 40_000)])
+        let beta = try ws.put("Beta", language: "en", files: ["words.txt": Array(repeating: 0x61, count: 40_000)])
         await settle(ws)
         return (ws, [alpha, beta])
     }
 
-    private func publish(_ ws: Workspace, _ manifests: [String], _ configure: (inout PublishOptions) -> Void = { _ in }) throws -> PublishReport {
+    private func publish(_ ws: TestRepository, _ manifests: [String], _ configure: (inout PublishOptions) -> Void = { _ in }) throws -> PublishReport {
         try Publisher(key: testKey, options: ws.options(configure)).publish(manifests: manifests)
     }
 
@@ -30,7 +31,7 @@ import Testing
         #expect(first.cachePath == "\(ws.dir.path)/.repo.publish-cache.json")
         #expect(FileManager.default.fileExists(atPath: first.cachePath!))
         let catalog1 = first.catalog!
-        let inodes = catalog1.packs.map { inode("\(ws.repo)/\($0.path)") }
+        let inodes = catalog1.packs.map { inode("\(ws.path)/\($0.path)") }
 
         let second = try publish(ws, manifests) { $0.now += 60 }
         #expect(second.builds == [PackBuild(id: "Alpha", reused: true, cached: true), PackBuild(id: "Beta", reused: true, cached: true)])
@@ -38,17 +39,17 @@ import Testing
         #expect(second.changes.map(\.kind) == [.unchanged, .unchanged])
         let catalog2 = try CatalogVerifier(publicKey: testKey.publicKey).verify(ws.catalogBytes(), now: ws.options().now + 60)
         #expect(catalog2.version == 2 && catalog2.packs == catalog1.packs)
-        #expect(catalog2.packs.map { inode("\(ws.repo)/\($0.path)") } == inodes)
+        #expect(catalog2.packs.map { inode("\(ws.path)/\($0.path)") } == inodes)
         // The reused files are what a publish without the cache makes, byte for byte.
         let fresh = try publish(ws, manifests) { $0.cacheUse = .off; $0.repository = "\(ws.dir.path)/fresh" }
         #expect(fresh.builds.allSatisfy { !$0.reused && !$0.cached })
         #expect(fresh.catalog!.packs == catalog2.packs)
         for pack in catalog2.packs {
-            let ours = FileManager.default.contents(atPath: "\(ws.repo)/\(pack.path)")
+            let ours = FileManager.default.contents(atPath: "\(ws.path)/\(pack.path)")
             #expect(ours != nil && ours == FileManager.default.contents(atPath: "\(ws.dir.path)/fresh/\(pack.path)"))
         }
         // And a client reading it gets the files back.
-        let alpha = try PackReader(path: "\(ws.repo)/\(catalog2.pack(withID: "Alpha")!.path)")
+        let alpha = try PackReader(path: "\(ws.path)/\(catalog2.pack(withID: "Alpha")!.path)")
         #expect(try alpha.contents(of: "big.bin") == patternBytes(300_000, seed: 1))
         #expect(Set(ws.snapshot().keys) == Set(["catalog.json", "packs/", "packs/Alpha/", "packs/Beta/"] + catalog2.packs.map(\.path)))
     }
@@ -62,7 +63,7 @@ import Testing
         #expect(report.builds.map(\.reused) == [false, true])
         #expect(report.changes.map(\.kind) == [.updated, .unchanged])
         #expect(report.catalog!.pack(withID: "Alpha")!.digest != first.pack(withID: "Alpha")!.digest)
-        #expect(try PackReader(path: "\(ws.repo)/\(report.catalog!.pack(withID: "Alpha")!.path)").contents(of: "small.txt") == Array("ALPHA".utf8))
+        #expect(try PackReader(path: "\(ws.path)/\(report.catalog!.pack(withID: "Alpha")!.path)").contents(of: "small.txt") == Array("ALPHA".utf8))
     }
 
     /// An edit that keeps the size and the mtime's second (first case) or the whole mtime
@@ -96,7 +97,7 @@ import Testing
         #expect(report.builds.map(\.reused) == [true, false])
         let beta = report.catalog!.pack(withID: "Beta")!
         #expect(beta.digest != first.pack(withID: "Beta")!.digest)
-        #expect(try PackReader(path: "\(ws.repo)/\(beta.path)").index.files.map(\.mode) == [0o755])
+        #expect(try PackReader(path: "\(ws.path)/\(beta.path)").index.files.map(\.mode) == [0o755])
     }
 
     @Test func manifestChangeIsAMiss() async throws {
@@ -105,7 +106,9 @@ import Testing
         // The same files, untouched, under another download policy: the pack's metadata, hence
         // its bytes, change.
         let manifest = try String(contentsOfFile: manifests[0], encoding: .utf8)
-        try ws.dir.write("Alpha.json", manifest.replacingOccurrences(of: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#, with: #"{"onDemand": {}}"#))
+        let prefetchPolicy = #"{"prefetch":{"installationEventTypes":["firstInstallation"]}}"#
+        #expect(manifest.contains(prefetchPolicy))
+        try ws.dir.write("Alpha.json", manifest.replacingOccurrences(of: prefetchPolicy, with: #"{"onDemand":{}}"#))
         var report = try publish(ws, manifests)
         #expect(report.builds.map(\.reused) == [false, true])
         #expect(report.catalog!.pack(withID: "Alpha")!.digest != first.pack(withID: "Alpha")!.digest)
@@ -137,17 +140,17 @@ import Testing
         let (ws, manifests) = try await twoPacks()
         let first = try publish(ws, manifests).catalog!
         let alpha = first.pack(withID: "Alpha")!
-        #expect(unlink("\(ws.repo)/\(alpha.path)") == 0)
+        #expect(unlink("\(ws.path)/\(alpha.path)") == 0)
         let report = try publish(ws, manifests)
         #expect(report.builds.map(\.reused) == [false, true])
-        #expect(report.cacheWarnings == ["publish cache: \(alpha.path) cannot be reused (cannot open \(ws.repo)/\(alpha.path): "
+        #expect(report.cacheWarnings == ["publish cache: \(alpha.path) cannot be reused (cannot open \(ws.path)/\(alpha.path): "
                                          + "No such file or directory); packaging Alpha again"])
         #expect(report.catalog!.pack(withID: "Alpha") == alpha)
-        #expect(try PackReader(path: "\(ws.repo)/\(alpha.path)").digest == alpha.digest)
+        #expect(try PackReader(path: "\(ws.path)/\(alpha.path)").digest == alpha.digest)
         #expect(try publish(ws, manifests).builds.map(\.reused) == [true, true])
 
         // A damaged index (same size): not reused, and the publish refuses to keep the damaged file.
-        let path = "\(ws.repo)/\(alpha.path)"
+        let path = "\(ws.path)/\(alpha.path)"
         var bytes = [UInt8](FileManager.default.contents(atPath: path)!)
         bytes[Int(alpha.index.offset) + 20] ^= 0xFF
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -157,7 +160,7 @@ import Testing
     @Test func aNewRepositoryIgnoresACacheLeftBehind() async throws {
         let (ws, manifests) = try await twoPacks()
         _ = try publish(ws, manifests)
-        try FileManager.default.removeItem(atPath: ws.repo)
+        try FileManager.default.removeItem(atPath: ws.path)
         let report = try publish(ws, manifests)
         #expect(report.cacheWarnings.isEmpty && report.builds.map(\.reused) == [false, false])
         #expect(try publish(ws, manifests).builds.map(\.reused) == [true, true])
@@ -175,7 +178,7 @@ import Testing
         await settle(ws)
         let next = try publish(ws, manifests)
         #expect(next.builds.map(\.reused) == [false, true])
-        #expect(try PackReader(path: "\(ws.repo)/\(next.catalog!.pack(withID: "Alpha")!.path)").contents(of: "small.txt") == Array("ALPHA".utf8))
+        #expect(try PackReader(path: "\(ws.path)/\(next.catalog!.pack(withID: "Alpha")!.path)").contents(of: "small.txt") == Array("ALPHA".utf8))
     }
 
     /// A file changed just before the publish starts could change again within the file
@@ -189,7 +192,7 @@ import Testing
         let clocks = [(newest, false), (FileStamp.Timestamp(seconds: newest.seconds + 1, nanoseconds: 999_999_999), false),
                       (FileStamp.Timestamp(seconds: newest.seconds + 2, nanoseconds: 0), true)]
         for (clock, cached) in clocks {
-            var builder = PackBuilder(repository: ws.repo, writer: ws.options().writer, cache: nil, afterPackaging: nil)
+            var builder = PackBuilder(repository: ws.path, writer: ws.options().writer, cache: nil, afterPackaging: nil)
             builder.clock = { clock }
             let built = try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(ws.dir.path)/staged.pack")
             #expect((built.cacheKey != nil) == cached, "\(clock) for a file changed at \(newest)")
@@ -234,8 +237,8 @@ import Testing
 
     @Test func cacheInsideTheRepositoryIsRefused() async throws {
         let (ws, manifests) = try await twoPacks()
-        #expect(throws: PublishError.self) { try publish(ws, manifests) { $0.cachePath = "\(ws.repo)/.cache.json" } }
-        #expect(!FileManager.default.fileExists(atPath: ws.repo))
+        #expect(throws: PublishError.self) { try publish(ws, manifests) { $0.cachePath = "\(ws.path)/.cache.json" } }
+        #expect(!FileManager.default.fileExists(atPath: ws.path))
         #expect(PublishOptions.defaultCachePath(repository: "/srv/site/") == "/srv/.site.publish-cache.json")
     }
 
@@ -262,7 +265,7 @@ import Testing
 
 /// Waits until every file in the workspace is old enough for the publish cache to trust its
 /// stamp (changed over a whole second ago), as any file not edited in the last two seconds is.
-func settle(_ ws: Workspace) async {
+func settle(_ ws: TestRepository) async {
     var newest = FileStamp.Timestamp(timespec())
     if let e = FileManager.default.enumerator(atPath: ws.dir.path) {
         for case let rel as String in e {

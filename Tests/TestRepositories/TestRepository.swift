@@ -22,8 +22,10 @@ public final class TestRepository: @unchecked Sendable {
         key = try SigningKey.generate()
     }
 
-    /// Writes (or replaces) pack `id`: its files under content/<id>/ and a manifest selecting them.
-    public func put(_ id: String, policy: DownloadPolicy = .onDemand, language: String? = nil, files: [String: [UInt8]]) throws {
+    /// Writes (or replaces) pack `id`: its files under content/<id>/ and a manifest selecting them,
+    /// <id>.json in `dir`; returns the manifest's path.
+    @discardableResult
+    public func put(_ id: String, policy: DownloadPolicy = .onDemand, language: String? = nil, files: [String: [UInt8]]) throws -> String {
         let content = dir.file("content/\(id)")
         try? FileManager.default.removeItem(atPath: content)
         for (name, bytes) in files { try dir.write("content/\(id)/\(name)", bytes) }
@@ -35,7 +37,9 @@ public final class TestRepository: @unchecked Sendable {
             "sourceRoot": "content/\(id)",
         ]
         if let language { manifest["language"] = language }
-        manifests[id] = try dir.write("\(id).json", Array(JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])))
+        let path = try dir.write("\(id).json", Array(JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])))
+        manifests[id] = path
+        return path
     }
 
     /// Leaves pack `id` out of the next publish (the catalog drops it).
@@ -44,14 +48,37 @@ public final class TestRepository: @unchecked Sendable {
     /// Publishes every pack put so far; returns the new catalog.
     @discardableResult
     public func publish(expiresIn: TimeInterval = 86_400, now: Date = Date()) throws -> Catalog {
-        var options = PublishOptions(repository: path)
-        options.baseDirectory = dir.path
-        options.now = now
-        options.expiresIn = expiresIn
-        options.writer.threads = 2
+        let options = publishOptions(now: now) { $0.expiresIn = expiresIn }
         let report = try Publisher(key: key, options: options).publish(manifests: manifests.keys.sorted().map { manifests[$0]! })
         guard let catalog = report.catalog else { throw TestSupportError("publish wrote no catalog: \(report.diagnostics)") }
         return catalog
+    }
+
+    /// Options that publish to this repository: manifests relative to `dir`, two writer threads, the
+    /// catalog dated `now`; `configure` changes anything else.
+    public func publishOptions(now: Date, _ configure: (inout PublishOptions) -> Void = { _ in }) -> PublishOptions {
+        var options = PublishOptions(repository: path)
+        options.baseDirectory = dir.path
+        options.now = now
+        options.writer.threads = 2
+        configure(&options)
+        return options
+    }
+
+    /// The catalog file's bytes (empty when there is none).
+    public func catalogBytes() -> [UInt8] { contents("catalog.json") ?? [] }
+
+    /// Every file below the repository folder with its bytes, and every folder (its path ending in
+    /// "/"): a snapshot to show that something changed nothing.
+    public func snapshot() -> [String: [UInt8]] {
+        var out: [String: [UInt8]] = [:]
+        guard let e = FileManager.default.enumerator(atPath: path) else { return out }
+        for case let rel as String in e {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: "\(path)/\(rel)", isDirectory: &isDirectory)
+            if isDirectory.boolValue { out[rel + "/"] = [] } else { out[rel] = contents(rel) ?? [0xFF] }
+        }
+        return out
     }
 
     /// The catalog as published now.
