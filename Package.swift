@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackPackaging", "AssetPackFormat", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["TestSupport", "assetpack"]),
-        .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackServer", "AssetPackFormat",
-                                                          "AssetPackTransport", "TestSupport", "TestRepositories", "assetpack"]),
+        .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackFormat", "AssetPackTransport", "TestSupport",
+                                                          "TestRepositories", "assetpack"]),
     ]
 )

@@ -11,19 +11,7 @@ import Testing
     let parameters = ChunkingParameters(minimumSize: 256, averageSize: 1024, maximumSize: 4096)
 
     /// The chunks FastCDC cuts from `bytes` alone, starting at its first byte.
-    func fastCDCChunks(_ bytes: [UInt8]) -> [[UInt8]] {
-        let cdc = FastCDC(parameters)
-        var chunks: [[UInt8]] = []
-        var i = 0
-        bytes.withUnsafeBytes { buffer in
-            while i < bytes.count {
-                let n = cdc.cut(UnsafeRawBufferPointer(rebasing: buffer[i...]))
-                chunks.append(Array(bytes[i..<i + n]))
-                i += n
-            }
-        }
-        return chunks
-    }
+    func fastCDCChunks(_ bytes: [UInt8]) -> [[UInt8]] { FastCDC(parameters).chunks(of: bytes) }
 
     /// The chunks the segmenter emits when each segment's files are appended (read from files)
     /// and the segment is ended, with blocks of `blockSize` bytes.

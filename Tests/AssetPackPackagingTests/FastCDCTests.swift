@@ -6,19 +6,7 @@ import TestSupport
 @Suite struct FastCDCTests {
     let params = ChunkingParameters(minimumSize: 2048, averageSize: 8192, maximumSize: 32768)
 
-    func chunks(_ data: [UInt8]) -> [[UInt8]] {
-        let cdc = FastCDC(params)
-        var out: [[UInt8]] = []
-        var i = 0
-        data.withUnsafeBytes { buf in
-            while i < data.count {
-                let n = cdc.cut(UnsafeRawBufferPointer(rebasing: buf[i...]))
-                out.append(Array(data[i..<i + n]))
-                i += n
-            }
-        }
-        return out
-    }
+    func chunks(_ data: [UInt8]) -> [[UInt8]] { FastCDC(params).chunks(of: data) }
 
     @Test func chunkSizesStayWithinBoundsAndNearTheAverage() {
         let data = patternBytes(2 << 20, seed: 7)

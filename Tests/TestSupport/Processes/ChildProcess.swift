@@ -6,7 +6,7 @@ public enum ChildProcess {
     /// process's; both pipes are read while it runs, so that neither fills up. Blocks the thread
     /// (tasks use `run`).
     public static func runBlocking(_ executable: String, _ arguments: [String], in directory: String? = nil,
-                           environment: [String: String] = [:]) throws -> ProcessResult {
+                                   environment: [String: String] = [:]) throws -> ProcessResult {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments

@@ -17,7 +17,7 @@ public func waitUntil(_ what: String = "the condition holds", timeout: Duration 
 /// watcher thread, a synchronous test): sleeps the thread between polls. Named apart so that an
 /// async caller never picks it by accident and blocks a thread of the shared pool.
 public func blockingWaitUntil(_ what: String = "the condition holds", timeout: Duration = .seconds(90), interval: Duration = .milliseconds(10),
-                      _ condition: () throws -> Bool) throws {
+                              _ condition: () throws -> Bool) throws {
     let deadline = ContinuousClock.now + timeout
     while try !condition() {
         guard ContinuousClock.now < deadline else { throw WaitTimedOut(what: what, timeout: timeout) }
