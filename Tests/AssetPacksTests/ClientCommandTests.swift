@@ -109,7 +109,7 @@ import Testing
         let server = try repo.serve()
         let other = try TestRepository()
         let result = try await Assetpack.run(["install", "--repo", server.url, "--root", repo.dir.file("root"),
-                                                     "--public-key", other.publicKey.text], in: repo.dir.path)
+                                             "--public-key", other.publicKey.text], in: repo.dir.path)
         #expect(result.status == 1)
         #expect(result.stderr.contains("wrong key"), "\(result.stderr)")
         #expect(server.packRequests().isEmpty)

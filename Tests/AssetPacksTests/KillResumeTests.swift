@@ -21,7 +21,7 @@ import Testing
         // watches and kills, so that a busy test process cannot make it late.
         let slow = try repo.serve { $0.bandwidthBytesPerSecond = 2 << 20 }
         let first = try Assetpack.start(["ensure", "Big", "--repo", slow.url, "--root", root.path, "--public-key", repo.publicKey.text, "--json"] + parts,
-                                               output: repo.dir.file("first.out"), error: repo.dir.file("first.err"))
+                                        output: repo.dir.file("first.out"), error: repo.dir.file("first.err"))
         let killer = Killer(first, when: { stagedBytes(staging) >= 3 << 20 }, within: .seconds(60))
         try await waitUntil("the first run is killed", timeout: .seconds(70), interval: .milliseconds(20)) { killer.isDone }
         first.waitUntilExit()

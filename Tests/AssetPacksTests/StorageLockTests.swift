@@ -69,7 +69,7 @@ import Testing
         // A command downloading from a slow server holds it; killed, it lets go.
         let slow = try repo.serve { $0.bandwidthBytesPerSecond = 200_000 }
         let child = try Assetpack.start(["ensure", "Big", "--repo", slow.url, "--root", root],
-                                               output: repo.dir.file("child.out"), error: repo.dir.file("child.err"))
+                                        output: repo.dir.file("child.out"), error: repo.dir.file("child.err"))
         defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
         let childPID = child.processIdentifier
         try await waitUntil { FileManager.default.contents(atPath: root + "/lock") == Data("\(childPID)\n".utf8) }

@@ -208,7 +208,7 @@ import Testing
         let s = try TemporaryDirectory("cli"); defer { s.remove() }
         try MigrationFixtures.copy(MigrationFixtures.steam, into: s, as: "Steam")
         let r = try await Assetpack.run(["convert", "vdf", "Steam/scripts/app_build_1000.vdf", "--asset-pack-id", "Game", "--on-demand",
-                             "--platform", "macOS", "-o", "depots"], in: s.path)
+                                        "--platform", "macOS", "-o", "depots"], in: s.path)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.path + "/depots").sorted() == ["Game-1001.json", "Game-1002.json"])
         let dlc = try #require(MigrationFixtures.object(s.text("depots/Game-1002.json")))
@@ -226,7 +226,7 @@ import Testing
         let s = try TemporaryDirectory("cli"); defer { s.remove() }
         try MigrationFixtures.copy(MigrationFixtures.steam, into: s, as: "Steam")
         let malformed = try await Assetpack.run(["convert", "vdf", "Steam/scripts/depot_malformed.vdf", "--asset-pack-id", "X", "--on-demand",
-                                     "-o", "X.json"], in: s.path)
+                                                "-o", "X.json"], in: s.path)
         #expect(malformed.status == 1)
         #expect(malformed.stderr.contains("Steam/scripts/depot_malformed.vdf:9:1: error:"), "\(malformed.stderr)")
         #expect(!s.exists("X.json"))
