@@ -40,17 +40,25 @@ let package = Package(
         .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPackaging", "AssetPackPublishing", "AssetPackServer",
                                                             "AssetPackTransport", "AssetPackUpload", "AssetPacks",
                                                             "AssetPackMigration", "ArgumentParsing"]),
-        // Tests. LoopbackServers starts nginx, moto and silent sockets on 127.0.0.1 for them.
-        .target(name: "LoopbackServers", path: "Tests/LoopbackServers"),
-        .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat", "AssetPackPackaging"]),
-        .testTarget(name: "AssetPackPublishingTests", dependencies: ["AssetPackPublishing", "AssetPackPackaging", "AssetPackFormat", "assetpack"]),
-        .testTarget(name: "AssetPackServerTests", dependencies: ["AssetPackServer"]),
-        .testTarget(name: "AssetPackTransportTests", dependencies: ["AssetPackTransport", "LoopbackServers"]),
-        .testTarget(name: "AssetPackUploadTests", dependencies: ["AssetPackUpload", "AssetPackTransport", "LoopbackServers"]),
-        .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackPackaging", "AssetPackFormat"], exclude: ["Fixtures"]),
+        // Tests. TestSupport: temporary folders, seeded bytes, condition waits, the built assetpack
+        // executable, loopback servers (nginx, moto, silent sockets) — no package module. TestRepositories:
+        // repositories and packs built for a test (publishes and serves, so it sits on the data flow).
+        // A test target lists every module it imports, and "assetpack" when it runs the executable.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestRepositories", dependencies: ["TestSupport", "AssetPackFormat", "AssetPackPackaging", "AssetPackPublishing",
+                                                         "AssetPackServer"], path: "Tests/TestRepositories"),
+        .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat", "AssetPackPackaging", "TestSupport", "TestRepositories"]),
+        .testTarget(name: "AssetPackPackagingTests", dependencies: ["AssetPackPackaging", "AssetPackFormat", "TestSupport", "TestRepositories"]),
+        .testTarget(name: "AssetPackPublishingTests", dependencies: ["AssetPackPublishing", "AssetPackPackaging", "AssetPackFormat", "TestSupport",
+                                                                   "TestRepositories", "assetpack"]),
+        .testTarget(name: "AssetPackServerTests", dependencies: ["AssetPackServer", "TestSupport", "TestRepositories", "assetpack"]),
+        .testTarget(name: "AssetPackTransportTests", dependencies: ["AssetPackTransport", "TestSupport"]),
+        .testTarget(name: "AssetPackUploadTests", dependencies: ["AssetPackUpload", "AssetPackTransport", "TestSupport"]),
+        .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackPackaging", "AssetPackFormat", "TestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "AssetPackFormat"]),
-        .testTarget(name: "CLITests", dependencies: ["assetpack", "AssetPacks", "LoopbackServers"]),
-        .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer", "AssetPackFormat",
-                                                          "AssetPackTransport", "LoopbackServers", "assetpack"]),
+        .testTarget(name: "CLITests", dependencies: ["AssetPacks", "TestSupport", "assetpack"]),
+        .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackFormat", "AssetPackTransport", "TestSupport",
+                                                          "TestRepositories", "assetpack"]),
     ]
 )

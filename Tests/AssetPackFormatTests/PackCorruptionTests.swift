@@ -2,6 +2,8 @@ import AssetPackPackaging
 import Foundation
 import Testing
 @testable import AssetPackFormat
+import TestSupport
+import TestRepositories
 
 /// Every way a pack can be damaged must give a precise error, and extraction must leave nothing.
 @Suite struct PackCorruptionTests {
@@ -9,11 +11,11 @@ import Testing
     { "assetPackID": "Damaged", "downloadPolicy": { "onDemand": {} }, "fileSelectors": [ { "directory": "src" } ], "platforms": ["iOS"] }
     """
 
-    func makePack(_ dir: TempDir) throws -> String {
-        dir.write("src/big.bin", pseudoRandomBytes(700_000, seed: 5))
-        dir.write("src/notes.txt", textBytes(300_000, seed: 6))
-        dir.write("src/a/one.txt", "one")
-        dir.write("src/b/two.txt", "two")
+    func makePack(_ dir: TemporaryDirectory) throws -> String {
+        try dir.write("src/big.bin", patternBytes(700_000, seed: 5))
+        try dir.write("src/notes.txt", textBytes(300_000, seed: 6))
+        try dir.write("src/a/one.txt", "one")
+        try dir.write("src/b/two.txt", "two")
         return try packManifest(manifest, in: dir).0
     }
 
@@ -28,7 +30,7 @@ import Testing
     }
 
     /// Extraction fails and leaves the target folder absent and no staging behind.
-    func expectExtractLeavesNothing(_ pack: String, _ dir: TempDir) {
+    func expectExtractLeavesNothing(_ pack: String, _ dir: TemporaryDirectory) {
         let before = Set(try! FileManager.default.contentsOfDirectory(atPath: dir.path))
         #expect(throws: (any Error).self) { try PackExtractor(reader: try PackReader(path: pack)).extract(to: dir.path + "/out/deeper/x") }
         #expect(!FileManager.default.fileExists(atPath: dir.path + "/out"))
@@ -36,16 +38,16 @@ import Testing
     }
 
     @Test func badMagic() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         edit(pack, at: 1) { $0 = UInt8(ascii: "Z") }
         #expect(openError(pack)?.contains("does not start with the pack magic") == true)
-        let text = dir.write("text.pack", String(repeating: "hello\n", count: 40))
+        let text = try dir.write("text.pack", String(repeating: "hello\n", count: 40))
         #expect(openError(text)?.contains("not an asset pack") == true)
     }
 
     @Test func unknownFormatVersion() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         edit(pack, at: 8) { $0 = 9 }
         #expect(openError(pack) == "unsupported pack format version 9 (this tool reads version 1)")
@@ -55,7 +57,7 @@ import Testing
     }
 
     @Test func truncatedPack() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         let bytes = readFile(pack)
         for cut in [10, 100, bytes.count / 2, bytes.count - 1] {
@@ -67,7 +69,7 @@ import Testing
     }
 
     @Test func indexDigestMismatch() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         let reader = try PackReader(path: pack)
         edit(pack, at: Int(reader.trailer.indexOffset) + 30) { $0 ^= 0x40 }
@@ -75,7 +77,7 @@ import Testing
     }
 
     @Test func indexOffsetsOutOfRange() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         var bytes = readFile(pack)
         // Trailer's index offset points past the end of the file.
@@ -86,7 +88,7 @@ import Testing
     }
 
     @Test func chunkOffsetOutOfRange() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         rewriteIndexModel(of: pack) { $0.chunks[1].offset += 1_000_000 }
         #expect(openError(pack)?.contains("chunk 1 starts at") == true)
@@ -95,7 +97,7 @@ import Testing
     @Test func chunkLongerThanDeclared() throws {
         // The chunk table says chunk 0 is 10 bytes shorter than its frame: the frame is cut
         // short (corrupt) and the following chunk starts inside it.
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         rewriteIndexModel(of: pack) { index in
             index.chunks[0].compressedSize -= 10
@@ -107,7 +109,7 @@ import Testing
 
     @Test func moreDecompressedBytesThanDeclared() throws {
         // A decompression bomb: the frame holds more bytes than the index declares.
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         rewriteIndexModel(of: pack) { index in
             let c = index.sequence.last.map(Int.init)!
@@ -125,7 +127,7 @@ import Testing
 
     @Test(arguments: ["/etc/passwd", "../escape", "a/../../x", "a//b", "./a", "a/\u{1}b"])
     func unsafePathsInTheIndex(_ path: String) throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         rewriteIndexModel(of: pack) { $0.files[0].path = path }
         let e = openError(pack)
@@ -133,7 +135,7 @@ import Testing
     }
 
     @Test func duplicateAndUnsortedPaths() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         rewriteIndexModel(of: pack) { $0.files[1].path = $0.files[0].path }
         #expect(openError(pack)?.contains("duplicate path \"src/a/one.txt\"") == true)
@@ -143,21 +145,21 @@ import Testing
     }
 
     @Test func aPathThatIsBothFileAndDirectory() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         rewriteIndexModel(of: pack) { $0.files.insert(FileEntry(path: "src/a", mode: 0o644, size: 0), at: 0) }
         #expect(openError(pack)?.contains("both a file and a directory") == true)
     }
 
     @Test func fileSizesThatDisagreeWithTheChunks() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         rewriteIndexModel(of: pack) { $0.files[0].size += 1 }
         #expect(openError(pack)?.contains("files hold") == true)
     }
 
     @Test func sequenceReferenceOutOfRange() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         rewriteIndex(of: pack) { bytes, _ in
             // Find the sequence: after the chunk table. Overwrite its first entry with a huge index.
@@ -172,7 +174,7 @@ import Testing
     }
 
     @Test func aCorruptChunkIsNamedWithItsFiles() throws {
-        let dir = TempDir(); defer { dir.remove() }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         let reader = try PackReader(path: pack)
         let notes = reader.index.fileIndex(of: "src/notes.txt")!

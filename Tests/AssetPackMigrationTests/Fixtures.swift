@@ -1,6 +1,6 @@
 import Foundation
 
-/// Paths of the fixture trees and scratch folders for the migration tests.
+/// Paths of the fixture trees for the migration tests.
 enum Fixtures {
     static let root: String = {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
@@ -9,15 +9,6 @@ enum Fixtures {
     static var gameApp: String { odr + "/GameApp" }
     static var steamScripts: String { root + "/Steam/scripts" }
     static var steamContent: String { root + "/Steam/content" }
-
-    /// A new empty folder under TMPDIR, unique per call (tests run in parallel).
-    static func scratch(_ name: String = #function) throws -> String {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? NSTemporaryDirectory()
-        let clean = name.filter { $0.isLetter || $0.isNumber }
-        let path = "\(base)/migration-\(clean)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
 
     static func bytes(_ path: String) -> [UInt8] { [UInt8](FileManager.default.contents(atPath: path) ?? Data()) }
 

@@ -3,6 +3,7 @@ import AssetPackPackaging
 import Foundation
 @testable import AssetPackMigration
 import Testing
+import TestSupport
 
 @Suite struct ODRConverterTests {
     @Test func oneValidManifestPerTagCombination() throws {
@@ -35,7 +36,9 @@ import Testing
     }
 
     @Test func writesTheWholeSetOrNothing() throws {
-        let dir = try Fixtures.scratch()
+        let scratch = try TemporaryDirectory("migration")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let out = dir + "/manifests"
         try ManifestSetWriter.writeSet([("a.json", Array("{}".utf8)), ("b.json", Array("[]".utf8))], to: out)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == ["a.json", "b.json"])

@@ -1,6 +1,7 @@
 import Foundation
 @testable import AssetPackMigration
 import Testing
+import TestSupport
 
 @Suite struct PortableSourceRootTests {
     @Test func relativeFormClimbsOnlyWithinASharedFolder() {
@@ -15,7 +16,9 @@ import Testing
     }
 
     @Test func pathResolvesSymbolicLinksAndKeepsOtherTreesAndWindowsPathsAsWritten() throws {
-        let dir = try Fixtures.scratch()
+        let scratch = try TemporaryDirectory("migration")
+        defer { scratch.remove() }
+        let dir = scratch.path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: dir + "/real/work/content", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: dir + "/real/run", withIntermediateDirectories: true)

@@ -1,6 +1,7 @@
 import Foundation
 @testable import AssetPackMigration
 import Testing
+import TestSupport
 
 @Suite struct XcodeProjectTests {
     @Test func readsTargetsConfigurationsAndPaths() throws {
@@ -65,7 +66,9 @@ import Testing
     }
 
     @Test func xcconfigIncludeCycleAndMissingIncludeAreProblems() throws {
-        let dir = try Fixtures.scratch()
+        let scratch = try TemporaryDirectory("migration")
+        defer { scratch.remove() }
+        let dir = scratch.path
         try "#include \"b.xcconfig\"\nA = 1\n".write(toFile: dir + "/a.xcconfig", atomically: true, encoding: .utf8)
         try "#include \"a.xcconfig\"\n#include \"missing.xcconfig\"\nB = 2 // two\n".write(toFile: dir + "/b.xcconfig", atomically: true, encoding: .utf8)
         let f = XCConfigFile(path: dir + "/a.xcconfig")

@@ -1,6 +1,7 @@
 import AssetPackFormat
 import AssetPackPublishing
 import Foundation
+import TestSupport
 import Testing
 
 /// A small, valid catalog made by hand.
@@ -33,17 +34,17 @@ let verifyClock = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func opensslAcceptsTheSignature() throws {
         // The signature is plain Ed25519 over context + payload: an independent verifier agrees.
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("publishing")
         try KeyFiles.generate(at: "\(dir.path)/k")
         let key = try SigningKey(contentsOf: "\(dir.path)/k")
         let envelope = try SignedCatalog.parse(try key.signedCatalog(sampleCatalog()))
-        dir.write("msg", SignedCatalog.signedMessage(for: envelope.payload))
-        dir.write("sig", envelope.signatures[0].signature)
+        try dir.write("msg", SignedCatalog.signedMessage(for: envelope.payload))
+        try dir.write("sig", envelope.signatures[0].signature)
         #expect(try openssl(["pkey", "-in", "\(dir.path)/k", "-pubout", "-out", "\(dir.path)/pub.pem"]).status == 0)
         let ok = try openssl(["pkeyutl", "-verify", "-pubin", "-inkey", "\(dir.path)/pub.pem", "-rawin",
                               "-in", "\(dir.path)/msg", "-sigfile", "\(dir.path)/sig"])
         #expect(ok.status == 0)
-        dir.write("msg", SignedCatalog.signedMessage(for: envelope.payload + [0x20]))
+        try dir.write("msg", SignedCatalog.signedMessage(for: envelope.payload + [0x20]))
         let bad = try openssl(["pkeyutl", "-verify", "-pubin", "-inkey", "\(dir.path)/pub.pem", "-rawin",
                                "-in", "\(dir.path)/msg", "-sigfile", "\(dir.path)/sig"])
         #expect(bad.status != 0)

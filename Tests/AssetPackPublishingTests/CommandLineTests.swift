@@ -1,84 +1,85 @@
 import AssetPackFormat
 import AssetPackPublishing
 import Foundation
+import TestSupport
 import Testing
 
 /// A few runs of the real `assetpack` binary, for exit codes and messages.
 @Suite struct CommandLineTests {
-    @Test func keygenPublishVerifyAndTheAttacks() throws {
-        let ws = Workspace()
+    @Test func keygenPublishVerifyAndTheAttacks() async throws {
+        let ws = try workspace()
         let dir = ws.dir.path
-        var r = try runAssetpack(["keygen", "-o", "key.pem"], in: dir)
+        var r = try await Assetpack.run(["keygen", "-o", "key.pem"], in: dir)
         #expect(r.status == 0)
-        let publicKey = r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let publicKey = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(publicKey.hasPrefix("ed25519:"))
-        r = try runAssetpack(["keygen", "-o", "key.pem"], in: dir)
-        #expect(r.status == 1 && r.err.contains("already exists"))
+        r = try await Assetpack.run(["keygen", "-o", "key.pem"], in: dir)
+        #expect(r.status == 1 && r.stderr.contains("already exists"))
 
         // Selector paths relative to the current directory, as with `assetpack package`.
-        ws.dir.write("Levels/one.bin", noise(1000, seed: 1))
-        ws.dir.write("Level.json", #"{"assetPackID": "Level", "downloadPolicy": {"onDemand": {}}, "fileSelectors": [{"directory": "Levels"}], "platforms": ["iOS"]}"#)
-        r = try runAssetpack(["publish", "Level.json", "--repo", "repo", "--key", "key.pem", "--expires", "12h"], in: dir)
-        #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("catalog version 1"))
+        try ws.dir.write("Levels/one.bin", patternBytes(1000, seed: 1))
+        try ws.dir.write("Level.json", #"{"assetPackID": "Level", "downloadPolicy": {"onDemand": {}}, "fileSelectors": [{"directory": "Levels"}], "platforms": ["iOS"]}"#)
+        r = try await Assetpack.run(["publish", "Level.json", "--repo", "repo", "--key", "key.pem", "--expires", "12h"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("catalog version 1"))
 
         for key in [publicKey, "key.pem.pub"] {
-            r = try runAssetpack(["verify-catalog", "repo", "--public-key", key, "--json"], in: dir)
-            #expect(r.status == 0, "\(r.err)")
-            let json = try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]
+            r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", key, "--json"], in: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
             #expect(json?["version"] as? Int == 1)
             let packs = json?["packs"] as? [[String: Any]]
             #expect(packs?.first?["id"] as? String == "Level")
             #expect(packs?.first?["version"] as? Int == 1)
         }
-        r = try runAssetpack(["verify-catalog", "repo", "--public-key", publicKey], in: dir)
-        #expect(r.status == 0 && r.out.contains("Level v1"))
+        r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", publicKey], in: dir)
+        #expect(r.status == 0 && r.stdout.contains("Level v1"))
 
         // Tampered bytes.
         let good = ws.catalogBytes()
         var envelope = try SignedCatalog.parse(good)
         envelope.payload[envelope.payload.count - 3] ^= 0x01
-        try Data(envelope.encoded()).write(to: URL(fileURLWithPath: "\(ws.repo)/catalog.json"))
-        r = try runAssetpack(["verify-catalog", "repo", "--public-key", publicKey], in: dir)
-        #expect(r.status == 1 && r.err.contains("tampered"), "\(r.err)")
+        try Data(envelope.encoded()).write(to: URL(fileURLWithPath: "\(ws.path)/catalog.json"))
+        r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", publicKey], in: dir)
+        #expect(r.status == 1 && r.stderr.contains("tampered"), "\(r.stderr)")
 
         // Wrong key.
-        try Data(good).write(to: URL(fileURLWithPath: "\(ws.repo)/catalog.json"))
-        r = try runAssetpack(["verify-catalog", "repo", "--public-key", otherKey.publicKey.text], in: dir)
-        #expect(r.status == 1 && r.err.contains("wrong key"), "\(r.err)")
+        try Data(good).write(to: URL(fileURLWithPath: "\(ws.path)/catalog.json"))
+        r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", otherKey.publicKey.text], in: dir)
+        #expect(r.status == 1 && r.stderr.contains("wrong key"), "\(r.stderr)")
 
         // Expired: a catalog signed with this key whose expiry has passed.
         let signer = try SigningKey(contentsOf: "\(dir)/key.pem")
         var catalog = try CatalogVerifier(publicKey: signer.publicKey).verify(good, now: nil)
         catalog.expires = Date(timeIntervalSinceNow: -60)
-        try Data(try signer.signedCatalog(catalog)).write(to: URL(fileURLWithPath: "\(ws.repo)/catalog.json"))
-        r = try runAssetpack(["verify-catalog", "repo", "--public-key", publicKey], in: dir)
-        #expect(r.status == 1 && r.err.contains("expired"), "\(r.err)")
+        try Data(try signer.signedCatalog(catalog)).write(to: URL(fileURLWithPath: "\(ws.path)/catalog.json"))
+        r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", publicKey], in: dir)
+        #expect(r.status == 1 && r.stderr.contains("expired"), "\(r.stderr)")
 
         // Rollback: an old catalog when version 2 was already seen.
-        try Data(good).write(to: URL(fileURLWithPath: "\(ws.repo)/catalog.json"))
-        r = try runAssetpack(["verify-catalog", "repo", "--public-key", publicKey, "--min-version", "2"], in: dir)
-        #expect(r.status == 1 && r.err.contains("rolled-back"), "\(r.err)")
+        try Data(good).write(to: URL(fileURLWithPath: "\(ws.path)/catalog.json"))
+        r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", publicKey, "--min-version", "2"], in: dir)
+        #expect(r.status == 1 && r.stderr.contains("rolled-back"), "\(r.stderr)")
     }
 
-    @Test func checkExitsOneOnLintErrorsAndUsageErrorsExitTwo() throws {
-        let ws = Workspace()
+    @Test func checkExitsOneOnLintErrorsAndUsageErrorsExitTwo() async throws {
+        let ws = try workspace()
         let dir = ws.dir.path
         try KeyFiles.generate(at: "\(dir)/key.pem")
-        ws.manifest("Alpha", files: ["same.txt": Array("a".utf8)])
-        ws.manifest("Beta", files: ["same.txt": Array("b".utf8)])
-        var r = try runAssetpack(["publish", "Alpha.json", "Beta.json", "--repo", "repo", "--key", "key.pem", "--check"], in: dir)
+        try ws.put("Alpha", files: ["same.txt": Array("a".utf8)])
+        try ws.put("Beta", files: ["same.txt": Array("b".utf8)])
+        var r = try await Assetpack.run(["publish", "Alpha.json", "Beta.json", "--repo", "repo", "--key", "key.pem", "--check"], in: dir)
         #expect(r.status == 1)
-        #expect(r.err.contains("error: [path-collision] Alpha and Beta both contain 1 path"), "\(r.err)")
-        #expect(!FileManager.default.fileExists(atPath: ws.repo))
-        r = try runAssetpack(["publish", "Alpha.json", "--repo", "repo", "--key", "key.pem", "--check", "--limits", "apple"], in: dir)
-        #expect(r.status == 0, "\(r.err)")
-        #expect(!FileManager.default.fileExists(atPath: ws.repo))
-        r = try runAssetpack(["publish", "Alpha.json", "--repo", "repo", "--key", "key.pem", "--download-allowance", "lots"], in: dir)
-        #expect(r.status == 2 && r.err.contains("--download-allowance"))
-        r = try runAssetpack(["publish", "Alpha.json", "--repo", "repo", "--key", "nokey.pem"], in: dir)
-        #expect(r.status == 1 && r.err.contains("nokey.pem"))
-        r = try runAssetpack(["verify-catalog", "repo", "--public-key", "ed25519:AAAA"], in: dir)
-        #expect(r.status == 1 && r.err.contains("32 bytes"))
+        #expect(r.stderr.contains("error: [path-collision] Alpha and Beta both contain 1 path"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.path))
+        r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "repo", "--key", "key.pem", "--check", "--limits", "apple"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.path))
+        r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "repo", "--key", "key.pem", "--download-allowance", "lots"], in: dir)
+        #expect(r.status == 2 && r.stderr.contains("--download-allowance"))
+        r = try await Assetpack.run(["publish", "Alpha.json", "--repo", "repo", "--key", "nokey.pem"], in: dir)
+        #expect(r.status == 1 && r.stderr.contains("nokey.pem"))
+        r = try await Assetpack.run(["verify-catalog", "repo", "--public-key", "ed25519:AAAA"], in: dir)
+        #expect(r.status == 1 && r.stderr.contains("32 bytes"))
     }
 }

@@ -1,11 +1,12 @@
 import AssetPackFormat
 import AssetPackPublishing
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct KeyTests {
     @Test func keygenWritesPrivateKeyWithMode0600AndPublicKeyFile() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("publishing")
         let path = "\(dir.path)/signing.pem"
         let key = try KeyFiles.generate(at: path)
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -24,21 +25,21 @@ import Testing
     }
 
     @Test func keygenRefusesToOverwriteEitherFile() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("publishing")
         let path = "\(dir.path)/k"
-        dir.write("k", "precious")
+        try dir.write("k", "precious")
         #expect(throws: KeyError.self) { try KeyFiles.generate(at: path) }
         #expect(String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self) == "precious")
         #expect(!FileManager.default.fileExists(atPath: path + ".pub"))
 
         let path2 = "\(dir.path)/k2"
-        dir.write("k2.pub", "old public key")
+        try dir.write("k2.pub", "old public key")
         #expect(throws: KeyError.self) { try KeyFiles.generate(at: path2) }
         #expect(!FileManager.default.fileExists(atPath: path2))
     }
 
     @Test func publicKeyArgumentTakesTheStringOrTheFile() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("publishing")
         let key = try KeyFiles.generate(at: "\(dir.path)/k")
         #expect(try Ed25519PublicKey(argument: key.publicKey.text) == key.publicKey)
         #expect(try Ed25519PublicKey(argument: "\(dir.path)/k.pub") == key.publicKey)
@@ -52,8 +53,8 @@ import Testing
     }
 
     @Test func privateKeyFileMustBeAnEd25519PEM() throws {
-        let dir = TemporaryDirectory()
-        dir.write("text.pem", "not a key")
+        let dir = try TemporaryDirectory("publishing")
+        try dir.write("text.pem", "not a key")
         #expect(throws: KeyError.self) { try SigningKey(contentsOf: "\(dir.path)/text.pem") }
         // A real PEM private key of another algorithm, made by the openssl command line.
         #expect(try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "\(dir.path)/ec.pem"]).status == 0)
@@ -66,7 +67,7 @@ import Testing
     }
 
     @Test func opensslReadsTheKeyFile() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory("publishing")
         try KeyFiles.generate(at: "\(dir.path)/k")
         let (status, text) = try openssl(["pkey", "-in", "\(dir.path)/k", "-noout", "-text"])
         #expect(status == 0)
@@ -76,14 +77,6 @@ import Testing
 
 /// Runs the openssl command line; returns its status and standard output.
 func openssl(_ arguments: [String]) throws -> (status: Int32, out: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-    p.arguments = arguments
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    return (p.terminationStatus, text)
+    let result = try ChildProcess.runBlocking("/usr/bin/openssl", arguments)
+    return (result.status, result.stdout)
 }

@@ -1,10 +1,12 @@
 import AssetPackFormat
 @testable import AssetPackPublishing
 import Foundation
+import TestRepositories
+import TestSupport
 import Testing
 
 /// Lints manifests through `publish --check` and returns the findings, errors included.
-func lintFindings(_ ws: Workspace, _ manifests: [String], _ configure: (inout PublishOptions) -> Void = { _ in }) throws -> [LintFinding] {
+func lintFindings(_ ws: TestRepository, _ manifests: [String], _ configure: (inout PublishOptions) -> Void = { _ in }) throws -> [LintFinding] {
     let before = ws.snapshot()
     defer { #expect(ws.snapshot() == before, "--check wrote into the repository") }
     do {
@@ -14,24 +16,24 @@ func lintFindings(_ ws: Workspace, _ manifests: [String], _ configure: (inout Pu
     }
 }
 
-let prefetch = #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#
-let essential = #"{"essential": {"installationEventTypes": ["firstInstallation"]}}"#
+let prefetch = DownloadPolicy.prefetch(installationEventTypes: [.firstInstallation])
+let essential = DownloadPolicy.essential(installationEventTypes: [.firstInstallation])
 
 @Suite struct LintTests {
     @Test func duplicateIDs() throws {
-        let ws = Workspace()
-        let a = ws.manifest("Alpha", files: ["a.txt": Array("a".utf8)])
-        ws.dir.write("Copy.json", String(decoding: FileManager.default.contents(atPath: a)!, as: UTF8.self))
+        let ws = try workspace()
+        let a = try ws.put("Alpha", files: ["a.txt": Array("a".utf8)])
+        try ws.dir.write("Copy.json", String(decoding: FileManager.default.contents(atPath: a)!, as: UTF8.self))
         let findings = try lintFindings(ws, [a, "\(ws.dir.path)/Copy.json"])
         #expect(findings.map(\.rule).contains(.duplicateID))
         #expect(try lintFindings(ws, [a]).isEmpty)
     }
 
     @Test func pathCollisionAcrossPacks() throws {
-        let ws = Workspace()
-        let a = ws.manifest("Alpha", files: ["shared/x.txt": Array("a".utf8), "a.txt": Array("a".utf8)])
-        let b = ws.manifest("Beta", files: ["shared/x.txt": Array("b".utf8)])
-        let c = ws.manifest("Gamma", files: ["c.txt": Array("c".utf8)])
+        let ws = try workspace()
+        let a = try ws.put("Alpha", files: ["shared/x.txt": Array("a".utf8), "a.txt": Array("a".utf8)])
+        let b = try ws.put("Beta", files: ["shared/x.txt": Array("b".utf8)])
+        let c = try ws.put("Gamma", files: ["c.txt": Array("c".utf8)])
         let findings = try lintFindings(ws, [a, b, c])
         #expect(findings.count == 1)
         #expect(findings.first?.rule == .pathCollision)
@@ -42,54 +44,54 @@ let essential = #"{"essential": {"installationEventTypes": ["firstInstallation"]
     }
 
     @Test func localizedVariantsMayShareThePathsButNotWithOtherPacks() throws {
-        let ws = Workspace()
-        let en = ws.manifest("Voices.en", language: "en", files: ["voice/hello.caf": noise(64, seed: 1)])
-        let de = ws.manifest("Voices.de", language: "de", files: ["voice/hello.caf": noise(64, seed: 2)])
+        let ws = try workspace()
+        let en = try ws.put("Voices.en", language: "en", files: ["voice/hello.caf": patternBytes(64, seed: 1)])
+        let de = try ws.put("Voices.de", language: "de", files: ["voice/hello.caf": patternBytes(64, seed: 2)])
         #expect(try lintFindings(ws, [en, de]).isEmpty)
         // Same path set under unrelated IDs: still variants of one logical content.
-        let fr = ws.manifest("Stimmen", language: "fr", files: ["voice/hello.caf": noise(64, seed: 3)])
+        let fr = try ws.put("Stimmen", language: "fr", files: ["voice/hello.caf": patternBytes(64, seed: 3)])
         #expect(try lintFindings(ws, [en, de, fr]).isEmpty)
         // A language-neutral pack with the same path collides.
-        let neutral = ws.manifest("Other", files: ["voice/hello.caf": noise(64, seed: 4)])
+        let neutral = try ws.put("Other", files: ["voice/hello.caf": patternBytes(64, seed: 4)])
         #expect(try lintFindings(ws, [en, de, neutral]).map(\.rule) == [.pathCollision, .pathCollision])
         // Two variants in the same language collide.
-        let en2 = ws.manifest("Voices-en", language: "en", files: ["voice/hello.caf": noise(64, seed: 5)])
+        let en2 = try ws.put("Voices-en", language: "en", files: ["voice/hello.caf": patternBytes(64, seed: 5)])
         let same = try lintFindings(ws, [en, en2])
         #expect(same.map(\.rule) == [.pathCollision])
         #expect(same.first?.message.contains("same language en") == true)
     }
 
     @Test func localizedVariantsMustCarryTheSameFiles() throws {
-        let ws = Workspace()
-        let en = ws.manifest("Voices.en", language: "en", files: ["a.caf": noise(10, seed: 1), "b.caf": noise(10, seed: 2)])
-        let de = ws.manifest("Voices.de", language: "de", files: ["a.caf": noise(10, seed: 3)])
+        let ws = try workspace()
+        let en = try ws.put("Voices.en", language: "en", files: ["a.caf": patternBytes(10, seed: 1), "b.caf": patternBytes(10, seed: 2)])
+        let de = try ws.put("Voices.de", language: "de", files: ["a.caf": patternBytes(10, seed: 3)])
         let findings = try lintFindings(ws, [en, de])
         #expect(findings.map(\.rule) == [.variantFiles])
         #expect(findings.first?.message.contains("Voices.de (de) lacks 1 path") == true)
         #expect(findings.first?.message.contains("\"b.caf\"") == true)
-        ws.dir.write("content/Voices.de/b.caf", noise(10, seed: 4))
-        let fixed = ws.manifest("Voices.de", language: "de", files: ["a.caf": noise(10, seed: 3), "b.caf": noise(10, seed: 4)])
+        try ws.dir.write("content/Voices.de/b.caf", patternBytes(10, seed: 4))
+        let fixed = try ws.put("Voices.de", language: "de", files: ["a.caf": patternBytes(10, seed: 3), "b.caf": patternBytes(10, seed: 4)])
         #expect(try lintFindings(ws, [en, fixed]).isEmpty)
     }
 
     @Test func primaryLanguageVariantIsRequired() throws {
-        let ws = Workspace()
-        let de = ws.manifest("Voices.de", language: "de", files: ["a.caf": noise(10, seed: 1)])
-        let fr = ws.manifest("Voices.fr", language: "fr", files: ["a.caf": noise(10, seed: 2)])
+        let ws = try workspace()
+        let de = try ws.put("Voices.de", language: "de", files: ["a.caf": patternBytes(10, seed: 1)])
+        let fr = try ws.put("Voices.fr", language: "fr", files: ["a.caf": patternBytes(10, seed: 2)])
         let findings = try lintFindings(ws, [de, fr])
         #expect(findings.map(\.rule) == [.primaryLanguage])
         #expect(findings.first?.message.contains("no variant in the primary language en") == true)
         // en-GB is a variant in en; and --primary-language de accepts the German one.
-        let enGB = ws.manifest("Voices.en-GB", language: "en-GB", files: ["a.caf": noise(10, seed: 3)])
+        let enGB = try ws.put("Voices.en-GB", language: "en-GB", files: ["a.caf": patternBytes(10, seed: 3)])
         #expect(try lintFindings(ws, [de, fr, enGB]).isEmpty)
         #expect(try lintFindings(ws, [de, fr]) { $0.lint.primaryLanguage = "de" }.isEmpty)
     }
 
     @Test func identicalFilesInEveryVariantBelongInASharedPack() throws {
-        let ws = Workspace()
+        let ws = try workspace()
         let license = Array("the same license text in every language".utf8)
-        let en = ws.manifest("Voices.en", language: "en", files: ["LICENSE": license, "a.caf": noise(10, seed: 1)])
-        let de = ws.manifest("Voices.de", language: "de", files: ["LICENSE": license, "a.caf": noise(10, seed: 2)])
+        let en = try ws.put("Voices.en", language: "en", files: ["LICENSE": license, "a.caf": patternBytes(10, seed: 1)])
+        let de = try ws.put("Voices.de", language: "de", files: ["LICENSE": license, "a.caf": patternBytes(10, seed: 2)])
         let findings = try lintFindings(ws, [en, de])
         #expect(findings.map(\.rule) == [.sharedFile])
         #expect(findings.first?.severity == .warning)
@@ -99,7 +101,7 @@ let essential = #"{"essential": {"installationEventTypes": ["firstInstallation"]
         #expect(try Publisher(key: testKey, options: ws.options()).publish(manifests: [en, de]).catalog != nil)
         #expect(try lintFindings(ws, [en, de]) { $0.lint.treatWarningsAsErrors = true }.first?.severity == .error)
         // Different bytes in one variant: nothing to report.
-        let de2 = ws.manifest("Voices.de", language: "de", files: ["LICENSE": Array("Lizenz".utf8), "a.caf": noise(10, seed: 2)])
+        let de2 = try ws.put("Voices.de", language: "de", files: ["LICENSE": Array("Lizenz".utf8), "a.caf": patternBytes(10, seed: 2)])
         #expect(try lintFindings(ws, [en, de2]).isEmpty)
     }
 
@@ -134,8 +136,8 @@ let essential = #"{"essential": {"installationEventTypes": ["firstInstallation"]
     /// The compressed/uncompressed trap: 2 MB of zeros installs as 2 MB but downloads as a few
     /// hundred bytes. Install-size limits see the 2 MB; download allowances see the pack file.
     @Test func installSizesCountUncompressedAndAllowancesCompressed() throws {
-        let ws = Workspace()
-        let p = ws.manifest("Zeros", policy: prefetch, files: ["zeros.bin": [UInt8](repeating: 0, count: 2_000_000)])
+        let ws = try workspace()
+        let p = try ws.put("Zeros", policy: prefetch, files: ["zeros.bin": [UInt8](repeating: 0, count: 2_000_000)])
         let install = try lintFindings(ws, [p]) { $0.lint.maxInstallSize = 1_000_000 }
         #expect(install.map(\.rule) == [.maxInstallSize])
         #expect(install.first?.message.contains("2.0 MB (2000000 bytes) uncompressed") == true)
@@ -149,10 +151,10 @@ let essential = #"{"essential": {"installationEventTypes": ["firstInstallation"]
     }
 
     @Test func essentialLimitsCountEssentialPacksOnly() throws {
-        let ws = Workspace()
-        let e = ws.manifest("Core", policy: essential, files: ["core.bin": noise(50_000, seed: 1)])
-        let p = ws.manifest("Extra", policy: prefetch, files: ["extra.bin": noise(80_000, seed: 2)])
-        let d = ws.manifest("Later", files: ["later.bin": noise(500_000, seed: 3)])
+        let ws = try workspace()
+        let e = try ws.put("Core", policy: essential, files: ["core.bin": patternBytes(50_000, seed: 1)])
+        let p = try ws.put("Extra", policy: prefetch, files: ["extra.bin": patternBytes(80_000, seed: 2)])
+        let d = try ws.put("Later", files: ["later.bin": patternBytes(500_000, seed: 3)])
         let all = [e, p, d]
         #expect(try lintFindings(ws, all) { $0.lint.essentialMaxInstallSize = 60_000; $0.lint.maxInstallSize = 90_000 }.isEmpty)
         #expect(try lintFindings(ws, all) { $0.lint.essentialMaxInstallSize = 40_000 }.map(\.rule) == [.essentialMaxInstallSize])
@@ -164,9 +166,9 @@ let essential = #"{"essential": {"installationEventTypes": ["firstInstallation"]
     }
 
     @Test func localizedGroupsCountTheirLargestVariantOnce() throws {
-        let ws = Workspace()
-        let en = ws.manifest("Voices.en", policy: prefetch, language: "en", files: ["v.caf": noise(30_000, seed: 1)])
-        let de = ws.manifest("Voices.de", policy: prefetch, language: "de", files: ["v.caf": noise(40_000, seed: 2)])
+        let ws = try workspace()
+        let en = try ws.put("Voices.en", policy: prefetch, language: "en", files: ["v.caf": patternBytes(30_000, seed: 1)])
+        let de = try ws.put("Voices.de", policy: prefetch, language: "de", files: ["v.caf": patternBytes(40_000, seed: 2)])
         #expect(try lintFindings(ws, [en, de]) { $0.lint.maxInstallSize = 40_000 }.isEmpty)
         #expect(try lintFindings(ws, [en, de]) { $0.lint.maxInstallSize = 39_999 }.map(\.rule) == [.maxInstallSize])
     }

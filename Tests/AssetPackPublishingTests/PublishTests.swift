@@ -1,14 +1,16 @@
 import AssetPackFormat
 @testable import AssetPackPublishing
 import Foundation
+import TestRepositories
+import TestSupport
 import Testing
 
 @Suite struct PublishTests {
     @Test func catalogDescribesThePackFilesExactly() throws {
-        let ws = Workspace()
-        ws.manifest("Alpha", policy: #"{"essential": {"installationEventTypes": ["firstInstallation", "subsequentUpdate"]}}"#,
-                    files: ["big.bin": noise(200_000, seed: 1), "small.txt": Array("hi".utf8)])
-        ws.manifest("Beta", language: "en", files: ["words.txt": Array(repeating: 0x61, count: 50_000)])
+        let ws = try workspace()
+        try ws.put("Alpha", policy: .essential(installationEventTypes: [.firstInstallation, .subsequentUpdate]),
+                    files: ["big.bin": patternBytes(200_000, seed: 1), "small.txt": Array("hi".utf8)])
+        try ws.put("Beta", language: "en", files: ["words.txt": Array(repeating: 0x61, count: 50_000)])
         let options = ws.options()
         let report = try Publisher(key: testKey, options: options).publish(manifests: ["\(ws.dir.path)/Alpha.json", "\(ws.dir.path)/Beta.json"])
 
@@ -20,7 +22,7 @@ import Testing
         #expect(catalog.packs.map(\.id) == ["Alpha", "Beta"])
         #expect(report.changes.map(\.kind) == [.added, .added])
         for pack in catalog.packs {
-            let path = "\(ws.repo)/\(pack.path)"
+            let path = "\(ws.path)/\(pack.path)"
             let reader = try PackReader(path: path)
             let bytes = [UInt8](FileManager.default.contents(atPath: path)!)
             #expect(pack.path == "packs/\(pack.id)/\(reader.digest.hex).pack")
@@ -46,9 +48,9 @@ import Testing
     }
 
     @Test func packFilesAreDeterministic() throws {
-        let a = Workspace(), b = Workspace()
+        let a = try workspace(), b = try workspace()
         for ws in [a, b] {
-            ws.manifest("Alpha", files: ["x.bin": noise(300_000, seed: 9), "y.txt": Array("y".utf8)])
+            try ws.put("Alpha", files: ["x.bin": patternBytes(300_000, seed: 9), "y.txt": Array("y".utf8)])
             _ = try Publisher(key: testKey, options: ws.options()).publish(manifests: ["\(ws.dir.path)/Alpha.json"])
         }
         let packsA = a.snapshot().filter { $0.key.hasSuffix(".pack") }
@@ -57,11 +59,11 @@ import Testing
     }
 
     @Test func secondPublishBumpsOnlyTheChangedPack() throws {
-        let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
-        let beta = ws.manifest("Beta", files: ["b.txt": Array("beta 1".utf8), "c.txt": Array("same".utf8)])
+        let ws = try workspace()
+        let alpha = try ws.put("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        let beta = try ws.put("Beta", files: ["b.txt": Array("beta 1".utf8), "c.txt": Array("same".utf8)])
         let first = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha, beta]).catalog!
-        ws.dir.write("content/Beta/b.txt", "beta 2")
+        try ws.dir.write("content/Beta/b.txt", "beta 2")
         let report = try Publisher(key: testKey, options: ws.options { $0.now += 60 }).publish(manifests: [alpha, beta])
         let second = report.catalog!
         #expect(second.version == first.version + 1)
@@ -72,7 +74,7 @@ import Testing
                                    PackChange(id: "Beta", kind: .updated, previousVersion: 1, version: 2)])
         // The old Beta file stays for clients mid-download, listed as retired.
         let oldBeta = first.pack(withID: "Beta")!
-        #expect(FileManager.default.fileExists(atPath: "\(ws.repo)/\(oldBeta.path)"))
+        #expect(FileManager.default.fileExists(atPath: "\(ws.path)/\(oldBeta.path)"))
         #expect(second.retired == [RetiredPackFile(id: "Beta", version: 1, path: oldBeta.path, size: oldBeta.size, sha256: oldBeta.sha256, retiredIn: 2)])
         // Unchanged input, published again: same packs, catalog version + 1.
         let third = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha, beta]).catalog!
@@ -80,9 +82,9 @@ import Testing
     }
 
     @Test func packsNoLongerGivenLeaveTheCatalog() throws {
-        let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
-        let beta = ws.manifest("Beta", files: ["b.txt": Array("beta".utf8)])
+        let ws = try workspace()
+        let alpha = try ws.put("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        let beta = try ws.put("Beta", files: ["b.txt": Array("beta".utf8)])
         let first = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha, beta]).catalog!
         let report = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha])
         #expect(report.catalog!.packs.map(\.id) == ["Alpha"])
@@ -90,11 +92,11 @@ import Testing
         #expect(report.catalog!.removed == [RemovedPack(id: "Beta", version: 1, removedIn: 2)])
         let betaPath = first.pack(withID: "Beta")!.path
         // Kept for one more publish (keep 2), then deleted.
-        #expect(FileManager.default.fileExists(atPath: "\(ws.repo)/\(betaPath)"))
+        #expect(FileManager.default.fileExists(atPath: "\(ws.path)/\(betaPath)"))
         let next = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha])
         #expect(next.deletedFiles == [betaPath])
-        #expect(!FileManager.default.fileExists(atPath: "\(ws.repo)/\(betaPath)"))
-        #expect(!FileManager.default.fileExists(atPath: "\(ws.repo)/packs/Beta"))
+        #expect(!FileManager.default.fileExists(atPath: "\(ws.path)/\(betaPath)"))
+        #expect(!FileManager.default.fileExists(atPath: "\(ws.path)/packs/Beta"))
         // Coming back, the pack continues its version sequence rather than restarting at 1.
         let back = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha, beta]).catalog!
         #expect(back.pack(withID: "Beta")!.version == 2)
@@ -103,11 +105,11 @@ import Testing
 
     @Test(arguments: [1, 2, 3])
     func keepPrunesOldPackFiles(_ keep: Int) throws {
-        let ws = Workspace()
-        let beta = ws.manifest("Beta", files: ["b.txt": Array("v1".utf8)])
+        let ws = try workspace()
+        let beta = try ws.put("Beta", files: ["b.txt": Array("v1".utf8)])
         var paths: [String] = []
         for v in 1...4 {
-            ws.dir.write("content/Beta/b.txt", "v\(v)")
+            try ws.dir.write("content/Beta/b.txt", "v\(v)")
             let catalog = try Publisher(key: testKey, options: ws.options { $0.keep = keep }).publish(manifests: [beta]).catalog!
             paths.append(catalog.pack(withID: "Beta")!.path)
             #expect(catalog.pack(withID: "Beta")!.version == v)
@@ -119,12 +121,12 @@ import Testing
     }
 
     @Test func contentThatChangesBackReusesItsFile() throws {
-        let ws = Workspace()
-        let beta = ws.manifest("Beta", files: ["b.txt": Array("A".utf8)])
+        let ws = try workspace()
+        let beta = try ws.put("Beta", files: ["b.txt": Array("A".utf8)])
         let v1 = try Publisher(key: testKey, options: ws.options()).publish(manifests: [beta]).catalog!
-        ws.dir.write("content/Beta/b.txt", "B")
+        try ws.dir.write("content/Beta/b.txt", "B")
         _ = try Publisher(key: testKey, options: ws.options()).publish(manifests: [beta])
-        ws.dir.write("content/Beta/b.txt", "A")
+        try ws.dir.write("content/Beta/b.txt", "A")
         let v3 = try Publisher(key: testKey, options: ws.options()).publish(manifests: [beta]).catalog!
         let pack = v3.pack(withID: "Beta")!
         #expect(pack.version == 3)
@@ -134,24 +136,24 @@ import Testing
     }
 
     @Test func stagingLeftByAKilledPublishIsRemoved() throws {
-        let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
-        ws.dir.write("repo/.assetpack-staging-1-2/0.pack", "half a pack")
+        let ws = try workspace()
+        let alpha = try ws.put("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        try ws.dir.write("repo/.assetpack-staging-1-2/0.pack", "half a pack")
         _ = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha])
         #expect(!ws.snapshot().keys.contains { $0.hasPrefix(".assetpack-staging") })
     }
 
     @Test func checkWritesNothing() throws {
-        let ws = Workspace()
-        let alpha = ws.manifest("Alpha", policy: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#, files: ["a.txt": Array("alpha".utf8)])
+        let ws = try workspace()
+        let alpha = try ws.put("Alpha", policy: .prefetch(installationEventTypes: [.firstInstallation]), files: ["a.txt": Array("alpha".utf8)])
         let report = try Publisher(key: testKey, options: ws.options { $0.checkOnly = true; $0.lint.downloadAllowance = 1 << 20 }).publish(manifests: [alpha])
         #expect(report.catalog == nil && report.findings.isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: ws.repo))
+        #expect(!FileManager.default.fileExists(atPath: ws.path))
     }
 
     @Test func expiresOptionSetsTheExpiry() throws {
-        let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        let ws = try workspace()
+        let alpha = try ws.put("Alpha", files: ["a.txt": Array("alpha".utf8)])
         let options = ws.options { $0.expiresIn = 12 * 3600 }
         let catalog = try Publisher(key: testKey, options: options).publish(manifests: [alpha]).catalog!
         #expect(catalog.expires.timeIntervalSince(catalog.published) == 43_200)
@@ -160,20 +162,20 @@ import Testing
 
 @Suite struct FailedPublishTests {
     /// A repository with one publish in it, and the two manifests of that publish.
-    private func publishedWorkspace() throws -> (Workspace, String, String) {
-        let ws = Workspace()
-        let alpha = ws.manifest("Alpha", policy: #"{"prefetch": {"installationEventTypes": ["firstInstallation"]}}"#,
-                                files: ["a.bin": noise(100_000, seed: 3)])
-        let beta = ws.manifest("Beta", files: ["b.txt": Array("beta".utf8)])
+    private func publishedWorkspace() throws -> (TestRepository, String, String) {
+        let ws = try workspace()
+        let alpha = try ws.put("Alpha", policy: .prefetch(installationEventTypes: [.firstInstallation]),
+                                files: ["a.bin": patternBytes(100_000, seed: 3)])
+        let beta = try ws.put("Beta", files: ["b.txt": Array("beta".utf8)])
         _ = try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha, beta])
-        ws.dir.write("content/Alpha/a.bin", noise(100_000, seed: 4))
-        ws.dir.write("content/Beta/b.txt", "beta changed")
+        try ws.dir.write("content/Alpha/a.bin", patternBytes(100_000, seed: 4))
+        try ws.dir.write("content/Beta/b.txt", "beta changed")
         return (ws, alpha, beta)
     }
 
     @Test func invalidSecondManifestLeavesRepositoryUnchanged() throws {
         let (ws, alpha, _) = try publishedWorkspace()
-        ws.dir.write("Broken.json", #"{"assetPackID": "Broken", "downloadPolicy": {"onDemand": {}}, "platforms": ["iOS"]"#)
+        try ws.dir.write("Broken.json", #"{"assetPackID": "Broken", "downloadPolicy": {"onDemand": {}}, "platforms": ["iOS"]"#)
         let before = ws.snapshot()
         #expect(throws: PublishError.self) {
             try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha, "\(ws.dir.path)/Broken.json"])
@@ -199,7 +201,7 @@ import Testing
         struct Injected: Error {}
         var placed: Set<String> = []
         let options = ws.options { o in
-            o.beforeCatalogCommit = { [repo = ws.repo] in
+            o.beforeCatalogCommit = { [repo = ws.path] in
                 // The new pack files really are in place at this point.
                 placed = Set((FileManager.default.enumerator(atPath: repo)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".pack") })
                 throw Injected()
@@ -211,13 +213,13 @@ import Testing
     }
 
     @Test func failedFirstPublishLeavesNoRepository() throws {
-        let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        let ws = try workspace()
+        let alpha = try ws.put("Alpha", files: ["a.txt": Array("alpha".utf8)])
         struct Injected: Error {}
         #expect(throws: Injected.self) {
             try Publisher(key: testKey, options: ws.options { $0.beforeCatalogCommit = { throw Injected() } }).publish(manifests: [alpha])
         }
-        #expect(!FileManager.default.fileExists(atPath: ws.repo))
+        #expect(!FileManager.default.fileExists(atPath: ws.path))
     }
 
     @Test func catalogSignedByAnotherKeyIsNotReplaced() throws {
@@ -233,12 +235,12 @@ import Testing
     }
 
     @Test func unwritableRepositoryFails() throws {
-        let ws = Workspace()
-        let alpha = ws.manifest("Alpha", files: ["a.txt": Array("alpha".utf8)])
-        ws.dir.write("repo", "a file where the repository folder should be")
+        let ws = try workspace()
+        let alpha = try ws.put("Alpha", files: ["a.txt": Array("alpha".utf8)])
+        try ws.dir.write("repo", "a file where the repository folder should be")
         let before = ws.snapshot()
         #expect(throws: PublishError.self) { try Publisher(key: testKey, options: ws.options()).publish(manifests: [alpha]) }
         #expect(ws.snapshot() == before)
-        #expect(String(decoding: FileManager.default.contents(atPath: ws.repo)!, as: UTF8.self).hasPrefix("a file"))
+        #expect(String(decoding: FileManager.default.contents(atPath: ws.path)!, as: UTF8.self).hasPrefix("a file"))
     }
 }

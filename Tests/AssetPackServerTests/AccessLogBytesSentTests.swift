@@ -1,4 +1,6 @@
 import Foundation
+import TestRepositories
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,25 +11,25 @@ import Glibc
 /// that hangs up early, or a fault that cuts the body, shows in the count.
 @Suite struct AccessLogBytesSentTests {
     @Test func completeResponsesCountTheirBody() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         _ = try c.request("/packs/big.pack")
         _ = try c.request("/packs/big.pack", method: "HEAD")
         _ = try c.request("/packs/big.pack", headers: ["Range": "bytes=0-9,100-109"])
-        let log = repo.accessLog(containing: "\" 206 ")
+        let log = server.accessLog(containing: "\" 206 ")
         #expect(log.contains("\"GET /packs/big.pack HTTP/1.1\" 200 \(repo.pack.count)\n"))
         #expect(log.contains("\"HEAD /packs/big.pack HTTP/1.1\" 200 0\n"))
     }
 
     @Test func aCutBodyCountsWhatWasSent() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         var faults = FaultConfiguration()
         faults.dropAfterBytes = 1000
         let server = try repo.serve(faults: faults)
         let r = try RawHTTPConnection(port: server.port).request("/packs/big.pack")
         #expect(r.endedEarly && r.body.count == 1000)
-        let log = repo.accessLog(containing: "fault=cut@1000")
+        let log = server.accessLog(containing: "fault=cut@1000")
         #expect(log.contains("\"GET /packs/big.pack HTTP/1.1\" 200 1000 fault=cut@1000"))
     }
 
@@ -36,12 +38,15 @@ import Glibc
     /// body read through a callback.
     @Test(arguments: [nil, "bytes=0-99,1000-"])
     func aClientThatHangsUpEarlyIsCountedShort(range: String?) throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let size = 64 << 20
-        try Data(count: size).write(to: URL(fileURLWithPath: repo.directory + "/packs/huge.pack"))
+        try Data(count: size).write(to: URL(fileURLWithPath: repo.path + "/packs/huge.pack"))
         let server = try repo.serve()
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+        // Closed exactly once: a second close would close whatever another test has opened
+        // under the same number since (another server's listening socket, say).
+        var open = true
+        defer { if open { close(fd) } }
         var small: Int32 = 16 * 1024
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
         var timeout = timeval(tv_sec: 20, tv_usec: 0)
@@ -66,7 +71,8 @@ import Glibc
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         close(fd)
-        let log = repo.accessLog(containing: "huge.pack")
+        open = false
+        let log = server.accessLog(containing: "huge.pack")
         let line = try #require(log.split(separator: "\n").first { $0.contains("huge.pack") })
         let fields = line.split(separator: " ")
         let status = try #require(fields.firstIndex { $0.hasSuffix("\"") }.map { fields[$0 + 1] })
@@ -80,7 +86,7 @@ import Glibc
 
     /// The header length the log subtracts is the one libmicrohttpd writes.
     @Test func headerLengthMatchesWhatTheClientReads() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         let cases = [
             "GET /catalog.json HTTP/1.1\r\nHost: x\r\n\r\n",

@@ -1,4 +1,5 @@
 import Foundation
+import TestRepositories
 import Testing
 @testable import AssetPackServer
 
@@ -11,24 +12,24 @@ import Testing
     }
 
     @Test func failRateAnswers503ForPacksOnly() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve(faults: faults { $0.failRate = 1 })
         let c = try RawHTTPConnection(port: server.port)
         let pack = try c.request("/packs/small.pack")
         #expect(pack.status == 503)
         #expect(pack.header("Retry-After") == "1")
-        #expect(try c.request("/catalog.json").body == repo.catalog)
-        #expect(repo.accessLog(containing: "fault=fail").contains("\" 503 "))
+        #expect(try c.request("/catalog.json").body == TestRepository.stubCatalog)
+        #expect(server.accessLog(containing: "fault=fail").contains("\" 503 "))
     }
 
     @Test func faultCatalogExtendsFaultsToTheCatalog() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve(faults: faults { $0.failRate = 1; $0.includeCatalog = true })
         #expect(try RawHTTPConnection(port: server.port).request("/catalog.json").status == 503)
     }
 
     @Test func seedMakesFaultsReproducible() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         func statuses(seed: UInt64) throws -> [Int] {
             let server = try repo.serve(faults: faults { $0.failRate = 0.5; $0.seed = seed })
             let c = try RawHTTPConnection(port: server.port)
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func latencyDelaysTheResponse() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve(faults: faults { $0.latencyMilliseconds = 300 })
         let c = try RawHTTPConnection(port: server.port)
         let start = Date()
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func bandwidthThrottlesTheBody() throws {
-        let repo = try TestRepository(packSize: 60_000)
+        let repo = try TestRepository.servingBytes(packSize: 60_000)
         let server = try repo.serve(faults: faults { $0.bandwidthBytesPerSecond = 100_000 })
         let c = try RawHTTPConnection(port: server.port)
         let start = Date()
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func dropAfterClosesTheConnectionMidBody() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve(faults: faults { $0.dropAfterBytes = 1000 })
         let c = try RawHTTPConnection(port: server.port)
         let r = try c.request("/packs/big.pack")
@@ -75,7 +76,7 @@ import Testing
     }
 
     @Test func truncateRateEndsBodiesEarly() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve(faults: faults { $0.truncateRate = 1 })
         for _ in 0..<3 {
             let c = try RawHTTPConnection(port: server.port)
@@ -88,16 +89,17 @@ import Testing
     }
 
     @Test func corruptRateFlipsOneByte() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
+        let pack = repo.pack
         func corruptedOffsets() throws -> [Int] {
             let server = try repo.serve(faults: faults { $0.corruptRate = 1 })
             let c = try RawHTTPConnection(port: server.port)
             return try (0..<3).map { _ in
                 let r = try c.request("/packs/big.pack")
-                #expect(r.status == 200 && r.body.count == repo.pack.count && !r.endedEarly)
-                let differing = r.body.indices.filter { r.body[$0] != repo.pack[$0] }
+                #expect(r.status == 200 && r.body.count == pack.count && !r.endedEarly)
+                let differing = r.body.indices.filter { r.body[$0] != pack[$0] }
                 #expect(differing.count == 1)
-                if let i = differing.first { #expect(r.body[i] == repo.pack[i] ^ 0xFF) }
+                if let i = differing.first { #expect(r.body[i] == pack[i] ^ 0xFF) }
                 return differing.first ?? -1
             }
         }
@@ -106,6 +108,6 @@ import Testing
         // Multipart bodies are corrupted too, and the catalog is left alone.
         let server = try repo.serve(faults: faults { $0.corruptRate = 1 })
         let c = try RawHTTPConnection(port: server.port)
-        #expect(try c.request("/catalog.json").body == repo.catalog)
+        #expect(try c.request("/catalog.json").body == TestRepository.stubCatalog)
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import TestRepositories
+import TestSupport
 import Testing
 
 /// Serves a repository through the nginx configuration documented in docs/HOSTING.md.
@@ -26,12 +28,12 @@ import Testing
             Issue.record("nginx is not installed: run scripts/install-deps.sh (Debian package nginx-light)")
             return
         }
-        let repo = try TestRepository()
-        try FileManager.default.createSymbolicLink(atPath: repo.directory + "/escape.txt", withDestinationPath: "/etc/hostname")
+        let repo = try TestRepository.servingBytes()
+        try FileManager.default.createSymbolicLink(atPath: repo.path + "/escape.txt", withDestinationPath: "/etc/hostname")
         let block = try Self.documentedServerBlock()
         #expect(block.contains(Self.documentedRoot) && block.contains(Self.documentedListen))
-        let instance = try NginxInstance(nginx: nginx, prefix: repo.root.appendingPathComponent("nginx").path) { port in
-            block.replacingOccurrences(of: Self.documentedRoot, with: repo.directory)
+        let instance = try NginxInstance(nginx: nginx, prefix: repo.dir.file("nginx")) { port in
+            block.replacingOccurrences(of: Self.documentedRoot, with: repo.path)
                 .replacingOccurrences(of: Self.documentedListen, with: "127.0.0.1:\(port)")
         }
         defer { instance.stop() }
@@ -48,7 +50,7 @@ import Testing
         let resumed = try c.request("/packs/big.pack", headers: ["Range": "bytes=-10", "If-Range": etag])
         #expect(resumed.status == 206 && resumed.body == Array(repo.pack.suffix(10)))
         #expect(try c.request("/packs/big.pack", headers: ["Range": "bytes=999999999-"]).status == 416)
-        try Data("x".utf8).write(to: URL(fileURLWithPath: repo.directory + "/.staging"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: repo.path + "/.staging"))
         #expect(try c.request("/.staging").status == 404)
         #expect(try c.request("/escape.txt").status == 403)
     }
@@ -93,11 +95,10 @@ final class NginxInstance {
         process.arguments = ["-p", prefix, "-c", prefix + "/nginx.conf", "-e", prefix + "/error.log"]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<100 {
-            if (try? RawHTTPConnection(port: port)) != nil { return }
-            guard process.isRunning else { break }
-            usleep(50_000)
+        try? blockingWaitUntil("nginx answers on port \(port) or exits", timeout: .seconds(30), interval: .milliseconds(50)) {
+            (try? RawHTTPConnection(port: port)) != nil || !process.isRunning
         }
+        if process.isRunning, (try? RawHTTPConnection(port: port)) != nil { return }
         stop()
         let log = (try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? ""
         throw NginxError("nginx did not start on port \(port): \(log)")

@@ -1,4 +1,6 @@
 import Foundation
+import TestRepositories
+import TestSupport
 import Testing
 @testable import AssetPackServer
 
@@ -7,7 +9,7 @@ import Testing
 /// file once (200), as nginx answers them.
 @Suite struct RangeAmplificationTests {
     @Test func sixtyFourWholeFileRangesGetTheFileOnce() throws {
-        let repo = try TestRepository(packSize: 372_000)
+        let repo = try TestRepository.servingBytes(packSize: 372_000)
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         let header = "bytes=" + Array(repeating: "0-", count: 64).joined(separator: ",")
@@ -15,13 +17,13 @@ import Testing
         #expect(r.status == 200)
         #expect(r.header("Content-Length") == String(repo.pack.count))
         #expect(r.body == repo.pack)
-        #expect(repo.accessLog(containing: "\" 200 ").contains("\"GET /packs/big.pack HTTP/1.1\" 200 \(repo.pack.count)"))
+        #expect(server.accessLog(containing: "\" 200 ").contains("\"GET /packs/big.pack HTTP/1.1\" 200 \(repo.pack.count)"))
         // The connection carries on.
-        #expect(try c.request("/catalog.json").body == repo.catalog)
+        #expect(try c.request("/catalog.json").body == TestRepository.stubCatalog)
     }
 
     @Test func overlappingRangesAreSentOnceAsOnePart() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         let n = repo.pack.count
@@ -39,7 +41,7 @@ import Testing
     }
 
     @Test func setsLargerThanTheFileOrTooManyRangesGetTheWholeFile() throws {
-        let repo = try TestRepository(packSize: 10_000)
+        let repo = try TestRepository.servingBytes(packSize: 10_000)
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         for header in ["bytes=0-,0-", "bytes=0-5999,4000-", "bytes=" + (0..<17).map { "\($0 * 100)-\($0 * 100 + 9)" }.joined(separator: ",")] {

@@ -1,4 +1,6 @@
 import Foundation
+import TestRepositories
+import TestSupport
 import Testing
 @testable import AssetPackServer
 
@@ -7,7 +9,7 @@ import Testing
 /// otherwise be served as `/catalog.json`.
 @Suite struct RequestTargetControlBytesTests {
     @Test func controlBytesInTheTargetAre400() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         for target in ["/catalog.json\u{0}.pack", "/catalog.json\u{0}", "/cata\u{1}log.json", "/catalog.json\u{1F}", "/catalog\u{7F}.json",
                        "/packs/small.pack\u{0}/../../catalog.json", "/\u{1B}[31mcatalog.json"] {
@@ -15,9 +17,9 @@ import Testing
             c.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
             let r = try c.readResponse()
             #expect(r.status == 400, "\(target.debugDescription)")
-            #expect(r.body != repo.catalog && r.body != repo.smallPack, "\(target.debugDescription)")
+            #expect(r.body != TestRepository.stubCatalog && r.body != repo.smallPack, "\(target.debugDescription)")
         }
-        let log = repo.accessLog(containing: "control byte 0x1B")
+        let log = server.accessLog(containing: "control byte 0x1B")
         #expect(log.contains("400 16 control byte 0x00 at offset 13 of the request target"))
         #expect(log.contains("control byte 0x7F at offset 8"))
         // Log lines stay one per request: the control bytes are not written raw.
@@ -25,7 +27,7 @@ import Testing
     }
 
     @Test func cleanTargetsStillWorkWithQueriesAndEscapes() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         repo.expectCatalog(try c.request("/catalog.json"))

@@ -1,3 +1,5 @@
+import TestRepositories
+import TestSupport
 import Testing
 @testable import AssetPackServer
 
@@ -9,7 +11,7 @@ import Testing
     }
 
     @Test func limitsThatWouldServeNobodyAreRefusedAtStart() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let cases: [(WritableKeyPath<ServerConfiguration, Int>, Int, String)] = [
             (\.connectionLimit, 0, "connectionLimit must be from 1 to 1000000, got 0"),
             (\.connectionLimit, Int.max, "connectionLimit must be from 1 to 1000000, got \(Int.max)"),
@@ -18,7 +20,7 @@ import Testing
             (\.idleTimeoutSeconds, 86_401, "idleTimeoutSeconds must be from 1 to 86400, got 86401"),
         ]
         for (field, value, message) in cases {
-            #expect(throws: ServerError.configuration(message)) { try repo.serve { $0[keyPath: field] = value } }
+            #expect(throws: ServerError.configuration(message)) { try repo.serve(faults: FaultConfiguration()) { $0[keyPath: field] = value } }
         }
         #expect(ServerError.configuration("x").description == "bad server configuration: x")
     }

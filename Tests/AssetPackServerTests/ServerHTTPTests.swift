@@ -1,10 +1,11 @@
 import Foundation
+import TestRepositories
 import Testing
 @testable import AssetPackServer
 
 @Suite struct ServerHTTPTests {
     @Test func servesFilesWithTypesCacheHeadersAndKeepAlive() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         let catalog = try c.request("/catalog.json")
@@ -19,13 +20,13 @@ import Testing
         #expect(pack.header("Cache-Control") == "public, max-age=31536000, immutable")
         #expect(pack.header("Accept-Ranges") == "bytes")
         #expect(pack.header("Connection")?.lowercased() != "close")
-        let log = repo.accessLog(containing: "big.pack")
+        let log = server.accessLog(containing: "big.pack")
         #expect(log.contains("127.0.0.1 - - ["))
         #expect(log.contains("\"GET /packs/big.pack HTTP/1.1\" 200 \(repo.pack.count)"))
     }
 
     @Test func headSendsHeadersOnly() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         let head = try c.request("/packs/big.pack", method: "HEAD")
@@ -39,7 +40,7 @@ import Testing
     }
 
     @Test func singleSuffixAndOpenEndedRanges() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         let n = repo.pack.count
@@ -53,7 +54,7 @@ import Testing
     }
 
     @Test func multipleRangesAreMultipart() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         let r = try c.request("/packs/big.pack", headers: ["Range": "bytes=0-9, 1000-1099, -5"])
@@ -66,11 +67,11 @@ import Testing
         #expect(parts.map(\.contentRange) == ["bytes 0-9/\(n)", "bytes 1000-1099/\(n)", "bytes \(n - 5)-\(n - 1)/\(n)"])
         #expect(parts.map(\.body) == [Array(repo.pack[0..<10]), Array(repo.pack[1000..<1100]), Array(repo.pack[(n - 5)...])])
         // The connection stays usable after a multipart body.
-        #expect(try c.request("/catalog.json").body == repo.catalog)
+        #expect(try c.request("/catalog.json").body == TestRepository.stubCatalog)
     }
 
     @Test func unsatisfiableRangeIs416() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         let r = try c.request("/packs/small.pack", headers: ["Range": "bytes=5000-6000"])
@@ -82,7 +83,7 @@ import Testing
     }
 
     @Test func conditionalRequests() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         let c = try RawHTTPConnection(port: server.port)
         let first = try c.request("/packs/small.pack")
@@ -102,17 +103,17 @@ import Testing
         let stale = try c.request("/packs/small.pack", headers: ["Range": "bytes=0-9", "If-Range": "\"stale\""])
         #expect(stale.status == 200 && stale.body == repo.smallPack)
         // Rewriting the file changes the tag.
-        try Data(repo.smallPack.reversed()).write(to: URL(fileURLWithPath: repo.directory + "/packs/small.pack"))
+        try Data(repo.smallPack.reversed()).write(to: URL(fileURLWithPath: repo.path + "/packs/small.pack"))
         let changed = try c.request("/packs/small.pack", headers: ["If-None-Match": etag])
         #expect(changed.status == 200)
         #expect(changed.header("ETag") != etag)
     }
 
     @Test func neverServesOutsideTheRepository() throws {
-        let repo = try TestRepository()
-        try FileManager.default.createSymbolicLink(atPath: repo.directory + "/escape.json", withDestinationPath: repo.root.appendingPathComponent("secret.txt").path)
-        try FileManager.default.createSymbolicLink(atPath: repo.directory + "/packs/outside", withDestinationPath: repo.root.path)
-        try FileManager.default.createSymbolicLink(atPath: repo.directory + "/alias.json", withDestinationPath: "catalog.json")
+        let repo = try TestRepository.servingBytes()
+        try FileManager.default.createSymbolicLink(atPath: repo.path + "/escape.json", withDestinationPath: repo.dir.file("secret.txt"))
+        try FileManager.default.createSymbolicLink(atPath: repo.path + "/packs/outside", withDestinationPath: repo.dir.path)
+        try FileManager.default.createSymbolicLink(atPath: repo.path + "/alias.json", withDestinationPath: "catalog.json")
         let server = try repo.serve()
         let attempts = ["/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt", "/packs/..%2f..%2fsecret.txt", "/packs/%2e%2e/%2e%2e/secret.txt",
                         "/escape.json", "/packs/outside/secret.txt", "/./../secret.txt"]
@@ -123,15 +124,15 @@ import Testing
         }
         #expect(try RawHTTPConnection(port: server.port).request("/escape.json").status == 403)
         // A symlink that stays inside is fine; folders and hidden files are not listed or served.
-        #expect(try RawHTTPConnection(port: server.port).request("/alias.json").body == repo.catalog)
+        #expect(try RawHTTPConnection(port: server.port).request("/alias.json").body == TestRepository.stubCatalog)
         #expect(try RawHTTPConnection(port: server.port).request("/packs").status == 404)
         #expect(try RawHTTPConnection(port: server.port).request("/").status == 404)
-        try Data("x".utf8).write(to: URL(fileURLWithPath: repo.directory + "/.staging"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: repo.path + "/.staging"))
         #expect(try RawHTTPConnection(port: server.port).request("/.staging").status == 404)
     }
 
     @Test func malformedRequestsGet400AndTheServerCarriesOn() throws {
-        let repo = try TestRepository()
+        let repo = try TestRepository.servingBytes()
         let server = try repo.serve()
         // libmicrohttpd 0.9.75 closes the connection without a response when the request line
         // has no target at all; every other malformed request gets a 400.
@@ -152,11 +153,12 @@ import Testing
         }
         let post = try RawHTTPConnection(port: server.port).request("/catalog.json", method: "POST")
         #expect(post.status == 405 && post.header("Allow") == "GET, HEAD")
-        #expect(try RawHTTPConnection(port: server.port).request("/catalog.json").body == repo.catalog)
+        #expect(try RawHTTPConnection(port: server.port).request("/catalog.json").body == TestRepository.stubCatalog)
     }
 
     @Test func serves256ConcurrentConnections() throws {
-        let repo = try TestRepository(packSize: 64 * 1024)
+        let repo = try TestRepository.servingBytes(packSize: 64 * 1024)
+        let pack = repo.pack
         let server = try repo.serve()
         let connections = try (0..<256).map { _ in try RawHTTPConnection(port: server.port) }
         for (i, c) in connections.enumerated() {
@@ -165,18 +167,18 @@ import Testing
         var ok = 0
         for (i, c) in connections.enumerated() {
             let r = try c.readResponse()
-            if r.status == 200 && r.body == (i % 2 == 0 ? repo.catalog : repo.pack) { ok += 1 }
+            if r.status == 200 && r.body == (i % 2 == 0 ? TestRepository.stubCatalog : pack) { ok += 1 }
         }
         #expect(ok == 256)
     }
 
     @Test func missingOrUnreadableDirectoryFailsAtStart() throws {
-        let repo = try TestRepository()
-        #expect(throws: ServerError.directory(repo.directory + "/nope", "No such file or directory")) {
-            try RepositoryServer(directory: repo.directory + "/nope", configuration: ServerConfiguration())
+        let repo = try TestRepository.servingBytes()
+        #expect(throws: ServerError.directory(repo.path + "/nope", "No such file or directory")) {
+            try RepositoryServer(directory: repo.path + "/nope", configuration: ServerConfiguration())
         }
-        #expect(throws: ServerError.directory(repo.directory + "/catalog.json", "not a directory")) {
-            try RepositoryServer(directory: repo.directory + "/catalog.json", configuration: ServerConfiguration())
+        #expect(throws: ServerError.directory(repo.path + "/catalog.json", "not a directory")) {
+            try RepositoryServer(directory: repo.path + "/catalog.json", configuration: ServerConfiguration())
         }
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import TestRepositories
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,8 +11,8 @@ import Glibc
 /// server from answering everyone else. Serialized: each test holds hundreds of connections.
 @Suite(.serialized) struct SlowClientTests {
     @Test func tricklingDoesNotExtendTheRequestTimeout() throws {
-        let repo = try TestRepository()
-        let server = try repo.serve { $0.requestTimeoutSeconds = 1 }
+        let repo = try TestRepository.servingBytes()
+        let server = try repo.serve(faults: FaultConfiguration()) { $0.requestTimeoutSeconds = 1 }
         let slow = try RawHTTPConnection(port: server.port)
         let request = Array("GET /catalog.json HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n\r\n".utf8)
         // One byte every quarter second would take 15 s for the whole request; the server
@@ -33,12 +35,12 @@ import Glibc
         #expect(sent < request.count - 1)
         // Everyone else is served.
         repo.expectCatalog(try RawHTTPConnection(port: server.port).request("/catalog.json"))
-        #expect(server.context.registry.timedOut >= 1)
+        #expect(server.server.context.registry.timedOut >= 1)
     }
 
     @Test func anIdleKeepAliveConnectionIsServedUntilItsTimeout() throws {
-        let repo = try TestRepository()
-        let server = try repo.serve { $0.requestTimeoutSeconds = 1 }
+        let repo = try TestRepository.servingBytes()
+        let server = try repo.serve(faults: FaultConfiguration()) { $0.requestTimeoutSeconds = 1 }
         let c = try RawHTTPConnection(port: server.port)
         repo.expectCatalog(try c.request("/catalog.json"))
         // Prompt follow-ups on the same connection are served; an idle one is closed.
@@ -67,8 +69,8 @@ import Glibc
     /// makes 40 ordinary requests on fresh connections while the rest keep trickling: every one
     /// must succeed.
     private func measureDuringAttack(attackers: Int, configure: (inout ServerConfiguration) -> Void, stillOpen: Int) throws {
-        let repo = try TestRepository(packSize: 100_000)
-        let server = try repo.serve { configure(&$0); $0.requestTimeoutSeconds = 60; $0.accessLog = .none }
+        let repo = try TestRepository.servingBytes(packSize: 100_000)
+        let server = try repo.serve(faults: FaultConfiguration()) { configure(&$0); $0.requestTimeoutSeconds = 60; $0.accessLog = .none }
         let attack = try SlowAttacker(port: server.port, count: attackers)
         defer { attack.stop() }
         attack.start()
@@ -76,13 +78,14 @@ import Glibc
         #expect(closedAtStart >= attackers - stillOpen)
         // And the server has finished closing them (bounded wait), so what follows measures
         // admission while the remaining slow connections hold their places.
-        let deadline = Date(timeIntervalSinceNow: 60)
-        while server.context.registry.trackedCount > stillOpen && Date() < deadline { usleep(10_000) }
+        try? blockingWaitUntil("the server has closed the evicted connections", timeout: .seconds(60)) {
+            server.server.context.registry.trackedCount <= stillOpen
+        }
         var served = 0
         for i in 0..<40 {
             let c = try RawHTTPConnection(port: server.port)
             let r = try c.request(i % 2 == 0 ? "/catalog.json" : "/packs/big.pack")
-            #expect(r.status == 200 && r.body == (i % 2 == 0 ? repo.catalog : repo.pack), "request \(i): \(r.status)")
+            #expect(r.status == 200 && r.body == (i % 2 == 0 ? TestRepository.stubCatalog : repo.pack), "request \(i): \(r.status)")
             // Keep-alive still works under attack.
             let again = try c.request("/packs/small.pack")
             #expect(again.status == 200 && again.body == repo.smallPack, "request \(i) again: \(again.status)")
@@ -93,6 +96,6 @@ import Glibc
         #expect(answered == 0)
         // The attack was still going: some slow connections were open to the end.
         #expect(closed < attackers)
-        #expect(server.context.registry.evicted > 0)
+        #expect(server.server.context.registry.evicted > 0)
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
+import TestRepositories
+import TestSupport
 import Testing
 @testable import AssetPackServer
 
 @Suite struct TLSTests {
     @Test func createsReusesAndServesWithALocalCA() throws {
-        let repo = try TestRepository()
-        let dir = repo.root.appendingPathComponent("tls").path
-        let tls = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
+        let repo = try TestRepository.servingBytes()
+        let dir = repo.dir.file("tls")
+        let tls = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.path)
         #expect(tls.actions.contains { $0.hasPrefix("created a new root CA") })
         let fm = FileManager.default
         for (name, mode) in [("ca.pem", 0o644), ("ca-key.pem", 0o600), ("server.pem", 0o644), ("server-key.pem", 0o600), ("ca.mobileconfig", 0o644)] {
@@ -22,15 +24,15 @@ import Testing
         #expect(leaf.covers(host: "127.0.0.1") && leaf.covers(host: "localhost") && !leaf.covers(host: "example.com"))
         #expect(leaf.secondsLeft <= 825 * 86_400)
         // openssl agrees: chain, EKU for a TLS server, validity.
-        let verify = try run("/usr/bin/openssl", ["verify", "-purpose", "sslserver", "-CAfile", dir + "/ca.pem", dir + "/server.pem"])
-        #expect(verify.status == 0, "\(verify.error)")
+        let verify = try ChildProcess.runBlocking("/usr/bin/openssl", ["verify", "-purpose", "sslserver", "-CAfile", dir + "/ca.pem", dir + "/server.pem"])
+        #expect(verify.status == 0, "\(verify.stderr)")
 
         // Second run: the same CA and certificate; another host: a new certificate, same CA.
-        let again = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
+        let again = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.path)
         #expect(again.actions.contains { $0.hasPrefix("reused the root CA") })
         #expect(again.identity.certificatePEM == tls.identity.certificatePEM)
         #expect(try String(contentsOfFile: dir + "/ca.pem", encoding: .utf8) == caPEM)
-        let other = try TLSDirectory.prepare(at: dir, host: "assets.test", serving: repo.directory)
+        let other = try TLSDirectory.prepare(at: dir, host: "assets.test", serving: repo.path)
         #expect(other.identity.certificatePEM != tls.identity.certificatePEM)
         #expect(try #require(Certificate(pem: other.identity.certificatePEM)).covers(host: "assets.test"))
         #expect(try String(contentsOfFile: dir + "/ca.pem", encoding: .utf8) == caPEM)
@@ -38,19 +40,19 @@ import Testing
         // HTTPS, verified by curl against the generated CA only.
         let server = try repo.serve(tls: tls.identity)
         #expect(server.url.hasPrefix("https://127.0.0.1:"))
-        let catalog = try run("/usr/bin/curl", ["-sS", "--fail", "--cacert", dir + "/ca.pem", server.url + "catalog.json"])
-        #expect(catalog.status == 0, "\(catalog.error)")
-        #expect(Array(catalog.output) == repo.catalog)
-        let range = try run("/usr/bin/curl", ["-sS", "--fail", "--cacert", dir + "/ca.pem", "-r", "100-4195", server.url + "packs/big.pack"])
+        let catalog = try ChildProcess.runBlocking("/usr/bin/curl", ["-sS", "--fail", "--cacert", dir + "/ca.pem", server.url + "catalog.json"])
+        #expect(catalog.status == 0, "\(catalog.stderr)")
+        #expect(Array(catalog.output) == TestRepository.stubCatalog)
+        let range = try ChildProcess.runBlocking("/usr/bin/curl", ["-sS", "--fail", "--cacert", dir + "/ca.pem", "-r", "100-4195", server.url + "packs/big.pack"])
         #expect(Array(range.output) == Array(repo.pack[100...4195]))
-        let untrusted = try run("/usr/bin/curl", ["-sS", server.url + "catalog.json"])
+        let untrusted = try ChildProcess.runBlocking("/usr/bin/curl", ["-sS", server.url + "catalog.json"])
         #expect(untrusted.status == 60)  // peer certificate cannot be authenticated with known CA certificates
     }
 
     @Test func configurationProfileCarriesTheCA() throws {
-        let repo = try TestRepository()
-        let dir = repo.root.appendingPathComponent("tls").path
-        let tls = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
+        let repo = try TestRepository.servingBytes()
+        let dir = repo.dir.file("tls")
+        let tls = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.path)
         let data = try Data(contentsOf: URL(fileURLWithPath: tls.profilePath))
         let plist = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
         #expect(plist["PayloadType"] as? String == "Configuration")
@@ -64,17 +66,17 @@ import Testing
         #expect(UUID(uuidString: uuid) != nil)
         #expect(payloads[0]["PayloadUUID"] as? String != uuid)
         // Stable: derived from the CA, so a second prepare writes the same profile.
-        _ = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
+        _ = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.path)
         #expect(try Data(contentsOf: URL(fileURLWithPath: tls.profilePath)) == data)
     }
 
     @Test func refusesABrokenCAInsteadOfReplacingIt() throws {
-        let repo = try TestRepository()
-        let dir = repo.root.appendingPathComponent("tls").path
-        _ = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
+        let repo = try TestRepository.servingBytes()
+        let dir = repo.dir.file("tls")
+        _ = try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.path)
         try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: dir + "/ca.pem"))
         #expect {
-            try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.directory)
+            try TLSDirectory.prepare(at: dir, host: "127.0.0.1", serving: repo.path)
         } throws: { error in
             "\(error)".contains("ca.pem") && "\(error)".contains("not a PEM certificate")
         }

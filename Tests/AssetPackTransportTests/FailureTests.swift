@@ -1,6 +1,6 @@
 import AssetPackTransport
 import Foundation
-import LoopbackServers
+import TestSupport
 import Testing
 
 /// Timeouts, cancellation and connection failures, against servers that misbehave.
@@ -32,7 +32,12 @@ import Testing
         let silent = try SilentServer()
         let transport = try CurlTransport()
         let flag = CancellationFlag()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { flag.cancel() }
+        // Cancel once the request waits on the silent server (connected, never answered). A
+        // thread of its own watches: the shared pools may be busy with other tests.
+        Thread {
+            try? blockingWaitUntil("the request has connected") { silent.hasWaitingConnection }
+            flag.cancel()
+        }.start()
         #expect {
             try transport.send(HTTPRequest(url: silent.url, lowSpeedLimit: nil), to: .memory, cancellation: flag)
         } throws: { error in
@@ -45,7 +50,7 @@ import Testing
         let silent = try SilentServer()
         let transport = try CurlTransport()
         let task = Task { try await transport.response(for: HTTPRequest(url: silent.url, lowSpeedLimit: nil)) }
-        try await Task.sleep(for: .milliseconds(200))
+        try await waitUntil("the request has connected") { silent.hasWaitingConnection }
         task.cancel()
         let result = await task.result
         guard case .failure(let error) = result, case TransportError.cancelled = error else {

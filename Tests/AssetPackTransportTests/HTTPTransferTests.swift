@@ -1,6 +1,6 @@
 import AssetPackTransport
 import Foundation
-import LoopbackServers
+import TestSupport
 import Testing
 
 /// GET, Range, HEAD, statuses, redirects and destinations against nginx on loopback.

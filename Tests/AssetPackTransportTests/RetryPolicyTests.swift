@@ -1,4 +1,5 @@
 import AssetPackTransport
+import TestSupport
 import Testing
 
 @Suite struct RetryPolicyTests {
@@ -7,7 +8,7 @@ import Testing
     let permanent = TransportError.httpStatus(url: "http://x/", status: 403, body: [])
 
     @Test func delaysGrowExponentiallyWithinJitterBoundsAndCap() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 7)
         for _ in 0..<200 {
             let first = policy.delay(beforeRetry: 1, using: &generator)
             #expect(first >= .milliseconds(5) && first <= .milliseconds(10))

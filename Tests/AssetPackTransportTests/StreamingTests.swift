@@ -1,6 +1,6 @@
 import AssetPackTransport
 import Foundation
-import LoopbackServers
+import TestSupport
 import Testing
 
 /// The streaming destination: bytes as they arrive, rejection at the head, abort mid-body.

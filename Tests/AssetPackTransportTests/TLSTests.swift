@@ -1,6 +1,6 @@
 import AssetPackTransport
 import Foundation
-import LoopbackServers
+import TestSupport
 import Testing
 
 /// HTTPS with a private CA, against nginx with a self-signed certificate for 127.0.0.1.

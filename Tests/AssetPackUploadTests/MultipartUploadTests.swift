@@ -1,7 +1,7 @@
 import AssetPackTransport
 import AssetPackUpload
 import Foundation
-import LoopbackServers
+import TestSupport
 import Testing
 
 /// Multipart and parallel uploads to moto_server on loopback. The first test runs against a

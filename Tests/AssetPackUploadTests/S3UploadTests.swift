@@ -1,7 +1,7 @@
 import AssetPackTransport
 import AssetPackUpload
 import Foundation
-import LoopbackServers
+import TestSupport
 import Testing
 
 /// Uploads to moto_server (an S3 endpoint) on loopback and reads back what the store holds.

@@ -1,6 +1,6 @@
 import AssetPackUpload
 import Foundation
-import LoopbackServers
+import TestSupport
 import Testing
 
 @Suite struct UploadPlanTests {

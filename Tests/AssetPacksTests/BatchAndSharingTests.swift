@@ -1,7 +1,8 @@
 import AssetPackTransport
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// The batch form of ensureLocalAvailability, and concurrent calls sharing one download.

@@ -1,7 +1,8 @@
 import AssetPackFormat
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// Cancelling a caller of ensureLocalAvailability: it stops waiting at once while the shared
@@ -30,7 +31,7 @@ import Testing
         let all = UpdateCollector(manager.statusUpdates)
         let leaving = Task { try await manager.ensureLocalAvailability(of: slow) }
         let staying = Task { try await manager.ensureLocalAvailability(of: slow) }
-        #expect(try await eventually { all.snapshot.contains { $0.kind == "downloading" } })
+        try await waitUntil("the download is under way") { all.snapshot.contains { $0.kind == "downloading" } }
 
         leaving.cancel()
         #expect(await leaving.result.isCancellation)
@@ -57,18 +58,19 @@ import Testing
         let all = UpdateCollector(manager.statusUpdates)
         let perPack = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Slow"))
         let callers = (0..<2).map { _ in Task { try await manager.ensureLocalAvailability(of: slow) } }
-        #expect(try await eventually { stagedBytes(staging) >= 400_000 })
+        try await waitUntil("400 kB are staged") { stagedBytes(staging) >= 400_000 }
 
         for caller in callers { caller.cancel() }
         for caller in callers { #expect(await caller.result.isCancellation) }
         // Paused, not failed; what was verified stays for the next attempt.
-        #expect(try await eventually { all.snapshot.contains { $0.kind == "paused" } })
+        try await waitUntil("the download is paused") { all.snapshot.contains { $0.kind == "paused" } }
         let kept = stagedBytes(staging)
         #expect(kept >= 400_000 && kept < pack.size, "kept \(kept) of \(pack.size)")
         #expect(try root.store().pendingDownload("Slow") != nil)
         #expect(try await manager.status(relativeTo: slow) == [.downloading, .downloadAvailable])
         #expect(!all.snapshot.contains { $0.kind == "failed" })
-        // Stopped: no byte arrives after the pause.
+        // Stopped: no byte arrives after the pause. The sleep is the observation window of this
+        // check (nothing happening cannot be waited for), not a wait for something to happen.
         try await Task.sleep(for: .milliseconds(300))
         #expect(stagedBytes(staging) == kept)
 
@@ -98,10 +100,10 @@ import Testing
 
         let prefetch = try await manager.handleInstallationEvent(.firstInstallation)
         #expect(try await manager.contents(at: "core.txt") == Data(core))
-        #expect(try await eventually { all.snapshot.contains { $0.kind == "downloading" && $0.assetPack.id == "Extra" } })
+        try await waitUntil { all.snapshot.contains { $0.kind == "downloading" && $0.assetPack.id == "Extra" } }
         prefetch.cancel()
         #expect(await prefetch.result.isCancellation)
-        #expect(try await eventually { all.snapshot.contains { $0.kind == "paused" && $0.assetPack.id == "Extra" } })
+        try await waitUntil { all.snapshot.contains { $0.kind == "paused" && $0.assetPack.id == "Extra" } }
         #expect(try await !manager.assetPackIsAvailableLocally(withID: "Extra"))
         #expect(try root.store().pendingDownload("Extra") != nil)
 

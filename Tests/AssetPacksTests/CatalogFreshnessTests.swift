@@ -1,6 +1,7 @@
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// A long-lived manager fetches the catalog again once the one it holds is older than

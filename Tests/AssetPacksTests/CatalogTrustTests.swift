@@ -2,7 +2,8 @@ import AssetPackFormat
 import AssetPackPublishing
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// The catalog is refused when forged, tampered, expired or rolled back; the last good one

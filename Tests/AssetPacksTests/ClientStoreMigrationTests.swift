@@ -1,6 +1,6 @@
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestSupport
 import Testing
 
 /// The client store's schema version: a version-1 store (before preservation priorities) opens

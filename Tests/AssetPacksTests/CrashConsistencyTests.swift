@@ -1,7 +1,8 @@
 import AssetPackTransport
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// What a crash can leave behind is set right when a manager starts: folders the store does not
@@ -146,7 +147,7 @@ import Testing
         let pack = try await manager.assetPack(withID: "Pack")
         let updates = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Pack"))
         let download = Task { try await manager.ensureLocalAvailability(of: pack) }
-        for _ in 0..<1000 where !updates.snapshot.contains(where: { $0.kind == "downloading" }) { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the download is under way") { updates.snapshot.contains { $0.kind == "downloading" } }
         #expect(try await manager.status(relativeTo: pack) == [.downloading, .downloadAvailable])
         #expect(try await manager.localStatus(ofAssetPackWithID: "Pack") == [.downloading, .downloadAvailable])
 

@@ -1,7 +1,8 @@
 import AssetPackFormat
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// Limits apply before a byte moves: allowances (compressed sizes), install sizes (uncompressed

@@ -1,6 +1,7 @@
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

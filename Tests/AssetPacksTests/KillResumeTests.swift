@@ -1,6 +1,7 @@
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// `assetpack ensure` killed with SIGKILL in the middle of a download: the next run completes
@@ -19,10 +20,10 @@ import Testing
         // First run: a slow server, killed once a few MiB are on disk. A thread of its own
         // watches and kills, so that a busy test process cannot make it late.
         let slow = try repo.serve { $0.bandwidthBytesPerSecond = 2 << 20 }
-        let first = try AssetpackProcess.start(["ensure", "Big", "--repo", slow.url, "--root", root.path, "--public-key", repo.publicKey.text, "--json"] + parts,
-                                               output: repo.dir.file("first.out"), error: repo.dir.file("first.err"))
-        let killer = Killer(first, when: { stagedBytes(staging) >= 3 << 20 }, within: 60)
-        while !killer.isDone { try await Task.sleep(for: .milliseconds(20)) }
+        let first = try Assetpack.start(["ensure", "Big", "--repo", slow.url, "--root", root.path, "--public-key", repo.publicKey.text, "--json"] + parts,
+                                        output: repo.dir.file("first.out"), error: repo.dir.file("first.err"))
+        let killer = Killer(first, when: { stagedBytes(staging) >= 3 << 20 }, within: .seconds(60))
+        try await waitUntil("the first run is killed", timeout: .seconds(70), interval: .milliseconds(20)) { killer.isDone }
         first.waitUntilExit()
         slow.stop()
         let firstOutput = String(decoding: FileManager.default.contents(atPath: repo.dir.file("first.out")) ?? Data(), as: UTF8.self)
@@ -36,8 +37,8 @@ import Testing
 
         // Second run, full speed: completes, and fetches about what was missing.
         let fast = try repo.serve()
-        let second = try await AssetpackProcess.run(["ensure", "Big", "--repo", fast.url, "--root", root.path, "--json"] + parts, in: repo.dir.path)
-        #expect(second.status == 0, "\(second.error)")
+        let second = try await Assetpack.run(["ensure", "Big", "--repo", fast.url, "--root", root.path, "--json"] + parts, in: repo.dir.path)
+        #expect(second.status == 0, "\(second.stderr)")
         let fetched = try #require(second.jsonLines.last?["fetchedBytes"] as? Int)
         // What the kept content is worth in pack bytes, less one chunk that may be cut short.
         let keptShare = Double(kept) / Double(content.count)
@@ -69,12 +70,13 @@ final class Killer: @unchecked Sendable {
     private let lock = NSLock()
     private var done = false
 
-    init(_ process: Process, when condition: @escaping @Sendable () -> Bool, within seconds: TimeInterval) {
+    init(_ process: Process, when condition: @escaping @Sendable () -> Bool, within seconds: Duration) {
         let pid = process.processIdentifier
         let thread = Thread { [self] in
-            let deadline = Date().addingTimeInterval(seconds)
             // kill(pid, 0) tells whether the child is still there (until it is reaped).
-            while kill(pid, 0) == 0, !condition(), Date() < deadline { usleep(2000) }
+            try? blockingWaitUntil("the condition holds or the child is gone", timeout: seconds, interval: .milliseconds(2)) {
+                kill(pid, 0) != 0 || condition()
+            }
             kill(pid, SIGKILL)
             lock.withLock { done = true }
         }

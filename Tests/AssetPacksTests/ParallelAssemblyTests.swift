@@ -1,7 +1,8 @@
 import AssetPackFormat
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// A pack assembled in several parts side by side: chunks whose first use lies in another part

@@ -1,7 +1,8 @@
 import AssetPackFormat
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// `AssetPackResourceRequest`, ODR's `NSBundleResourceRequest` on asset packs: tags resolve to
@@ -63,7 +64,7 @@ import Testing
         #expect(feed.progress.totalUnitCount == Int64(pack.downloadSize) && feed.progress.completedUnitCount == 0)
         try await manager.ensureLocalAvailability(of: pack)
         // The listener runs on its own task: wait (bounded) for it to see the finished update.
-        for _ in 0..<500 where !feed.progress.isFinished { try await Task.sleep(for: .milliseconds(10)) }
+        try await waitUntil("the progress is finished") { feed.progress.isFinished }
         #expect(feed.progress.completedUnitCount == Int64(pack.downloadSize) && feed.progress.fractionCompleted == 1)
         feed.stop()
     }

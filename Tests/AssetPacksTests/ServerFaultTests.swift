@@ -2,7 +2,8 @@ import AssetPackFormat
 import AssetPackTransport
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// Installs against a misbehaving server (the fault flags of RepositoryServer, nginx without

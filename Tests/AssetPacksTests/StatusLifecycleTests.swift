@@ -1,6 +1,7 @@
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// `status(relativeTo:)` and `localStatus` as a pack goes from available to installed, out of

@@ -1,7 +1,8 @@
 import AssetPackFormat
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// The opt-in storage budget: on-demand packs are evicted by preservation priority, then last

@@ -1,6 +1,7 @@
 @testable import AssetPacks
 import Foundation
-import LoopbackServers
+import TestRepositories
+import TestSupport
 import Testing
 
 /// One manager per storage root: a second one, in this process or another, waits for the
@@ -37,7 +38,9 @@ import Testing
 
         // A manager that is waiting gets the root as soon as the first one goes.
         let waiting = Task.detached { try repo.manager(root: root, server: server) { $0.storageLockTimeout = .seconds(20) } }
-        try await Task.sleep(for: .milliseconds(200))
+        // The waiting manager has opened the lock file (a second descriptor on it in this process)
+        // and retries its flock until the first manager goes.
+        try await waitUntil("the second manager waits for the lock") { openDescriptors(of: root + "/lock") >= 2 }
         first = nil
         let second = try await waiting.value
         try await second.ensureLocalAvailability(of: second.assetPack(withID: "Base"))
@@ -48,28 +51,28 @@ import Testing
         let repo = try repository()
         let server = try repo.serve()
         let root = repo.dir.file("root")
-        let run = { (arguments: [String]) in try await AssetpackProcess.run(arguments, in: repo.dir.path) }
+        let run = { (arguments: [String]) in try await Assetpack.run(arguments, in: repo.dir.path) }
         let install = try await run(["install", "--repo", server.url, "--root", root, "--public-key", repo.publicKey.text])
-        #expect(install.status == 0, "\(install.error)")
+        #expect(install.status == 0, "\(install.stderr)")
 
         // This process holds the root: a command waits, then exits 1 naming it.
         var holder: AssetPackManager? = try repo.manager(root: root, server: server)
         #expect(holder != nil)
         let refused = try await run(["ls", "--root", root, "--lock-timeout", "0.3"])
         #expect(refused.status == 1)
-        #expect(refused.error.contains(root) && refused.error.contains("process \(getpid())"), "\(refused.error)")
+        #expect(refused.stderr.contains(root) && refused.stderr.contains("process \(getpid())"), "\(refused.stderr)")
         #expect(try await run(["ls", "--root", root, "--lock-timeout", "soon"]).status == 2)
         holder = nil
         let ls = try await run(["ls", "--root", root, "--lock-timeout", "5"])
-        #expect(ls.status == 0 && ls.text == "base.txt\tBase\n", "\(ls.error)")
+        #expect(ls.status == 0 && ls.stdout == "base.txt\tBase\n", "\(ls.stderr)")
 
         // A command downloading from a slow server holds it; killed, it lets go.
         let slow = try repo.serve { $0.bandwidthBytesPerSecond = 200_000 }
-        let child = try AssetpackProcess.start(["ensure", "Big", "--repo", slow.url, "--root", root],
-                                               output: repo.dir.file("child.out"), error: repo.dir.file("child.err"))
+        let child = try Assetpack.start(["ensure", "Big", "--repo", slow.url, "--root", root],
+                                        output: repo.dir.file("child.out"), error: repo.dir.file("child.err"))
         defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
         let childPID = child.processIdentifier
-        #expect(try await eventually { FileManager.default.contents(atPath: root + "/lock") == Data("\(childPID)\n".utf8) })
+        try await waitUntil { FileManager.default.contents(atPath: root + "/lock") == Data("\(childPID)\n".utf8) }
         let error = await managerError { _ = try repo.manager(root: root, server: server) { $0.storageLockTimeout = .milliseconds(300) } }
         #expect(inUse(error)?.pid == childPID, "\(String(describing: error))")
         kill(childPID, SIGKILL)

@@ -1,12 +1,13 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `assetpack audit` and `assetpack convert` run as a user runs them, on the migration fixtures.
 @Suite struct MigrationCLITests {
     // MARK: audit
 
-    @Test func auditPrintsTargetsTagsAndFindings() throws {
-        let r = try CLI.run(["audit", MigrationFixtures.odr])
+    @Test func auditPrintsTargetsTagsAndFindings() async throws {
+        let r = try await Assetpack.run(["audit", MigrationFixtures.odr])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("Targets and migration paths"))
         #expect(r.stdout.contains("Tags\n"))
@@ -19,8 +20,8 @@ import Testing
         #expect(r.stdout.contains("Broken/Broken.xcodeproj/project.pbxproj:9:48: error: [parse-error]"))
     }
 
-    @Test func auditJSONHasTheStableShapeAndTheFixturesFacts() throws {
-        let r = try CLI.run(["audit", MigrationFixtures.odr, "--json"])
+    @Test func auditJSONHasTheStableShapeAndTheFixturesFacts() async throws {
+        let r = try await Assetpack.run(["audit", MigrationFixtures.odr, "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let json = try #require(MigrationFixtures.object(r.stdout))
         let stable: [String: [String]] = [
@@ -77,13 +78,13 @@ import Testing
         #expect((level1["requestedAt"] as? [[String: Any]])?.contains { $0["line"] as? Int == 9 } == true)
     }
 
-    @Test func auditHTMLIsOneSelfContainedPageWithAChart() throws {
-        let s = Scratch(); defer { s.remove() }
-        let r = try CLI.run(["audit", MigrationFixtures.odr, "--html", "report.html"], in: s.path)
+    @Test func auditHTMLIsOneSelfContainedPageWithAChart() async throws {
+        let s = try TemporaryDirectory("cli"); defer { s.remove() }
+        let r = try await Assetpack.run(["audit", MigrationFixtures.odr, "--html", "report.html"], in: s.path)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("Targets and migration paths"))   // the text report still goes to stdout
         #expect(s.exists("report.html"))
-        let page = s.read("report.html")
+        let page = s.text("report.html") ?? ""
         #expect(page.contains("<svg") && page.contains("</svg>"))
         #expect(page.contains("<table") && page.contains("GameTV") && page.contains("no-replacement"))
         #expect(MigrationFixtures.externalReferences(in: page) == [])
@@ -95,11 +96,11 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.path) == ["report.html"])
     }
 
-    @Test func auditGoesOnPastAMalformedProjectAndExitsByItsPolicy() throws {
-        let s = Scratch(); defer { s.remove() }
-        s.write("Bad.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjects = {\n\t\tA1 = { isa = PBXGroup; name = \"x\" \"y\"; };\n\t};\n}\n")
-        s.write("Src/Load.swift", "import Foundation\nlet r = NSBundleResourceRequest(tags: [\"Intro\"])\n")
-        let r = try CLI.run(["audit", ".", "--json"], in: s.path)
+    @Test func auditGoesOnPastAMalformedProjectAndExitsByItsPolicy() async throws {
+        let s = try TemporaryDirectory("cli"); defer { s.remove() }
+        try s.write("Bad.xcodeproj/project.pbxproj", "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjects = {\n\t\tA1 = { isa = PBXGroup; name = \"x\" \"y\"; };\n\t};\n}\n")
+        try s.write("Src/Load.swift", "import Foundation\nlet r = NSBundleResourceRequest(tags: [\"Intro\"])\n")
+        let r = try await Assetpack.run(["audit", ".", "--json"], in: s.path)
         #expect(r.status == 0, "\(r.stderr)")
         let json = try #require(MigrationFixtures.object(r.stdout))
         let findings = try #require(json["findings"] as? [[String: Any]])
@@ -110,84 +111,84 @@ import Testing
         #expect(findings.contains { $0["kind"] as? String == "undefined-tag" && $0["line"] as? Int == 2 })
         #expect((json["apiUses"] as? [[String: Any]])?.count == 1)
 
-        let notADirectory = try CLI.run(["audit", "Src/Load.swift"], in: s.path)
+        let notADirectory = try await Assetpack.run(["audit", "Src/Load.swift"], in: s.path)
         #expect(notADirectory.status == 1 && notADirectory.stderr.contains("is not a directory"))
-        let unwritable = try CLI.run(["audit", ".", "--html", "missing/folder/r.html"], in: s.path)
+        let unwritable = try await Assetpack.run(["audit", ".", "--html", "missing/folder/r.html"], in: s.path)
         #expect(unwritable.status == 1 && unwritable.stdout.isEmpty && unwritable.stderr.contains("missing/folder/r.html"))
-        #expect(try CLI.run(["audit"], in: s.path).status == 2)
+        #expect(try await Assetpack.run(["audit"], in: s.path).status == 2)
     }
 
     // MARK: convert odr
 
-    @Test func convertODRWritesPortableManifestsThatValidate() throws {
-        let s = Scratch(); defer { s.remove() }
+    @Test func convertODRWritesPortableManifestsThatValidate() async throws {
+        let s = try TemporaryDirectory("cli"); defer { s.remove() }
         try MigrationFixtures.copy(MigrationFixtures.gameApp, into: s, as: "GameApp")
-        let r = try CLI.run(["convert", "odr", "GameApp", "-o", "manifests"], in: s.path)
+        let r = try await Assetpack.run(["convert", "odr", "GameApp", "-o", "manifests"], in: s.path)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("sourceRoot \"GameApp\" is relative to"))
         let names = try FileManager.default.contentsOfDirectory(atPath: s.path + "/manifests").sorted()
         let expected = ["Bonus_Level2.json", "Level1.json", "Level3.json", "Tutorial.json", "background.json"]
         #expect(names == (expected + ["conversion-summary.json"]).sorted())
 
-        let summary = try #require(MigrationFixtures.object(s.read("manifests/conversion-summary.json")))
+        let summary = try #require(MigrationFixtures.object(s.text("manifests/conversion-summary.json")))
         #expect(summary["manifests"] as? [String] == expected)
         #expect(summary["sourceRoot"] as? String == "GameApp")
         let unmapped = try #require(summary["unmapped"] as? [String])
         #expect(unmapped.contains { $0.hasPrefix("tag-case-mismatch:") && $0.contains("ResourceLoader.swift:24") })
         #expect(unmapped.contains { $0.hasPrefix("self-hosted-odr:") })
 
-        let level1 = try #require(MigrationFixtures.object(s.read("manifests/Level1.json")))
+        let level1 = try #require(MigrationFixtures.object(s.text("manifests/Level1.json")))
         #expect(level1["sourceRoot"] as? String == "GameApp")
         #expect(level1["fileSelectors"] as? [[String: String]] == [["directory": "GameApp/Assets.xcassets/Level1.imageset"]])
         #expect((level1["downloadPolicy"] as? [String: Any])?["essential"] != nil)
 
         let paths = expected.map { "manifests/" + $0 }
-        let valid = try CLI.run(["validate"] + paths, in: s.path)
+        let valid = try await Assetpack.run(["validate"] + paths, in: s.path)
         #expect(valid.status == 0, "\(valid.stderr)")
         #expect(valid.stdout.contains("manifests/Level1.json: valid — Level1, 2 files"))
         // Relative means relative: from another folder the content is not found ...
-        let elsewhere = try CLI.run(["validate", "Level1.json"], in: s.path + "/manifests")
+        let elsewhere = try await Assetpack.run(["validate", "Level1.json"], in: s.path + "/manifests")
         #expect(elsewhere.status == 1 && elsewhere.stderr.contains("source root"))
         // ... and the converted tree can move: the same manifests still package after a rename.
         let moved = s.path + "-moved"
         try FileManager.default.moveItem(atPath: s.path, toPath: moved)
         defer { try? FileManager.default.removeItem(atPath: moved) }
-        let packed = try CLI.run(["package", "manifests/Level1.json", "-o", "Level1.pack"], in: moved)
+        let packed = try await Assetpack.run(["package", "manifests/Level1.json", "-o", "Level1.pack"], in: moved)
         #expect(packed.status == 0, "\(packed.stderr)")
     }
 
-    @Test func convertODRBaseOptionAndRefusedOutput() throws {
-        let s = Scratch(); defer { s.remove() }
+    @Test func convertODRBaseOptionAndRefusedOutput() async throws {
+        let s = try TemporaryDirectory("cli"); defer { s.remove() }
         try MigrationFixtures.copy(MigrationFixtures.gameApp, into: s, as: "work/GameApp")
-        s.write("tools/.keep", "")
+        try s.write("tools/.keep", "")
         // Run from tools/, for a `package` that will run from work/.
-        let r = try CLI.run(["convert", "odr", "../work/GameApp", "-o", "../work/manifests", "--base", "../work"], in: s.path + "/tools")
+        let r = try await Assetpack.run(["convert", "odr", "../work/GameApp", "-o", "../work/manifests", "--base", "../work"], in: s.path + "/tools")
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(MigrationFixtures.object(s.read("work/manifests/Tutorial.json"))?["sourceRoot"] as? String == "GameApp")
-        #expect(try CLI.run(["validate", "manifests/Tutorial.json"], in: s.path + "/work").status == 0)
+        #expect(MigrationFixtures.object(s.text("work/manifests/Tutorial.json"))?["sourceRoot"] as? String == "GameApp")
+        #expect(try await Assetpack.run(["validate", "manifests/Tutorial.json"], in: s.path + "/work").status == 0)
 
         // A non-empty OUTDIR is refused: exit 1, nothing in it changes, nothing left beside it.
         let before = MigrationFixtures.snapshot(s.path + "/work")
-        let again = try CLI.run(["convert", "odr", "GameApp", "-o", "manifests"], in: s.path + "/work")
+        let again = try await Assetpack.run(["convert", "odr", "GameApp", "-o", "manifests"], in: s.path + "/work")
         #expect(again.status == 1 && again.stderr.contains("not an empty folder"))
         #expect(MigrationFixtures.snapshot(s.path + "/work") == before)
 
-        let badBase = try CLI.run(["convert", "odr", "GameApp", "-o", "out", "--base", "nowhere"], in: s.path + "/work")
+        let badBase = try await Assetpack.run(["convert", "odr", "GameApp", "-o", "out", "--base", "nowhere"], in: s.path + "/work")
         #expect(badBase.status == 1 && badBase.stderr.contains("--base nowhere is not a directory"))
-        #expect(try CLI.run(["convert", "odr", "GameApp"], in: s.path + "/work").status == 2)          // no -o
-        #expect(try CLI.run(["convert", "odr", "GameApp", "-o", "x", "--essential"], in: s.path + "/work").status == 2)
+        #expect(try await Assetpack.run(["convert", "odr", "GameApp"], in: s.path + "/work").status == 2)          // no -o
+        #expect(try await Assetpack.run(["convert", "odr", "GameApp", "-o", "x", "--essential"], in: s.path + "/work").status == 2)
         #expect(!s.exists("work/out") && !s.exists("work/x"))
-        let help = try CLI.run(["convert", "--help"])
+        let help = try await Assetpack.run(["convert", "--help"])
         #expect(help.status == 0 && help.stdout.contains("--base DIR"))
     }
 
     // MARK: convert vdf
 
-    @Test func convertVDFSingleDepotToStandardOutputAndToAFile() throws {
-        let s = Scratch(); defer { s.remove() }
+    @Test func convertVDFSingleDepotToStandardOutputAndToAFile() async throws {
+        let s = try TemporaryDirectory("cli"); defer { s.remove() }
         try MigrationFixtures.copy(MigrationFixtures.steam, into: s, as: "Steam")
         let args = ["convert", "vdf", "Steam/scripts/depot_build_1001.vdf", "--asset-pack-id", "BaseGame", "--essential", "-l", "en"]
-        let out = try CLI.run(args, in: s.path)
+        let out = try await Assetpack.run(args, in: s.path)
         #expect(out.status == 0, "\(out.stderr)")
         let manifest = try #require(MigrationFixtures.object(out.stdout))
         #expect(manifest["assetPackID"] as? String == "BaseGame" && manifest["language"] as? String == "en")
@@ -196,36 +197,36 @@ import Testing
                                                                       ["file": "movies/intro.bik"], ["file": "readme.txt"]])
         #expect(manifest["platforms"] as? [String] == ["iOS", "macOS", "tvOS", "visionOS"])
 
-        let toFile = try CLI.run(args + ["-o", "BaseGame.json"], in: s.path)
+        let toFile = try await Assetpack.run(args + ["-o", "BaseGame.json"], in: s.path)
         #expect(toFile.status == 0 && toFile.stdout.isEmpty && toFile.stderr.contains("wrote BaseGame.json"))
-        #expect(s.read("BaseGame.json") == out.stdout)
-        let valid = try CLI.run(["validate", "BaseGame.json"], in: s.path)
+        #expect(s.text("BaseGame.json") == out.stdout)
+        let valid = try await Assetpack.run(["validate", "BaseGame.json"], in: s.path)
         #expect(valid.status == 0 && valid.stdout.contains("valid — BaseGame, 4 files"), "\(valid.stderr)")
     }
 
-    @Test func convertVDFAppBuildGivesOneManifestPerDepot() throws {
-        let s = Scratch(); defer { s.remove() }
+    @Test func convertVDFAppBuildGivesOneManifestPerDepot() async throws {
+        let s = try TemporaryDirectory("cli"); defer { s.remove() }
         try MigrationFixtures.copy(MigrationFixtures.steam, into: s, as: "Steam")
-        let r = try CLI.run(["convert", "vdf", "Steam/scripts/app_build_1000.vdf", "--asset-pack-id", "Game", "--on-demand",
-                             "--platform", "macOS", "-o", "depots"], in: s.path)
+        let r = try await Assetpack.run(["convert", "vdf", "Steam/scripts/app_build_1000.vdf", "--asset-pack-id", "Game", "--on-demand",
+                                        "--platform", "macOS", "-o", "depots"], in: s.path)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.path + "/depots").sorted() == ["Game-1001.json", "Game-1002.json"])
-        let dlc = try #require(MigrationFixtures.object(s.read("depots/Game-1002.json")))
+        let dlc = try #require(MigrationFixtures.object(s.text("depots/Game-1002.json")))
         // The inline depot inherits the app's ContentRoot; its *.pdb exclusion drops trees.PDB.
         #expect(dlc["fileSelectors"] as? [[String: String]] == [["file": "dlc/forest/trees.pak"]])
         #expect(dlc["platforms"] as? [String] == ["macOS"] && dlc["sourceRoot"] as? String == "Steam/content")
-        let valid = try CLI.run(["validate", "depots/Game-1001.json", "depots/Game-1002.json"], in: s.path)
+        let valid = try await Assetpack.run(["validate", "depots/Game-1001.json", "depots/Game-1002.json"], in: s.path)
         #expect(valid.status == 0, "\(valid.stderr)")
         // An app build needs a folder to write its set into.
-        let noOutput = try CLI.run(["convert", "vdf", "Steam/scripts/app_build_1000.vdf", "--asset-pack-id", "Game", "--on-demand"], in: s.path)
+        let noOutput = try await Assetpack.run(["convert", "vdf", "Steam/scripts/app_build_1000.vdf", "--asset-pack-id", "Game", "--on-demand"], in: s.path)
         #expect(noOutput.status == 2 && noOutput.stderr.contains("--output"))
     }
 
-    @Test func convertVDFRejectsMalformedScriptsAndBadArguments() throws {
-        let s = Scratch(); defer { s.remove() }
+    @Test func convertVDFRejectsMalformedScriptsAndBadArguments() async throws {
+        let s = try TemporaryDirectory("cli"); defer { s.remove() }
         try MigrationFixtures.copy(MigrationFixtures.steam, into: s, as: "Steam")
-        let malformed = try CLI.run(["convert", "vdf", "Steam/scripts/depot_malformed.vdf", "--asset-pack-id", "X", "--on-demand",
-                                     "-o", "X.json"], in: s.path)
+        let malformed = try await Assetpack.run(["convert", "vdf", "Steam/scripts/depot_malformed.vdf", "--asset-pack-id", "X", "--on-demand",
+                                                "-o", "X.json"], in: s.path)
         #expect(malformed.status == 1)
         #expect(malformed.stderr.contains("Steam/scripts/depot_malformed.vdf:9:1: error:"), "\(malformed.stderr)")
         #expect(!s.exists("X.json"))
@@ -239,7 +240,7 @@ import Testing
             (["convert", "vdf", depot, "--asset-pack-id", "bad id/", "--on-demand"], "--asset-pack-id"),
             (["convert", "dmg", depot], "'odr' or 'vdf'"),
         ] {
-            let r = try CLI.run(args, in: s.path)
+            let r = try await Assetpack.run(args, in: s.path)
             #expect(r.status == 2 && r.stderr.contains(message), "\(args): \(r.status) \(r.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.path) == ["Steam"])

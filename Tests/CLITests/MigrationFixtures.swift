@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The migration fixtures (kept with the AssetPackMigration tests) as the CLI tests use them.
 enum MigrationFixtures {
@@ -10,13 +11,13 @@ enum MigrationFixtures {
 
     /// Copies `source` (a fixture folder) to `name` inside `scratch`, so commands can run on it
     /// from a folder the test owns.
-    static func copy(_ source: String, into scratch: Scratch, as name: String) throws {
+    static func copy(_ source: String, into scratch: TemporaryDirectory, as name: String) throws {
         try FileManager.default.copyItem(atPath: source, toPath: scratch.path + "/" + name)
     }
 
     /// The top-level JSON object of `text`, or nil.
-    static func object(_ text: String) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    static func object(_ text: String?) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data((text ?? "").utf8))) as? [String: Any]
     }
 
     /// Bytes of every regular file below `path`, counted independently of the audit.

@@ -57,6 +57,11 @@ public final class RepositoryServer: @unchecked Sendable {
         return "\(configuration.tls == nil ? "http" : "https")://\(host):\(port)/"
     }
 
+    /// Responses under way: queued, and not yet ended (sent whole, or cut by the client or a
+    /// fault). A response's access-log line is written when it ends, so once this is 0 the log
+    /// holds every request answered so far.
+    public var responsesInProgress: Int { context.responsesInProgress }
+
     /// Stops accepting, finishes nothing in flight, and releases the port. Idempotent.
     public func stop() {
         watch?.stop()

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -21,6 +22,8 @@ final class ServingContext: @unchecked Sendable {
     let responder: FileResponder
     let log: AccessLog
     let registry: ConnectionRegistry
+    /// Responses queued whose log line is not written yet.
+    private let answering = Mutex(0)
 
     init(responder: FileResponder, log: AccessLog, registry: ConnectionRegistry) {
         self.responder = responder
@@ -46,6 +49,7 @@ final class ServingContext: @unchecked Sendable {
             headerLength: responseHeaderLength(status: plan.status, reason: reason, fields: plan.headers, contentLength: plan.bodyLength,
                                                requestVersion: versionText, connectionHeader: header("Connection")),
             sentBefore: bytesSent(connection))
+        answering.withLock { $0 += 1 }
         return queue(plan, on: connection)
     }
 
@@ -55,7 +59,11 @@ final class ServingContext: @unchecked Sendable {
         guard let a = record.answer else { return }
         let sent = a.bodyBytesSent(completed: completed, sentAfter: completed ? nil : bytesSent(connection))
         log.record(client: a.client, method: a.method, target: a.target, version: a.version, status: a.status, bytes: sent, note: a.note)
+        answering.withLock { $0 -= 1 }
     }
+
+    /// How many responses have been queued and not yet ended (and logged).
+    var responsesInProgress: Int { answering.withLock { $0 } }
 
     private func bytesSent(_ connection: OpaquePointer) -> UInt64? {
         let fd = cmhd_connection_fd(connection)

@@ -104,16 +104,6 @@ final class TestClock: @unchecked Sendable {
     func advance(by seconds: TimeInterval) { lock.withLock { offset += seconds } }
 }
 
-/// Polls `condition` every 10 ms until it holds; false when `seconds` pass first.
-func eventually(within seconds: Double = 20, _ condition: () throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return try condition()
-}
-
 extension Result {
     /// Whether this is the failure a cancelled caller gets.
     var isCancellation: Bool { if case .failure(let e) = self { e is CancellationError } else { false } }

@@ -44,7 +44,7 @@ public final class MotoServer: @unchecked Sendable {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         python.waitUntilExit()
         let parts = text.split(whereSeparator: \.isWhitespace)
-        guard python.terminationStatus == 0, parts.count == 2 else { throw LoopbackServerError("could not create an IAM user in moto: \(text)") }
+        guard python.terminationStatus == 0, parts.count == 2 else { throw TestSupportError("could not create an IAM user in moto: \(text)") }
         return (String(parts[0]), String(parts[1]))
     }
 

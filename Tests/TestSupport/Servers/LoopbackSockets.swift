@@ -3,15 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-public struct LoopbackServerError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
-
 /// A TCP socket bound to 127.0.0.1 on a port the kernel picks.
 func boundLoopbackSocket() throws -> (fd: Int32, port: UInt16) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw LoopbackServerError("socket: errno \(errno)") }
+    guard fd >= 0 else { throw TestSupportError("socket: errno \(errno)") }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -22,7 +17,7 @@ func boundLoopbackSocket() throws -> (fd: Int32, port: UInt16) {
             bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
         }
     }
-    guard ok else { close(fd); throw LoopbackServerError("bind 127.0.0.1:0: errno \(errno)") }
+    guard ok else { close(fd); throw TestSupportError("bind 127.0.0.1:0: errno \(errno)") }
     return (fd, UInt16(bigEndian: address.sin_port))
 }
 
@@ -58,10 +53,17 @@ public final class SilentServer: @unchecked Sendable {
 
     public init() throws {
         (fd, port) = try boundLoopbackSocket()
-        guard listen(fd, 64) == 0 else { close(fd); throw LoopbackServerError("listen: errno \(errno)") }
+        guard listen(fd, 64) == 0 else { close(fd); throw TestSupportError("listen: errno \(errno)") }
     }
 
     deinit { close(fd) }
 
     public var url: String { "http://127.0.0.1:\(port)/never" }
+
+    /// Whether a client has connected and waits to be accepted (the listening socket is readable):
+    /// the moment a request to `url` is under way and can only wait.
+    public var hasWaitingConnection: Bool {
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLIN) != 0
+    }
 }

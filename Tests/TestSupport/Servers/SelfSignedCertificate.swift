@@ -18,6 +18,6 @@ public struct SelfSignedCertificate: Sendable {
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw LoopbackServerError("openssl req failed (\(openssl.terminationStatus))") }
+        guard openssl.terminationStatus == 0 else { throw TestSupportError("openssl req failed (\(openssl.terminationStatus))") }
     }
 }

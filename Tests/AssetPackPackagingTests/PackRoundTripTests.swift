@@ -2,18 +2,20 @@ import AssetPackPackaging
 import Foundation
 import Testing
 @testable import AssetPackFormat
+import TestSupport
+import TestRepositories
 
 @Suite struct PackRoundTripTests {
     /// A tree with large and small files, an empty file, duplicates, modes and nested folders.
-    func makeTree(_ dir: TempDir) {
-        dir.write("src/models/weights.bin", pseudoRandomBytes(3_000_000, seed: 1))
-        dir.write("src/text/book.txt", textBytes(1_500_000, seed: 2))
-        dir.write("src/text/copy-of-book.txt", textBytes(1_500_000, seed: 2))
-        for i in 0..<40 { dir.write("src/small/item\(i).json", textBytes(100 + i * 37, seed: UInt64(i + 10))) }
-        dir.write("src/empty", [UInt8]())
-        dir.write("src/bin/tool.sh", "#!/bin/sh\necho hi\n", mode: 0o755)
-        dir.write("src/readonly.txt", "ro", mode: 0o444)
-        dir.write("src/ünïcode/名前.txt", "name")
+    func makeTree(_ dir: TemporaryDirectory) throws {
+        try dir.write("src/models/weights.bin", patternBytes(3_000_000, seed: 1))
+        try dir.write("src/text/book.txt", textBytes(1_500_000, seed: 2))
+        try dir.write("src/text/copy-of-book.txt", textBytes(1_500_000, seed: 2))
+        for i in 0..<40 { try dir.write("src/small/item\(i).json", textBytes(100 + i * 37, seed: UInt64(i + 10))) }
+        try dir.write("src/empty", [UInt8]())
+        try dir.write("src/bin/tool.sh", "#!/bin/sh\necho hi\n", mode: 0o755)
+        try dir.write("src/readonly.txt", "ro", mode: 0o444)
+        try dir.write("src/ünïcode/名前.txt", "name")
     }
 
     let manifest = """
@@ -22,8 +24,8 @@ import Testing
     """
 
     @Test func extractGivesBackTheSameTreeAndModes() throws {
-        let dir = TempDir(); defer { dir.remove() }
-        makeTree(dir)
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try makeTree(dir)
         let (pack, summary) = try packManifest(manifest, in: dir)
         #expect(summary.fileCount == 47)
         #expect(summary.reusedChunkCount > 0, "the copied book must reuse chunks")
@@ -44,8 +46,8 @@ import Testing
     }
 
     @Test func theFileDigestIsTakenAsTheFileIsWritten() throws {
-        let dir = TempDir(); defer { dir.remove() }
-        makeTree(dir)
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try makeTree(dir)
         let (pack, summary) = try packManifest(manifest, in: dir) { $0.digestsFile = true }
         #expect(summary.fileSHA256 == SHA256Digest.hash(readFile(pack)))
         let (_, plain) = try packManifest(manifest, in: dir, output: "plain.pack")
@@ -53,8 +55,8 @@ import Testing
     }
 
     @Test func packingIsDeterministicWhateverTheThreadCount() throws {
-        let dir = TempDir(); defer { dir.remove() }
-        makeTree(dir)
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try makeTree(dir)
         let (a, _) = try packManifest(manifest, in: dir, output: "a.pack")
         let (b, _) = try packManifest(manifest, in: dir, output: "b.pack") { $0.threads = 1; $0.blockSize = 2 << 20 }
         let (c, _) = try packManifest(manifest, in: dir, output: "c.pack") { $0.threads = 5 }
@@ -63,9 +65,9 @@ import Testing
     }
 
     @Test func identicalContentIsStoredOnce() throws {
-        let dir = TempDir(); defer { dir.remove() }
-        let blob = pseudoRandomBytes(2_000_000, seed: 9)
-        for i in 0..<4 { dir.write("src/copy\(i).bin", blob) }
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        let blob = patternBytes(2_000_000, seed: 9)
+        for i in 0..<4 { try dir.write("src/copy\(i).bin", blob) }
         let (pack, summary) = try packManifest(manifest, in: dir)
         #expect(summary.reusedChunkCount == summary.chunkCount * 3)
         #expect(summary.packSize < 2_200_000)
@@ -74,12 +76,12 @@ import Testing
     }
 
     @Test func readsOneFileByRandomAccess() throws {
-        let dir = TempDir(); defer { dir.remove() }
-        makeTree(dir)
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try makeTree(dir)
         let (pack, _) = try packManifest(manifest, in: dir)
         let reader = try PackReader(path: pack)
         #expect(try reader.contents(of: "small/item7.json") == textBytes(100 + 7 * 37, seed: 17))
-        #expect(try reader.contents(of: "models/weights.bin") == pseudoRandomBytes(3_000_000, seed: 1))
+        #expect(try reader.contents(of: "models/weights.bin") == patternBytes(3_000_000, seed: 1))
         #expect(try reader.contents(of: "empty") == [])
         #expect(throws: PackError.self) { _ = try reader.contents(of: "missing") }
         // Small files share chunks; each large file has chunks of its own.
@@ -92,10 +94,10 @@ import Testing
     }
 
     @Test func extractRefusesANonEmptyDestination() throws {
-        let dir = TempDir(); defer { dir.remove() }
-        makeTree(dir)
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try makeTree(dir)
         let (pack, _) = try packManifest(manifest, in: dir)
-        dir.write("busy/keep.txt", "mine")
+        try dir.write("busy/keep.txt", "mine")
         #expect(throws: PackError.self) { try PackExtractor(reader: try PackReader(path: pack)).extract(to: dir.path + "/busy") }
         #expect(readFile(dir.path + "/busy/keep.txt") == Array("mine".utf8))
         // An existing empty directory is fine.
@@ -105,8 +107,8 @@ import Testing
     }
 
     @Test func aFileThatChangesWhilePackingFailsAndLeavesNoOutput() throws {
-        let dir = TempDir(); defer { dir.remove() }
-        dir.write("src/a.bin", pseudoRandomBytes(500_000, seed: 4))
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("src/a.bin", patternBytes(500_000, seed: 4))
         let (m, _) = ManifestDecoder.decode(Array(manifest.utf8), file: "M.json")
         var (files, _) = FileSelection.resolve(m!, manifestFile: "M.json", baseDirectory: dir.path)
         files[0].size += 10   // as if the file shrank after selection
@@ -115,4 +117,17 @@ import Testing
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["src"])
     }
+}
+
+/// Lists every regular file below `root` with its bytes and permission bits.
+private func snapshot(_ root: String) -> [String: ([UInt8], Int)] {
+    var out: [String: ([UInt8], Int)] = [:]
+    let e = FileManager.default.enumerator(atPath: root)!
+    while let rel = e.nextObject() as? String {
+        let full = root + "/" + rel
+        var st = stat()
+        guard lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+        out[rel] = (readFile(full), Int(st.st_mode & 0o7777))
+    }
+    return out
 }

@@ -2,19 +2,20 @@ import AssetPackPackaging
 import Foundation
 import Testing
 @testable import AssetPackFormat
+import TestSupport
 
 @Suite struct FileSelectionTests {
     func manifest(_ selectors: [FileSelector], sourceRoot: String? = nil) -> AssetPackManifest {
         AssetPackManifest(assetPackID: "p", downloadPolicy: .onDemand, fileSelectors: selectors, platforms: [.iOS], sourceRoot: sourceRoot)
     }
 
-    @Test func selectsFilesAndDirectoriesInPackOrder() {
-        let dir = TempDir(); defer { dir.remove() }
-        dir.write("Videos/Intro.m4v", "v")
-        dir.write("Textures/T/b.png", "b")
-        dir.write("Textures/T/a/z.png", "z", mode: 0o755)
-        dir.write("Textures/T/a.png", "a")
-        dir.write("Other/x", "x")
+    @Test func selectsFilesAndDirectoriesInPackOrder() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("Videos/Intro.m4v", "v")
+        try dir.write("Textures/T/b.png", "b")
+        try dir.write("Textures/T/a/z.png", "z", mode: 0o755)
+        try dir.write("Textures/T/a.png", "a")
+        try dir.write("Other/x", "x")
         let (files, d) = FileSelection.resolve(manifest([.file("./Videos//Intro.m4v"), .directory("Textures/T/")]), manifestFile: "M.json", baseDirectory: dir.path)
         #expect(d.isEmpty)
         #expect(files.map(\.packPath) == ["Textures/T/a.png", "Textures/T/a/z.png", "Textures/T/b.png", "Videos/Intro.m4v"])
@@ -22,10 +23,10 @@ import Testing
         #expect(files.allSatisfy { $0.size == 1 })
     }
 
-    @Test func resolvesAgainstSourceRoot() {
-        let dir = TempDir(); defer { dir.remove() }
-        dir.write("Assets/Voice/en/a.caf", "1")
-        dir.write("Assets/Voice/en/sub/b.caf", "2")
+    @Test func resolvesAgainstSourceRoot() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("Assets/Voice/en/a.caf", "1")
+        try dir.write("Assets/Voice/en/sub/b.caf", "2")
         let (files, d) = FileSelection.resolve(manifest([.directory(".")], sourceRoot: "Assets/Voice/en"), manifestFile: "M.json", baseDirectory: dir.path)
         #expect(d.isEmpty)
         #expect(files.map(\.packPath) == ["a.caf", "sub/b.caf"])
@@ -34,30 +35,30 @@ import Testing
         #expect(missing.first?.message.contains("not an existing directory") == true)
     }
 
-    @Test func reportsMissingPathsByName() {
-        let dir = TempDir(); defer { dir.remove() }
-        dir.write("a", "a")
+    @Test func reportsMissingPathsByName() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("a", "a")
         let (_, d) = FileSelection.resolve(manifest([.file("a"), .file("gone.png"), .directory("nodir")]), manifestFile: "M.json", baseDirectory: dir.path)
         #expect(d.map(\.keyPath) == ["fileSelectors[1].file", "fileSelectors[2].directory"])
         #expect(d[0].message.contains("no such file \"gone.png\""))
         #expect(d[1].message.contains("no such directory \"nodir\""))
     }
 
-    @Test func rejectsKindMismatches() {
-        let dir = TempDir(); defer { dir.remove() }
-        dir.write("d/f", "x")
+    @Test func rejectsKindMismatches() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("d/f", "x")
         let (_, d) = FileSelection.resolve(manifest([.file("d"), .directory("d/f")]), manifestFile: "M.json", baseDirectory: dir.path)
         #expect(d.count == 2)
         #expect(d[0].message.contains("is a directory"))
         #expect(d[1].message.contains("is not a directory"))
     }
 
-    @Test func rejectsSymlinksThatEscapeTheRoot() {
-        let outside = TempDir(); defer { outside.remove() }
-        outside.write("secret", "s")
-        let dir = TempDir(); defer { dir.remove() }
-        dir.write("root/d/ok", "o")
-        dir.write("root/target", "t")
+    @Test func rejectsSymlinksThatEscapeTheRoot() throws {
+        let outside = try TemporaryDirectory("outside"); defer { outside.remove() }
+        try outside.write("secret", "s")
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("root/d/ok", "o")
+        try dir.write("root/target", "t")
         symlink(outside.path + "/secret", dir.path + "/root/d/leak")
         symlink(outside.path, dir.path + "/root/outdir")
         symlink("../target", dir.path + "/root/d/inside")
@@ -69,44 +70,44 @@ import Testing
         #expect(files.map(\.packPath) == ["d/inside", "d/ok"])
     }
 
-    @Test func rejectsSymlinkLoops() {
-        let dir = TempDir(); defer { dir.remove() }
-        dir.write("d/f", "x")
+    @Test func rejectsSymlinkLoops() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("d/f", "x")
         symlink(".", dir.path + "/d/loop")
         let (_, d) = FileSelection.resolve(manifest([.directory("d")]), manifestFile: "M.json", baseDirectory: dir.path)
         #expect(d.contains { $0.message.contains("symlink loop") })
     }
 
-    @Test func rejectsFilesSelectedTwice() {
-        let dir = TempDir(); defer { dir.remove() }
-        dir.write("d/a", "a")
+    @Test func rejectsFilesSelectedTwice() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("d/a", "a")
         let (_, d) = FileSelection.resolve(manifest([.directory("d"), .file("d/a")]), manifestFile: "M.json", baseDirectory: dir.path)
         #expect(d.count == 1)
         #expect(d[0].keyPath == "fileSelectors[1].file")
         #expect(d[0].message.contains("already selected by fileSelectors[0]"))
     }
 
-    @Test func rejectsAnEmptySelection() {
-        let dir = TempDir(); defer { dir.remove() }
+    @Test func rejectsAnEmptySelection() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         try! FileManager.default.createDirectory(atPath: dir.path + "/empty/deeper", withIntermediateDirectories: true)
         let (_, d) = FileSelection.resolve(manifest([.directory("empty")]), manifestFile: "M.json", baseDirectory: dir.path)
         #expect(d.count == 1)
         #expect(d[0].message.contains("select no files"))
     }
 
-    @Test func rejectsSpecialFiles() {
-        let dir = TempDir(); defer { dir.remove() }
-        dir.write("d/a", "a")
+    @Test func rejectsSpecialFiles() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("d/a", "a")
         mkfifo(dir.path + "/d/pipe", 0o644)
         let (_, d) = FileSelection.resolve(manifest([.directory("d")]), manifestFile: "M.json", baseDirectory: dir.path)
         #expect(d.count == 1)
         #expect(d[0].message.contains("\"d/pipe\" is not a regular file"))
     }
 
-    @Test func warnsAboutCaseOnlyDifferences() {
-        let dir = TempDir(); defer { dir.remove() }
-        dir.write("d/Hero.png", "a")
-        dir.write("d/hero.png", "b")
+    @Test func warnsAboutCaseOnlyDifferences() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("d/Hero.png", "a")
+        try dir.write("d/hero.png", "b")
         let (files, d) = FileSelection.resolve(manifest([.directory("d")]), manifestFile: "M.json", baseDirectory: dir.path)
         #expect(files.count == 2)
         #expect(d.count == 1 && d[0].severity == .warning && d[0].message.contains("differ only in case"))

@@ -22,14 +22,13 @@ public final class ServerProcess: @unchecked Sendable {
         self.port = port
         self.logPath = logPath
         pid = try Self.spawn(["timeout", "--kill-after=5", String(lifetime)] + arguments, logPath: logPath, environment: environment)
-        let deadline = ContinuousClock.now + startTimeout
-        while !isListening(port: port) {
-            guard isRunning, ContinuousClock.now < deadline else {
-                stop()
-                let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-                throw LoopbackServerError("\(arguments.joined(separator: " ")) did not start listening on port \(port): \(text.suffix(2000))")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        try? blockingWaitUntil("\(arguments[0]) listens on port \(port) or exits", timeout: startTimeout, interval: .milliseconds(50)) {
+            isListening(port: port) || !isRunning
+        }
+        guard isRunning, isListening(port: port) else {
+            stop()
+            let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            throw TestSupportError("\(arguments.joined(separator: " ")) did not start listening on port \(port): \(text.suffix(2000))")
         }
     }
 
@@ -49,10 +48,9 @@ public final class ServerProcess: @unchecked Sendable {
     public func stop() {
         guard isRunning else { return }
         kill(-pid, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while isRunning {
-            if ContinuousClock.now > deadline { kill(-pid, SIGKILL) }
-            Thread.sleep(forTimeInterval: 0.02)
+        if (try? blockingWaitUntil("the server ends on SIGTERM", timeout: .seconds(5), interval: .milliseconds(20)) { !isRunning }) == nil {
+            kill(-pid, SIGKILL)
+            try? blockingWaitUntil("the server ends on SIGKILL", timeout: .seconds(60), interval: .milliseconds(20)) { !isRunning }
         }
         kill(-pid, SIGKILL) // workers left behind by a master that died first
     }
@@ -81,14 +79,14 @@ public final class ServerProcess: @unchecked Sendable {
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard result == 0 else { throw LoopbackServerError("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
+        guard result == 0 else { throw TestSupportError("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
         return pid
     }
 
     /// Tries `make` with fresh ports up to `attempts` times (another process may take a port
     /// between the moment it was found free and the moment the server binds it).
     public static func withFreePort<T>(attempts: Int = 4, _ make: (UInt16) throws -> T) throws -> T {
-        var lastError: any Error = LoopbackServerError("no attempt made")
+        var lastError: any Error = TestSupportError("no attempt made")
         for _ in 0..<attempts {
             do { return try make(try freeLoopbackPort()) } catch { lastError = error }
         }

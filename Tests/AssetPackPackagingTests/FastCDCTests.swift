@@ -1,26 +1,15 @@
 @testable import AssetPackPackaging
 import Testing
 @testable import AssetPackFormat
+import TestSupport
 
 @Suite struct FastCDCTests {
     let params = ChunkingParameters(minimumSize: 2048, averageSize: 8192, maximumSize: 32768)
 
-    func chunks(_ data: [UInt8]) -> [[UInt8]] {
-        let cdc = FastCDC(params)
-        var out: [[UInt8]] = []
-        var i = 0
-        data.withUnsafeBytes { buf in
-            while i < data.count {
-                let n = cdc.cut(UnsafeRawBufferPointer(rebasing: buf[i...]))
-                out.append(Array(data[i..<i + n]))
-                i += n
-            }
-        }
-        return out
-    }
+    func chunks(_ data: [UInt8]) -> [[UInt8]] { FastCDC(params).chunks(of: data) }
 
     @Test func chunkSizesStayWithinBoundsAndNearTheAverage() {
-        let data = pseudoRandomBytes(2 << 20, seed: 7)
+        let data = patternBytes(2 << 20, seed: 7)
         let c = chunks(data)
         #expect(c.dropLast().allSatisfy { $0.count >= params.minimumSize && $0.count <= params.maximumSize })
         #expect(c.flatMap { $0 } == data)
@@ -29,7 +18,7 @@ import Testing
     }
 
     @Test func insertingBytesMovesOnlyNearbyCuts() {
-        let data = pseudoRandomBytes(1 << 20, seed: 11)
+        let data = patternBytes(1 << 20, seed: 11)
         var edited = data
         edited.insert(contentsOf: [1, 2, 3, 4, 5, 6, 7], at: 300_000)
         let before = Set(chunks(data)), after = chunks(edited)

@@ -1,0 +1,44 @@
+import AssetPackServer
+import Foundation
+import TestSupport
+
+/// A `RepositoryServer` with an access log in a file of its own; stopped when released.
+public final class TestServer: @unchecked Sendable {
+    public let server: RepositoryServer
+    public let logPath: String
+
+    init(directory: String, configuration: ServerConfiguration, logPath: String) throws {
+        var configuration = configuration
+        configuration.accessLog = .file(logPath)
+        self.logPath = logPath
+        server = try RepositoryServer(directory: directory, configuration: configuration)
+    }
+
+    deinit { server.stop() }
+
+    public var url: String { server.url }
+    public var port: UInt16 { server.port }
+    public func stop() { server.stop() }
+
+    /// The access log as written so far.
+    public func accessLog() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// The access log once a line of it contains `text`: a line is written when its response has
+    /// ended, which may be a moment after the client read the last byte. After `timeout`, the
+    /// log as it is (the caller's expectation then says what is missing).
+    public func accessLog(containing text: String, timeout: Duration = .seconds(10)) -> String {
+        try? blockingWaitUntil("the access log names \(text)", timeout: timeout) { self.accessLog().contains(text) }
+        return accessLog()
+    }
+
+    /// Every request answered so far: waits (bounded) for the responses under way to end, since
+    /// a response's line is written when it ends, which may be a moment after the client has
+    /// read its last byte.
+    public func requests() -> [LoggedRequest] {
+        try? blockingWaitUntil("the server's responses under way have ended", timeout: .seconds(10)) { server.responsesInProgress == 0 }
+        return accessLog().split(separator: "\n").compactMap { LoggedRequest(accessLogLine: String($0)) }
+    }
+
+    /// Requests for pack files (not the catalog).
+    public func packRequests() -> [LoggedRequest] { requests().filter { $0.path.hasPrefix("/packs/") } }
+}
