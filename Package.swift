@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AssetPackUpload", targets: ["AssetPackUpload"]),
         .library(name: "AssetPacks", targets: ["AssetPacks"]),
         .library(name: "AssetPackMigration", targets: ["AssetPackMigration"]),
+        .library(name: "AssetPackAgent", targets: ["AssetPackAgent"]),
         .executable(name: "assetpack", targets: ["assetpack"]),
     ],
     targets: [
@@ -34,12 +35,14 @@ let package = Package(
         .target(name: "AssetPackTransport", dependencies: ["CCurl"]),
         .target(name: "AssetPackUpload", dependencies: ["AssetPackFormat", "AssetPackTransport"]),
         .target(name: "AssetPacks", dependencies: ["AssetPackFormat", "AssetPackTransport", "CSQLite", "CPOSIX"]),
+        // The agent: owns a root's downloads, serves the client API on a Unix socket.
+        .target(name: "AssetPackAgent", dependencies: ["AssetPacks", "AssetPackFormat", "CMicroHTTPD", "CPOSIX"]),
         // Beside the flow.
         .target(name: "AssetPackMigration", dependencies: ["AssetPackPackaging", "AssetPackFormat"]),
         .target(name: "AssetPackCLI", dependencies: []),
         .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPackaging", "AssetPackPublishing", "AssetPackServer",
                                                             "AssetPackTransport", "AssetPackUpload", "AssetPacks",
-                                                            "AssetPackMigration", "AssetPackCLI"]),
+                                                            "AssetPackMigration", "AssetPackCLI", "AssetPackAgent"]),
         // Tests. LoopbackServers starts nginx, moto and silent sockets on 127.0.0.1 for them.
         .target(name: "LoopbackServers", path: "Tests/LoopbackServers"),
         .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat", "AssetPackPackaging"]),
@@ -49,6 +52,8 @@ let package = Package(
         .testTarget(name: "AssetPackUploadTests", dependencies: ["AssetPackUpload", "AssetPackTransport", "LoopbackServers"]),
         .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackPackaging", "AssetPackFormat"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["assetpack", "LoopbackServers"]),
+        .testTarget(name: "AssetPackAgentTests", dependencies: ["AssetPackAgent", "AssetPacks", "AssetPackPublishing", "AssetPackServer", "AssetPackFormat", "AssetPackTransport",
+                                                              "LoopbackServers", "assetpack"]),
         .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer", "AssetPackFormat",
                                                           "AssetPackTransport", "LoopbackServers", "assetpack"]),
     ]

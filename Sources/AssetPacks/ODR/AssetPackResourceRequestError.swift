@@ -1,3 +1,5 @@
+import AssetPackFormat
+
 /// Why an `AssetPackResourceRequest` could not resolve its tags.
 public enum AssetPackResourceRequestError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No pack holds resources with this tag (tags are case-sensitive).

@@ -6,8 +6,15 @@ import AssetPackFormat
 ///     state.sqlite                     the client store (WAL)
 ///     packs/<id>/<version>-<digest16>/ an installed pack's files, made visible by one rename
 ///     staging/<id>-<digest16>/         a download in progress: index, segment-N, files/
-struct StorageLayout: Sendable {
-    let root: String
+///     agent.sock                       the agent's local API (AssetPackAgent), mode 0600
+///     agent.sqlite                     the agent's queue of accepted requests
+package struct StorageLayout: Sendable {
+    package let root: String
+
+    package init(root: String) { self.root = root }
+
+    package var agentSocket: String { root + "/agent.sock" }
+    package var agentDatabase: String { root + "/agent.sqlite" }
 
     var database: String { root + "/state.sqlite" }
     var packs: String { root + "/packs" }

@@ -38,6 +38,12 @@ static inline int cmhd_connection_is_tls(struct MHD_Connection *connection) {
     return info != NULL && info->protocol != 0;
 }
 
+/// The connection's socket (for SO_PEERCRED on a Unix socket), or -1.
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? (int)info->connect_fd : -1;
+}
+
 /// MHD's status and reader constants, which Swift sees only as macros or enums of odd types.
 static const ssize_t cmhd_content_reader_end_of_stream = MHD_CONTENT_READER_END_OF_STREAM;
 static const ssize_t cmhd_content_reader_end_with_error = MHD_CONTENT_READER_END_WITH_ERROR;
@@ -45,6 +51,7 @@ static const uint64_t cmhd_size_unknown = MHD_SIZE_UNKNOWN;
 static const enum MHD_Result cmhd_yes = MHD_YES;
 static const enum MHD_Result cmhd_no = MHD_NO;
 static const enum MHD_ValueKind cmhd_header_kind = MHD_HEADER_KIND;
+static const enum MHD_ValueKind cmhd_get_argument_kind = MHD_GET_ARGUMENT_KIND;
 static const enum MHD_ResponseMemoryMode cmhd_respmem_persistent = MHD_RESPMEM_PERSISTENT;
 static const enum MHD_ResponseMemoryMode cmhd_respmem_must_copy = MHD_RESPMEM_MUST_COPY;
 

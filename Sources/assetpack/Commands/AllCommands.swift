@@ -22,6 +22,8 @@ let allCommands: [CommandSpec] = [
     removeCommand,
     updateCommand,
     fetchCommand,
+    agentCommand,
+    cancelCommand,
     auditCommand,
     convertCommand,
 ]

@@ -1,0 +1,29 @@
+import AssetPacks
+
+/// How an agent runs: the storage root it owns, where it listens, and how many packs it
+/// downloads at once. The repository, key and CA come from what the root remembers
+/// (`RootSettings`, written by the first `assetpack install`).
+public struct AgentConfiguration: Sendable {
+    public var root: String
+    /// Where the API listens; nil for `ROOT/agent.sock`. Ignored when systemd passes a socket.
+    public var socketPath: String?
+    /// Packs downloaded at once.
+    public var maxParallel: Int
+    /// Whether a listening socket passed by systemd (LISTEN_FDS, LISTEN_PID) is used.
+    public var acceptsInheritedSocket: Bool
+    /// The largest request body the API reads (larger ones get 413).
+    public var maxRequestSize: Int
+    /// Changes the manager's configuration after it is built from the root's settings (tests:
+    /// retry policy, parts).
+    public var configureManager: @Sendable (inout AssetPackManager.Configuration) -> Void
+
+    public init(root: String, socketPath: String? = nil, maxParallel: Int = 2, acceptsInheritedSocket: Bool = true,
+                maxRequestSize: Int = 1 << 20, configureManager: @escaping @Sendable (inout AssetPackManager.Configuration) -> Void = { _ in }) {
+        self.root = root
+        self.socketPath = socketPath
+        self.maxParallel = maxParallel
+        self.acceptsInheritedSocket = acceptsInheritedSocket
+        self.maxRequestSize = maxRequestSize
+        self.configureManager = configureManager
+    }
+}

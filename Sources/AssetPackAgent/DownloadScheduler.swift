@@ -1,0 +1,157 @@
+import AssetPacks
+import Foundation
+
+/// Runs the agent's accepted requests through its manager: at most `maxParallel` packs at once,
+/// in the order they were accepted, one job per pack however many callers ask for it. The agent
+/// is the manager's only caller for these downloads, so a client that leaves changes nothing;
+/// `cancel` is what stops a download (the manager then pauses it and sends `.paused`).
+final class DownloadScheduler: @unchecked Sendable {
+    let manager: AssetPackManager
+    let store: RequestQueueStore
+    let maxParallel: Int
+    private let lock = NSLock()
+    private var jobs: [String: Job] = [:]
+    private var waiting: [String] = []
+    private var running: [ObjectIdentifier: String] = [:]
+    private var stopping = false
+    /// Signalled whenever a running job ends (for `shutdown`).
+    private let ended = NSCondition()
+
+    final class Job: @unchecked Sendable {
+        let id: String
+        let requireLatestVersion: Bool
+        let outcome = RequestOutcome()
+        var task: Task<Void, Never>?
+        var cancelledByUser = false
+        init(id: String, requireLatestVersion: Bool) {
+            self.id = id
+            self.requireLatestVersion = requireLatestVersion
+        }
+    }
+
+    init(manager: AssetPackManager, store: RequestQueueStore, maxParallel: Int) {
+        self.manager = manager
+        self.store = store
+        self.maxParallel = max(1, maxParallel)
+    }
+
+    /// Packs downloading now.
+    var runningIDs: [String] { lock.withLock { running.values.sorted() } }
+
+    /// Accepts a request: on disk first, then queued. Returns how it will end (a pack already
+    /// requested joins that request).
+    func ensure(_ id: String, requireLatestVersion: Bool) throws -> RequestOutcome {
+        // A job being cancelled is not joined: this request starts afresh once it has stopped
+        // (the manager resumes from what it kept).
+        if let existing = lock.withLock({ stopping ? nil : jobs[id] }), !existing.cancelledByUser { return existing.outcome }
+        guard !lock.withLock({ stopping }) else { throw AgentRequestError.stopping }
+        try store.accept(id, requireLatestVersion: requireLatestVersion)
+        let outcome: RequestOutcome = lock.withLock {
+            if let existing = jobs[id], !existing.cancelledByUser { return existing.outcome }
+            let job = Job(id: id, requireLatestVersion: requireLatestVersion)
+            jobs[id] = job
+            waiting.append(id)
+            return job.outcome
+        }
+        startReady()
+        return outcome
+    }
+
+    /// Takes up every request a previous run left queued (after a crash, a kill, a reboot).
+    func resumeUnfinished() throws {
+        let queued = try store.records().filter { $0.state == RequestQueueStore.State.queued.rawValue }
+        lock.withLock {
+            for r in queued where jobs[r.id] == nil {
+                jobs[r.id] = Job(id: r.id, requireLatestVersion: r.requireLatestVersion)
+                waiting.append(r.id)
+            }
+        }
+        startReady()
+    }
+
+    /// Stops the request for `id`: a waiting one leaves the queue, a running one is cancelled
+    /// (the manager pauses the download, keeping what it verified). Recorded as `paused`.
+    /// False when the agent holds no request for the pack.
+    func cancel(_ id: String, forget: Bool = false) throws -> Bool {
+        let job: Job? = lock.withLock {
+            guard let job = jobs[id] else { return nil }
+            job.cancelledByUser = true
+            if let i = waiting.firstIndex(of: id) {
+                waiting.remove(at: i)
+                jobs[id] = nil
+            }
+            return job
+        }
+        let known = try job != nil || store.record(id) != nil
+        if forget { try store.finish(id) } else if known { try store.mark(id, .paused) }
+        if let job {
+            if let task = job.task { task.cancel() } else { job.outcome.complete(.failure(AgentRequestError.paused(assetPackID: id))) }
+        }
+        return known
+    }
+
+    private func startReady() {
+        lock.withLock {
+            while !stopping, running.count < maxParallel, !waiting.isEmpty {
+                let id = waiting.removeFirst()
+                guard let job = jobs[id] else { continue }
+                running[ObjectIdentifier(job)] = id
+                job.task = Task { [self] in
+                    let result: Result<Void, any Error>
+                    do {
+                        let pack = try await manager.assetPack(withID: job.id)
+                        try await manager.ensureLocalAvailability(of: pack, requireLatestVersion: job.requireLatestVersion)
+                        result = .success(())
+                    } catch {
+                        result = .failure(error)
+                    }
+                    finish(job, result)
+                }
+            }
+        }
+    }
+
+    private func finish(_ job: Job, _ result: Result<Void, any Error>) {
+        let (wasStopping, byUser) = lock.withLock {
+            running[ObjectIdentifier(job)] = nil
+            if jobs[job.id] === job { jobs[job.id] = nil }
+            return (stopping, job.cancelledByUser)
+        }
+        var outcome = result
+        switch result {
+        case .success:
+            try? store.finish(job.id)
+        case .failure(let error):
+            if byUser {
+                outcome = .failure(AgentRequestError.paused(assetPackID: job.id))
+            } else if wasStopping {
+                // Stays queued: the next start resumes it.
+                outcome = .failure(AgentRequestError.stopping)
+            } else {
+                try? store.mark(job.id, .failed, error: "\(error)")
+            }
+        }
+        job.outcome.complete(outcome)
+        ended.withLock { ended.broadcast() }
+        startReady()
+    }
+
+    /// Stops starting jobs, cancels those running (their requests stay queued on disk), tells
+    /// every waiter, and waits until the running ones have stopped or `deadline` passes.
+    func shutdown(deadline: Date) {
+        let (all, tasks): ([Job], [Task<Void, Never>]) = lock.withLock {
+            stopping = true
+            waiting.removeAll()
+            let all = Array(jobs.values)
+            return (all, all.compactMap(\.task))
+        }
+        for task in tasks { task.cancel() }
+        for job in all where job.task == nil { job.outcome.complete(.failure(AgentRequestError.stopping)) }
+        ended.withLock {
+            while !lock.withLock({ running.isEmpty }) {
+                if !ended.wait(until: deadline) { break }
+            }
+        }
+        for job in all { job.outcome.complete(.failure(AgentRequestError.stopping)) }
+    }
+}

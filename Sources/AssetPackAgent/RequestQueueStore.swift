@@ -1,0 +1,77 @@
+import AssetPacks
+import Foundation
+
+/// The agent's durable queue: every ensure it accepts, in SQLite (`ROOT/agent.sqlite`, WAL,
+/// synchronous=FULL) before it is acknowledged, until the pack is installed. After a crash (or a
+/// reboot) the next start takes up every request still `queued`; a `paused` one (cancelled)
+/// waits to be asked for again; a `failed` one keeps its reason for status.
+final class RequestQueueStore: @unchecked Sendable {
+    enum State: String { case queued, paused, failed }
+    static let schemaVersion: Int64 = 1
+    private let db: SQLiteDatabase
+    private let lock = NSLock()
+
+    init(path: String) throws(AgentServiceError) {
+        do {
+            db = try SQLiteDatabase(path: path)
+            let version = try db.query("PRAGMA user_version").first?.first?.int ?? 0
+            guard version <= Self.schemaVersion else {
+                throw AgentServiceError.queue("\(path) has schema version \(version); this agent understands up to \(Self.schemaVersion)")
+            }
+            try db.transaction {
+                try db.execute("""
+                CREATE TABLE IF NOT EXISTS requests (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    pack_id TEXT NOT NULL UNIQUE,
+                    require_latest INTEGER NOT NULL,
+                    state TEXT NOT NULL,
+                    error TEXT,
+                    accepted_at REAL NOT NULL);
+                PRAGMA user_version = \(Self.schemaVersion);
+                """)
+            }
+        } catch let error as AgentServiceError {
+            throw error
+        } catch {
+            throw .queue("\(path): \(error)")
+        }
+    }
+
+    /// Records an accepted request (again `queued` if it was paused or failed); returns once it
+    /// is on disk.
+    func accept(_ id: String, requireLatestVersion: Bool) throws(AgentServiceError) {
+        try run("""
+            INSERT INTO requests (pack_id, require_latest, state, error, accepted_at) VALUES (?1, ?2, 'queued', NULL, ?3)
+            ON CONFLICT (pack_id) DO UPDATE SET require_latest = max(require_latest, excluded.require_latest), state = 'queued', error = NULL
+            """, [.text(id), .integer(requireLatestVersion ? 1 : 0), .real(Date().timeIntervalSince1970)])
+    }
+
+    func mark(_ id: String, _ state: State, error: String? = nil) throws(AgentServiceError) {
+        try run("UPDATE requests SET state = ?2, error = ?3 WHERE pack_id = ?1", [.text(id), .text(state.rawValue), error.map { .text($0) } ?? .null])
+    }
+
+    /// The pack is installed (or removed): the request is done.
+    func finish(_ id: String) throws(AgentServiceError) {
+        try run("DELETE FROM requests WHERE pack_id = ?1", [.text(id)])
+    }
+
+    /// Every request, oldest first.
+    func records() throws(AgentServiceError) -> [AgentRequestRecord] {
+        let rows = try run("SELECT pack_id, state, require_latest, error FROM requests ORDER BY seq", [])
+        return rows.compactMap { row in
+            guard let id = row[0].string, let state = row[1].string else { return nil }
+            return AgentRequestRecord(id: id, state: state, requireLatestVersion: row[2].int == 1, error: row[3].string)
+        }
+    }
+
+    func record(_ id: String) throws(AgentServiceError) -> AgentRequestRecord? {
+        try records().first { $0.id == id }
+    }
+
+    @discardableResult
+    private func run(_ sql: String, _ arguments: [SQLiteValue]) throws(AgentServiceError) -> [[SQLiteValue]] {
+        lock.lock()
+        defer { lock.unlock() }
+        do { return try db.query(sql, arguments) } catch { throw .queue("\(error)") }
+    }
+}

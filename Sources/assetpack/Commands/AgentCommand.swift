@@ -1,0 +1,73 @@
+import AssetPackAgent
+import AssetPackCLI
+import AssetPacks
+import Foundation
+
+// `assetpack agent` and `assetpack cancel`: the agent for one storage root, and the command that
+// pauses one of its downloads. Self-contained (only `printError`, `runBlocking` and the root
+// option come from elsewhere), so that it moves to another argument parser as a whole.
+
+private let socketOption = OptionSpec.option("--socket", value: "PATH", help: "The agent's Unix socket (default ROOT/agent.sock).")
+
+let agentCommand = CommandSpec(
+    name: "agent",
+    abstract: "Run the agent for a storage root: it owns the root's downloads and serves the local API (docs/AGENT.md).",
+    discussion: """
+    Runs in the foreground (for systemd) until SIGTERM or SIGINT, then stops within 2 s; downloads \
+    under way resume at the next start, as does every request accepted before a crash. The root must \
+    have been initialised (its repository and public key remembered) by 'assetpack install'. \
+    A listening socket passed by systemd (LISTEN_FDS) is used instead of --socket.
+    """,
+    options: [ClientOptions.root, socketOption,
+              .option("--max-parallel", value: "N", help: "Packs downloaded at once (default 2).")],
+    positionalCount: 0...0
+) { args in
+    let root = try args.required("--root")
+    var maxParallel = 2
+    if let text = args.value("--max-parallel") {
+        guard let n = Int(text), (1...64).contains(n) else { throw CLIError.usage("--max-parallel takes a number from 1 to 64, got '\(text)'") }
+        maxParallel = n
+    }
+    // Signals are taken on a queue, not by a handler: the stop runs in ordinary code.
+    signal(SIGTERM, SIG_IGN)
+    signal(SIGINT, SIG_IGN)
+    let service: AgentService
+    do {
+        service = try AgentService(configuration: AgentConfiguration(root: root, socketPath: args.value("--socket"), maxParallel: maxParallel))
+    } catch {
+        throw CLIError.failure("\(error)")
+    }
+    let stops = [SIGTERM, SIGINT].map { number in
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            printError("agent: signal \(number), stopping")
+            service.stop()
+        }
+        source.resume()
+        return source
+    }
+    printError("agent: serving \(service.configuration.root) on \(service.socketPath) (pid \(getpid()))")
+    service.waitUntilStopped()
+    stops.forEach { $0.cancel() }
+    printError("agent: stopped")
+    return 0
+}
+
+let cancelCommand = CommandSpec(
+    name: "cancel",
+    abstract: "Stop the agent's download of a pack: it pauses, keeping what it verified, until asked for again.",
+    arguments: "PACK_ID",
+    options: [ClientOptions.root, socketOption],
+    positionalCount: 1...1
+) { args in
+    let root = try args.required("--root")
+    let id = args.positionals[0]
+    do {
+        let agent = try AgentConnection(socketPath: args.value("--socket") ?? AgentConnection.socketPath(forRoot: root))
+        try runBlocking { try await agent.cancel(assetPackWithID: id) }
+    } catch {
+        throw CLIError.failure("\(error)")
+    }
+    printError("paused \(id)")
+    return 0
+}

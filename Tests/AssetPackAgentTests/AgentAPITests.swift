@@ -1,0 +1,127 @@
+import AssetPackAgent
+import AssetPacks
+import Foundation
+import LoopbackServers
+import Testing
+
+/// The API through `AgentConnection` (libcurl over the socket), against a real repository.
+@Suite struct AgentAPITests {
+    @Test func ensureThroughTheSocketInstallsAndServesTheNamespace() async throws {
+        let fixture = try AgentFixture()
+        let level = patternBytes(300_000, seed: 3)
+        try fixture.put("Levels", files: ["level1.bin": level, "readme.txt": Array("hello\n".utf8)])
+        try fixture.publishAndServe()
+        let agent = try fixture.startAgent()
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+
+        let before = try await connection.assetPack(withID: "Levels")
+        #expect(before.assetPackStatus == .downloadAvailable)
+        let updates = connection.statusUpdates(forAssetPackWithID: "Levels")
+        try await eventually("the event stream to be open") { try await connection.agentStatus().subscribers == 1 }
+
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Levels")
+
+        #expect(fixture.installedFile("Levels", "level1.bin") == Data(level))
+        let after = try await connection.assetPack(withID: "Levels")
+        #expect(after.assetPackStatus.contains(.upToDate) && after.assetPackStatus.contains(.downloaded))
+        #expect(after.request == nil, "a finished request leaves the queue")
+        #expect(try await connection.namespace() == [AgentNamespaceEntry(path: "level1.bin", packs: ["Levels"]),
+                                                    AgentNamespaceEntry(path: "readme.txt", packs: ["Levels"])])
+        #expect(try await connection.contents(at: "level1.bin") == Data(level))
+        let fd = try await connection.descriptor(for: "readme.txt")
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        #expect(read(fd, &buffer, 16) == 6)
+        await #expect(throws: AgentError.self) { try await connection.contents(at: "missing.bin") }
+
+        // The stream carried Apple's events in order and ended after `finished`.
+        var events: [String] = []
+        for await update in updates { events.append(AgentEvent(update).event) }
+        #expect(events.first == "began")
+        #expect(events.last == "finished")
+        #expect(events.dropFirst().dropLast().allSatisfy { $0 == "downloading" } && events.count > 2)
+    }
+
+    @Test func unknownPackIsAnErrorNotAQueueEntryThatBlocksOthers() async throws {
+        let fixture = try AgentFixture()
+        try fixture.put("Real", files: ["a.bin": patternBytes(1000, seed: 1)])
+        try fixture.publishAndServe()
+        let agent = try fixture.startAgent()
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+        do {
+            try await connection.ensureLocalAvailability(ofAssetPackWithID: "Nope")
+            Issue.record("ensure of a pack the catalog does not hold succeeded")
+        } catch AgentError.remote(let status, let kind, _) {
+            #expect(status == 404 && kind == "assetPackNotFound")
+        }
+        do {
+            try await connection.ensureLocalAvailability(ofAssetPackWithID: "../etc")
+            Issue.record("a malformed ID was accepted")
+        } catch AgentError.remote(let status, _, _) {
+            #expect(status == 400)
+        }
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Real")
+        #expect(fixture.installedFile("Real", "a.bin") != nil)
+    }
+
+    @Test func cancelPausesTheDownloadAndEnsureResumesIt() async throws {
+        let fixture = try AgentFixture()
+        let content = patternBytes(6 << 20, seed: 9)
+        try fixture.put("Big", files: ["big.bin": content])
+        try fixture.publishAndServe(bytesPerSecond: 2 << 20)
+        let agent = try fixture.startAgent()
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+        let updates = connection.statusUpdates
+        try await eventually("the event stream to be open") { try await connection.agentStatus().subscribers == 1 }
+
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Big", detached: true)
+        try await eventually("some bytes to arrive") { fixture.stagedBytes() > 0 }
+        try await connection.cancel(assetPackWithID: "Big")
+
+        var sawPaused = false
+        for await update in updates {
+            if case .paused(let p) = update, p.id == "Big" { sawPaused = true; break }
+        }
+        #expect(sawPaused)
+        let paused = try await connection.assetPack(withID: "Big")
+        #expect(paused.request == "paused")
+        #expect(try await connection.agentStatus().running.isEmpty)
+        #expect(fixture.installedFile("Big", "big.bin") == nil)
+
+        // Asked for again, it completes (from what was kept).
+        try fixture.serve(bytesPerSecond: 0)
+        agent.stop()
+        let again = try fixture.startAgent()
+        defer { again.stop() }
+        #expect(try again.statusReport().running.isEmpty, "a paused request does not resume on its own")
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Big")
+        #expect(fixture.installedFile("Big", "big.bin") == Data(content))
+        await #expect(throws: AgentError.self) { try await connection.cancel(assetPackWithID: "Big") }
+
+        // Remove goes through the agent too.
+        try await connection.remove(assetPackWithID: "Big")
+        #expect(fixture.installedFile("Big", "big.bin") == nil)
+        #expect(try await connection.assetPack(withID: "Big").assetPackStatus == .downloadAvailable)
+    }
+
+    @Test func detachedEnsureAnswersAtOnceAndTheAgentFinishesAlone() async throws {
+        let fixture = try AgentFixture()
+        let content = patternBytes(3 << 20, seed: 5)
+        try fixture.put("Voice", files: ["voice.bin": content])
+        try fixture.publishAndServe(bytesPerSecond: 1 << 20)
+        let agent = try fixture.startAgent()
+        defer { agent.stop() }
+        do {
+            let connection = try AgentConnection(root: fixture.root)
+            try await connection.ensureLocalAvailability(ofAssetPackWithID: "Voice", detached: true)
+            #expect(fixture.installedFile("Voice", "voice.bin") == nil, "a detached ensure answers before the download is done")
+            #expect(try agent.statusReport().requests.map(\.id) == ["Voice"], "the request is queued before it is acknowledged")
+        }
+        // The requesting client is gone; the agent finishes on its own.
+        try await eventually("the agent to install the pack", within: 60) { fixture.installedFile("Voice", "voice.bin") == Data(content) }
+        try await eventually("the request to leave the queue") { try agent.statusReport().requests.isEmpty }
+    }
+}

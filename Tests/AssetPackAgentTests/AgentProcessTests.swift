@@ -1,0 +1,84 @@
+import AssetPackAgent
+import AssetPacks
+import Foundation
+import LoopbackServers
+import Testing
+
+/// The `assetpack agent` executable: killed with SIGKILL mid-download, started by systemd's
+/// socket activation, stopped by SIGTERM; and clients that vanish.
+@Suite struct AgentProcessTests {
+    @Test func killedAgentResumesEveryRequestWithNoClientPresent() async throws {
+        let executable = try #require(ChildProcess.assetpack, "assetpack is built beside the tests")
+        let fixture = try AgentFixture()
+        let big = patternBytes(10 << 20, seed: 21), small = patternBytes(2 << 20, seed: 22)
+        try fixture.put("Big", files: ["big.bin": big])
+        try fixture.put("Small", files: ["small.bin": small])
+        try fixture.publishAndServe(bytesPerSecond: 3 << 20)
+
+        let first = try ChildProcess.start(executable, ["agent", "--root", fixture.root, "--max-parallel", "1"], output: fixture.dir.file("agent1.log"))
+        let connection = try AgentConnection(root: fixture.root)
+        try await eventually("the agent to answer") { await connection.isReachable() }
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Big", detached: true)
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Small", detached: true)
+        try await eventually("Big to be partly downloaded") { fixture.stagedBytes() > 2 << 20 }
+        kill(first.process.processIdentifier, SIGKILL)
+        #expect(await first.exit(within: 10))
+        #expect(fixture.installedFile("Big", "big.bin") == nil && fixture.installedFile("Small", "small.bin") == nil)
+
+        // Restarted; no client asks for anything: both requests complete from the queue.
+        try fixture.serve(bytesPerSecond: 0)
+        let second = try ChildProcess.start(executable, ["agent", "--root", fixture.root], output: fixture.dir.file("agent2.log"))
+        try await eventually("both packs to install", within: 90) {
+            fixture.installedFile("Big", "big.bin") == Data(big) && fixture.installedFile("Small", "small.bin") == Data(small)
+        }
+        try await eventually("the queue to empty") { (try? await connection.agentStatus().requests.isEmpty) == true }
+        // SIGTERM: exit 0 within 2 s, socket removed.
+        let started = Date()
+        kill(second.process.processIdentifier, SIGTERM)
+        #expect(await second.exit(within: 10))
+        print("assetpack agent exited \(Date().timeIntervalSince(started)) s after SIGTERM")
+        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(second.process.terminationStatus == 0, "\(second.output)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.socketPath))
+    }
+
+    @Test func aWaitingClientKilledMidDownloadDoesNotStopIt() async throws {
+        let fixture = try AgentFixture()
+        let content = patternBytes(6 << 20, seed: 31)
+        try fixture.put("Big", files: ["big.bin": content])
+        try fixture.publishAndServe(bytesPerSecond: 3 << 20)
+        let agent = try fixture.startAgent()
+        defer { agent.stop() }
+        let client = try ChildProcess.start("/usr/bin/curl", ["-s", "-X", "POST", "--unix-socket", agent.socketPath, "http://agent/v1/packs/Big/ensure"],
+                                            output: fixture.dir.file("curl.out"))
+        try await eventually("the download to be under way") { fixture.stagedBytes() > 256 << 10 }
+        kill(client.process.processIdentifier, SIGKILL)
+        #expect(await client.exit(within: 10))
+        try await eventually("the agent to finish alone", within: 60) { fixture.installedFile("Big", "big.bin") == Data(content) }
+    }
+
+    @Test func systemdSocketActivationHandsTheAgentItsSocket() async throws {
+        let executable = try #require(ChildProcess.assetpack, "assetpack is built beside the tests")
+        guard let activate = ["/usr/bin/systemd-socket-activate", "/bin/systemd-socket-activate"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            print("skipped: systemd-socket-activate (Debian package systemd) is not installed")
+            return
+        }
+        let fixture = try AgentFixture()
+        try fixture.put("A", files: ["a.bin": patternBytes(5000, seed: 2)])
+        try fixture.publishAndServe()
+        let path = fixture.dir.file("activated.sock")
+        let child = try ChildProcess.start(activate, ["-l", path, executable, "agent", "--root", fixture.root], output: fixture.dir.file("activate.log"))
+        defer { if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) } }
+        try await eventually("the socket to exist") { FileManager.default.fileExists(atPath: path) }
+        // The first connection starts the agent, which serves it on the inherited socket.
+        let connection = try AgentConnection(socketPath: path)
+        let status = try await connection.agentStatus()
+        #expect(status.socket == path)
+        #expect(!FileManager.default.fileExists(atPath: fixture.socketPath), "no socket of its own")
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "A")
+        #expect(fixture.installedFile("A", "a.bin") == Data(patternBytes(5000, seed: 2)))
+        kill(child.process.processIdentifier, SIGTERM)
+        #expect(await child.exit(within: 10))
+        #expect(child.process.terminationStatus == 0, "\(child.output)")
+    }
+}

@@ -1,0 +1,141 @@
+import AssetPackAgent
+import AssetPackPublishing
+import AssetPackServer
+import AssetPackTransport
+import AssetPacks
+import Foundation
+import LoopbackServers
+import Testing
+
+/// A repository for the agent's tests, published with its own key and served on loopback by
+/// `RepositoryServer` (optionally slowed down), and a storage root that remembers it, as
+/// `assetpack install` leaves one. The agent's own tests need only this much of a repository;
+/// the client's richer `TestRepository` lives in AssetPacksTests.
+final class AgentFixture: @unchecked Sendable {
+    let dir: TemporaryDirectory
+    let key: SigningKey
+    private var manifests: [String] = []
+    private(set) var server: RepositoryServer?
+
+    var repository: String { dir.file("repo") }
+    var root: String { dir.file("root") }
+    var socketPath: String { AgentConnection.socketPath(forRoot: root) }
+
+    init() throws {
+        // Short: Unix socket paths hold at most 107 bytes.
+        dir = try TemporaryDirectory("ag")
+        key = try SigningKey.generate()
+    }
+
+    /// Adds on-demand pack `id` holding `files`.
+    func put(_ id: String, files: [String: [UInt8]]) throws {
+        for (name, bytes) in files { try dir.write("content/\(id)/\(name)", bytes) }
+        let manifest: [String: Any] = ["assetPackID": id, "downloadPolicy": ["onDemand": [String: Any]()],
+                                       "fileSelectors": files.keys.sorted().map { ["file": $0] },
+                                       "platforms": ["iOS"], "sourceRoot": "content/\(id)"]
+        manifests.append(try dir.write("\(id).json", Array(JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]))))
+    }
+
+    /// Publishes the packs, serves the repository (at `bytesPerSecond` for pack files if given)
+    /// and initialises the root with its URL and key.
+    func publishAndServe(bytesPerSecond: UInt64 = 0) throws {
+        var options = PublishOptions(repository: repository)
+        options.baseDirectory = dir.path
+        options.writer.threads = 2
+        _ = try Publisher(key: key, options: options).publish(manifests: manifests)
+        try serve(bytesPerSecond: bytesPerSecond)
+        try RootSettings(repositoryURLs: [server!.url], publicKey: key.publicKey.text).save(root: root)
+    }
+
+    /// (Re)starts the server on a fresh port and points the root at it.
+    func serve(bytesPerSecond: UInt64) throws {
+        server?.stop()
+        var configuration = ServerConfiguration()
+        configuration.faults.bandwidthBytesPerSecond = bytesPerSecond
+        configuration.accessLog = .none
+        server = try RepositoryServer(directory: repository, configuration: configuration)
+        if FileManager.default.fileExists(atPath: root) {
+            var settings = try RootSettings.load(root: root)
+            settings.repositoryURLs = [server!.url]
+            try settings.save(root: root)
+        }
+    }
+
+    deinit { server?.stop() }
+
+    /// An agent on the root, with quick retries.
+    func startAgent(socketPath: String? = nil, maxParallel: Int = 2) throws -> AgentService {
+        try AgentService(configuration: AgentConfiguration(root: root, socketPath: socketPath, maxParallel: maxParallel, acceptsInheritedSocket: false) {
+            $0.retryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(5), maxDelay: .milliseconds(50))
+        })
+    }
+
+    /// The installed copy of `name` in pack `id`, if the pack is installed.
+    func installedFile(_ id: String, _ name: String) -> Data? {
+        let packs = root + "/packs/" + id
+        for version in (try? FileManager.default.contentsOfDirectory(atPath: packs)) ?? [] {
+            if let data = FileManager.default.contents(atPath: "\(packs)/\(version)/\(name)") { return data }
+        }
+        return nil
+    }
+
+    /// Bytes assembled so far in the root's staging folders.
+    func stagedBytes() -> UInt64 {
+        let staging = root + "/staging"
+        var total: UInt64 = 0
+        for name in FileManager.default.subpaths(atPath: staging) ?? [] {
+            var st = stat()
+            if lstat(staging + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, name.contains("/files/") {
+                total += min(UInt64(st.st_size), UInt64(st.st_blocks) * 512)
+            }
+        }
+        return total
+    }
+}
+
+/// Waits until `condition` holds, checking every 10 ms; records an issue (and returns false)
+/// after `seconds`.
+@discardableResult
+func eventually(_ what: String, within seconds: TimeInterval = 30, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("timed out after \(seconds) s waiting for \(what)")
+    return false
+}
+
+/// A child process with its output in a file.
+struct ChildProcess {
+    let process: Process
+    let outputPath: String
+
+    static func start(_ executable: String, _ arguments: [String], output: String, environment: [String: String]? = nil) throws -> ChildProcess {
+        FileManager.default.createFile(atPath: output, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        if let environment { p.environment = environment }
+        p.standardInput = FileHandle.nullDevice
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        p.standardOutput = handle
+        p.standardError = handle
+        try p.run()
+        return ChildProcess(process: p, outputPath: output)
+    }
+
+    var output: String { String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self) }
+
+    /// Waits for the process to end without holding a thread of the shared pool.
+    func exit(within seconds: TimeInterval) async -> Bool {
+        await eventually("process \(process.processIdentifier) to exit", within: seconds) { !process.isRunning }
+    }
+
+    /// The `assetpack` executable SwiftPM builds beside the test bundle.
+    static let assetpack: String? = {
+        let candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("assetpack").path,
+                          Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("assetpack").path]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
+}
