@@ -23,6 +23,7 @@ struct AgentAPI: Sendable {
             case ("POST", "packs") where route.count == 3 && route[2] == "ensure": return try ensure(route[1], request)
             case ("POST", "packs") where route.count == 3 && route[2] == "cancel": return try cancel(route[1])
             case ("POST", "update") where route.count == 1: return .json(try update())
+            case ("POST", "installation-events") where route.count == 2: return try installationEvent(route[1], request)
             case ("GET", "namespace") where route.count == 1:
                 let entries = try wait { try await service.manager.namespace() }
                 return .json(entries.map { AgentNamespaceEntry(path: $0.path, packs: $0.packIDs) })
@@ -30,7 +31,7 @@ struct AgentAPI: Sendable {
             case ("GET", "events") where route.count == 1:
                 guard let subscription = service.hub.subscribe(packID: request.query["pack"]) else { throw AgentRequestError.stopping }
                 return LocalHTTPResponse(status: 200, contentType: "text/event-stream", body: .stream(subscription), headers: [("Cache-Control", "no-store")])
-            case (_, "status"), (_, "packs"), (_, "update"), (_, "namespace"), (_, "files"), (_, "events"):
+            case (_, "status"), (_, "packs"), (_, "update"), (_, "installation-events"), (_, "namespace"), (_, "files"), (_, "events"):
                 return .error(405, "methodNotAllowed", "\(request.method) \(request.path) is not a route of this API")
             default:
                 return .error(404, "notFound", "no route \(request.method) \(request.path)")
@@ -83,6 +84,22 @@ struct AgentAPI: Sendable {
         return .json(try pack(id))
     }
 
+    /// The install step run by the agent: every essential and prefetch pack of the event is
+    /// queued (essential ones first); waits for the essential ones unless detached.
+    private func installationEvent(_ name: String, _ request: LocalHTTPRequest) throws -> LocalHTTPResponse {
+        guard let event = InstallationEventType(rawValue: name) else {
+            return .error(404, "notFound", "no installation event \"\(name)\" (firstInstallation or subsequentUpdate)")
+        }
+        let manager = service.manager
+        let plan = try wait { try await manager.installationPlan(for: event) }
+        let essential = try plan.essential.map { try service.scheduler.ensure($0.id, requireLatestVersion: true, urgent: true) }
+        for p in plan.prefetch { _ = try service.scheduler.ensure(p.id, requireLatestVersion: true) }
+        let reply = AgentInstallationPlan(essential: plan.essential.map(\.id), prefetch: plan.prefetch.map(\.id))
+        if request.flag("detach") { return .json(reply, status: 202) }
+        for outcome in essential { try outcome.wait().get() }
+        return .json(reply)
+    }
+
     private func cancel(_ id: String) throws -> LocalHTTPResponse {
         guard try service.scheduler.cancel(id) else { return .error(404, "noRequest", "the agent holds no request for \"\(id)\"") }
         return .json(try service.queue.record(id) ?? AgentRequestRecord(id: id, state: "paused", requireLatestVersion: false))
@@ -119,16 +136,20 @@ struct AgentAPI: Sendable {
         return LocalHTTPResponse(status: 200, contentType: "application/octet-stream", body: .file(descriptor: fd, length: UInt64(st.st_size)))
     }
 
-    /// Runs async work and blocks this (the connection's) thread until it is done.
+    /// Runs async work and blocks this (the connection's) thread until it is done — or until the
+    /// agent stops: then the work is cancelled and this returns at once, without waiting for
+    /// the work to wind down (a stop must not depend on Swift's thread pool being free).
     private func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
         let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do { box.result = .success(try await work()) } catch { box.result = .failure(error) }
-            done.signal()
+        let task = Task {
+            do { box.complete(.success(try await work())) } catch { box.complete(.failure(error)) }
         }
-        done.wait()
-        return try box.result!.get()
+        let token = service.stopSignal.register {
+            task.cancel()
+            box.complete(.failure(AgentRequestError.stopping))
+        }
+        defer { service.stopSignal.unregister(token) }
+        return try box.wait().get()
     }
 
     /// The status and kind an error answers with.
@@ -161,4 +182,22 @@ struct AgentAPI: Sendable {
     }
 }
 
-private final class ResultBox<T>: @unchecked Sendable { var result: Result<T, any Error>? }
+/// The first result handed to it, for a thread that blocks until there is one.
+private final class ResultBox<T>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: Result<T, any Error>?
+
+    func complete(_ value: Result<T, any Error>) {
+        condition.withLock {
+            if result == nil { result = value }
+            condition.broadcast()
+        }
+    }
+
+    func wait() -> Result<T, any Error> {
+        condition.withLock {
+            while result == nil { condition.wait() }
+            return result!
+        }
+    }
+}

@@ -11,6 +11,12 @@ public struct AgentConfiguration: Sendable {
     public var maxParallel: Int
     /// Whether a listening socket passed by systemd (LISTEN_FDS, LISTEN_PID) is used.
     public var acceptsInheritedSocket: Bool
+    /// How long a request that failed for a passing reason (the network, a 5xx) waits before it
+    /// is tried again; it is tried indefinitely.
+    public var retryBackoff: RetryBackoff
+    /// How long start waits for another holder of the root (a process, or an agent in this
+    /// process that is still winding down) before it fails naming the holder.
+    public var storageLockTimeout: Duration
     /// The largest request body the API reads (larger ones get 413).
     public var maxRequestSize: Int
     /// Changes the manager's configuration after it is built from the root's settings (tests:
@@ -18,11 +24,13 @@ public struct AgentConfiguration: Sendable {
     public var configureManager: @Sendable (inout AssetPackManager.Configuration) -> Void
 
     public init(root: String, socketPath: String? = nil, maxParallel: Int = 2, acceptsInheritedSocket: Bool = true,
-                maxRequestSize: Int = 1 << 20, configureManager: @escaping @Sendable (inout AssetPackManager.Configuration) -> Void = { _ in }) {
+                retryBackoff: RetryBackoff = RetryBackoff(), storageLockTimeout: Duration = .seconds(2), maxRequestSize: Int = 1 << 20, configureManager: @escaping @Sendable (inout AssetPackManager.Configuration) -> Void = { _ in }) {
         self.root = root
         self.socketPath = socketPath
         self.maxParallel = maxParallel
         self.acceptsInheritedSocket = acceptsInheritedSocket
+        self.retryBackoff = retryBackoff
+        self.storageLockTimeout = storageLockTimeout
         self.maxRequestSize = maxRequestSize
         self.configureManager = configureManager
     }

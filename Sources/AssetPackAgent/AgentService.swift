@@ -13,6 +13,7 @@ final class AgentServiceState: Sendable {
     let queue: RequestQueueStore
     let scheduler: DownloadScheduler
     let hub: EventHub
+    let stopSignal = StopSignal()
 
     init(root: String, socketPath: String, manager: AssetPackManager, queue: RequestQueueStore, scheduler: DownloadScheduler, hub: EventHub) {
         self.root = root
@@ -59,7 +60,7 @@ public final class AgentService: @unchecked Sendable {
         guard !settings.repositoryURLs.isEmpty, let keyText = settings.publicKey else { throw AgentServiceError.rootNotInitialized(root: root) }
         var managerConfiguration = AssetPackManager.Configuration(
             repositoryURLs: settings.repositoryURLs, publicKey: try Ed25519PublicKey(text: keyText), storageRoot: root,
-            storageBudget: settings.storageBudget, caFile: settings.caFile, storageLockTimeout: .zero)
+            storageBudget: settings.storageBudget, caFile: settings.caFile, storageLockTimeout: configuration.storageLockTimeout)
         configuration.configureManager(&managerConfiguration)
         // The root first: a second agent stops here, naming the process that holds it.
         let manager = try AssetPackManager(configuration: managerConfiguration)
@@ -71,7 +72,8 @@ public final class AgentService: @unchecked Sendable {
         }
         socketPath = socket.path
         let hub = EventHub()
-        let scheduler = DownloadScheduler(manager: manager, store: queue, maxParallel: configuration.maxParallel)
+        let scheduler = DownloadScheduler(manager: manager, store: queue, maxParallel: configuration.maxParallel,
+                                          backoff: configuration.retryBackoff)
         let state = AgentServiceState(root: root, socketPath: socket.path, manager: manager, queue: queue, scheduler: scheduler, hub: hub)
         self.state = state
         // Subscribed before anything can download, so that no update is missed.
@@ -110,6 +112,7 @@ public final class AgentService: @unchecked Sendable {
         socket.removeFile()
         if let state {
             state.hub.close()
+            state.stopSignal.fire()
             state.scheduler.shutdown(deadline: deadline)
         }
         server?.stop()

@@ -9,7 +9,11 @@ final class DownloadScheduler: @unchecked Sendable {
     let manager: AssetPackManager
     let store: RequestQueueStore
     let maxParallel: Int
+    let backoff: RetryBackoff
     private let lock = NSLock()
+    /// Consecutive transient failures per pack, and the pending retry of each.
+    private var failures: [String: Int] = [:]
+    private var retries: [String: Task<Void, Never>] = [:]
     private var jobs: [String: Job] = [:]
     private var waiting: [String] = []
     private var running: [ObjectIdentifier: String] = [:]
@@ -29,18 +33,20 @@ final class DownloadScheduler: @unchecked Sendable {
         }
     }
 
-    init(manager: AssetPackManager, store: RequestQueueStore, maxParallel: Int) {
+    init(manager: AssetPackManager, store: RequestQueueStore, maxParallel: Int, backoff: RetryBackoff = RetryBackoff()) {
         self.manager = manager
         self.store = store
         self.maxParallel = max(1, maxParallel)
+        self.backoff = backoff
     }
 
     /// Packs downloading now.
     var runningIDs: [String] { lock.withLock { running.values.sorted() } }
 
-    /// Accepts a request: on disk first, then queued. Returns how it will end (a pack already
-    /// requested joins that request).
-    func ensure(_ id: String, requireLatestVersion: Bool) throws -> RequestOutcome {
+    /// Accepts a request: on disk first, then queued — `urgent` ones (essential packs of an
+    /// install step) before the others. Returns how it will end (a pack already requested joins
+    /// that request).
+    func ensure(_ id: String, requireLatestVersion: Bool, urgent: Bool = false) throws -> RequestOutcome {
         // A job being cancelled is not joined: this request starts afresh once it has stopped
         // (the manager resumes from what it kept).
         if let existing = lock.withLock({ stopping ? nil : jobs[id] }), !existing.cancelledByUser { return existing.outcome }
@@ -48,9 +54,11 @@ final class DownloadScheduler: @unchecked Sendable {
         try store.accept(id, requireLatestVersion: requireLatestVersion)
         let outcome: RequestOutcome = lock.withLock {
             if let existing = jobs[id], !existing.cancelledByUser { return existing.outcome }
+            // Asked for again: no need to wait for a pending retry.
+            retries.removeValue(forKey: id)?.cancel()
             let job = Job(id: id, requireLatestVersion: requireLatestVersion)
             jobs[id] = job
-            waiting.append(id)
+            if urgent { waiting.insert(id, at: 0) } else { waiting.append(id) }
             return job.outcome
         }
         startReady()
@@ -60,6 +68,7 @@ final class DownloadScheduler: @unchecked Sendable {
     /// Takes up every request a previous run left queued (after a crash, a kill, a reboot).
     func resumeUnfinished() throws {
         let queued = try store.records().filter { $0.state == RequestQueueStore.State.queued.rawValue }
+        for r in queued where r.nextAttempt != nil { try store.mark(r.id, .queued, error: r.error) }
         lock.withLock {
             for r in queued where jobs[r.id] == nil {
                 jobs[r.id] = Job(id: r.id, requireLatestVersion: r.requireLatestVersion)
@@ -74,6 +83,8 @@ final class DownloadScheduler: @unchecked Sendable {
     /// False when the agent holds no request for the pack.
     func cancel(_ id: String, forget: Bool = false) throws -> Bool {
         let job: Job? = lock.withLock {
+            retries.removeValue(forKey: id)?.cancel()
+            failures[id] = nil
             guard let job = jobs[id] else { return nil }
             job.cancelledByUser = true
             if let i = waiting.firstIndex(of: id) {
@@ -120,6 +131,7 @@ final class DownloadScheduler: @unchecked Sendable {
         var outcome = result
         switch result {
         case .success:
+            lock.withLock { failures[job.id] = nil }
             try? store.finish(job.id)
         case .failure(let error):
             if byUser {
@@ -127,7 +139,11 @@ final class DownloadScheduler: @unchecked Sendable {
             } else if wasStopping {
                 // Stays queued: the next start resumes it.
                 outcome = .failure(AgentRequestError.stopping)
+            } else if Self.isTransient(error) {
+                // Stays queued, and is tried again later (callers waiting now get the error).
+                scheduleRetry(job, after: error)
             } else {
+                lock.withLock { failures[job.id] = nil }
                 try? store.mark(job.id, .failed, error: "\(error)")
             }
         }
@@ -136,12 +152,44 @@ final class DownloadScheduler: @unchecked Sendable {
         startReady()
     }
 
+    /// Whether a failure may go away by itself: the network, or a server error other than a
+    /// refusal of the request (4xx).
+    static func isTransient(_ error: any Error) -> Bool {
+        guard case AssetPackManagerError.transport(let t) = error else { return false }
+        return t.isTransient || !(400..<500).contains(t.httpStatus ?? 0)
+    }
+
+    private func scheduleRetry(_ job: Job, after error: any Error) {
+        let delay: Duration = lock.withLock {
+            failures[job.id, default: 0] += 1
+            return backoff.delay(afterFailures: failures[job.id]!)
+        }
+        try? store.mark(job.id, .queued, error: "\(error)", nextAttempt: Date().addingTimeInterval(delay.seconds))
+        let id = job.id
+        let task = Task { [self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled else { return }
+            lock.withLock {
+                retries[id] = nil
+                guard !stopping, jobs[id] == nil else { return }
+                jobs[id] = Job(id: id, requireLatestVersion: job.requireLatestVersion)
+                waiting.append(id)
+            }
+            startReady()
+        }
+        lock.withLock {
+            if stopping { task.cancel() } else { retries[id] = task }
+        }
+    }
+
     /// Stops starting jobs, cancels those running (their requests stay queued on disk), tells
     /// every waiter, and waits until the running ones have stopped or `deadline` passes.
     func shutdown(deadline: Date) {
         let (all, tasks): ([Job], [Task<Void, Never>]) = lock.withLock {
             stopping = true
             waiting.removeAll()
+            for retry in retries.values { retry.cancel() }
+            retries.removeAll()
             let all = Array(jobs.values)
             return (all, all.compactMap(\.task))
         }

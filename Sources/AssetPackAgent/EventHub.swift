@@ -24,7 +24,9 @@ final class EventHub: @unchecked Sendable {
 
     func publish(_ update: DownloadStatusUpdate) {
         let event = AgentEvent(update)
-        guard let data = try? JSONEncoder().encode(event) else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(event) else { return }
         let frame = Array("event: \(event.event)\ndata: ".utf8) + Array(data) + Array("\n\n".utf8)
         let terminal = event.event == "finished" || event.event == "failed"
         for s in lock.withLock({ Array(subscribers.values) }) where s.packID == nil || s.packID == event.pack.id {

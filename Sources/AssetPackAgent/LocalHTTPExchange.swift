@@ -37,6 +37,7 @@ struct LocalHTTPResponse: Sendable {
     static func json<T: Encodable>(_ value: T, status: Int = 200) -> LocalHTTPResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return LocalHTTPResponse(status: status, contentType: "application/json", body: .bytes(Array(data) + [0x0A]))
     }

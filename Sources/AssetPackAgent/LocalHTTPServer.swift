@@ -33,7 +33,7 @@ final class LocalHTTPServer: @unchecked Sendable {
             | UInt32(MHD_USE_POLL.rawValue) | UInt32(MHD_USE_ITC.rawValue)
         c.listen_socket = listeningSocket
         c.connection_limit = 4096
-        c.connection_timeout_seconds = 120
+        c.connection_timeout_seconds = 60
         c.handler = agentAccessHandler
         c.handler_cls = Unmanaged.passUnretained(self).toOpaque()
         c.completed = agentRequestCompleted

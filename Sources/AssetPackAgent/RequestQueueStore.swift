@@ -26,6 +26,7 @@ final class RequestQueueStore: @unchecked Sendable {
                     require_latest INTEGER NOT NULL,
                     state TEXT NOT NULL,
                     error TEXT,
+                    next_attempt REAL,
                     accepted_at REAL NOT NULL);
                 PRAGMA user_version = \(Self.schemaVersion);
                 """)
@@ -42,12 +43,14 @@ final class RequestQueueStore: @unchecked Sendable {
     func accept(_ id: String, requireLatestVersion: Bool) throws(AgentServiceError) {
         try run("""
             INSERT INTO requests (pack_id, require_latest, state, error, accepted_at) VALUES (?1, ?2, 'queued', NULL, ?3)
-            ON CONFLICT (pack_id) DO UPDATE SET require_latest = max(require_latest, excluded.require_latest), state = 'queued', error = NULL
+            ON CONFLICT (pack_id) DO UPDATE SET require_latest = max(require_latest, excluded.require_latest), state = 'queued', error = NULL, next_attempt = NULL
             """, [.text(id), .integer(requireLatestVersion ? 1 : 0), .real(Date().timeIntervalSince1970)])
     }
 
-    func mark(_ id: String, _ state: State, error: String? = nil) throws(AgentServiceError) {
-        try run("UPDATE requests SET state = ?2, error = ?3 WHERE pack_id = ?1", [.text(id), .text(state.rawValue), error.map { .text($0) } ?? .null])
+    /// Sets the request's state, the reason of its last failure and when it is tried again.
+    func mark(_ id: String, _ state: State, error: String? = nil, nextAttempt: Date? = nil) throws(AgentServiceError) {
+        try run("UPDATE requests SET state = ?2, error = ?3, next_attempt = ?4 WHERE pack_id = ?1",
+                [.text(id), .text(state.rawValue), error.map { .text($0) } ?? .null, nextAttempt.map { .real($0.timeIntervalSince1970) } ?? .null])
     }
 
     /// The pack is installed (or removed): the request is done.
@@ -57,10 +60,11 @@ final class RequestQueueStore: @unchecked Sendable {
 
     /// Every request, oldest first.
     func records() throws(AgentServiceError) -> [AgentRequestRecord] {
-        let rows = try run("SELECT pack_id, state, require_latest, error FROM requests ORDER BY seq", [])
+        let rows = try run("SELECT pack_id, state, require_latest, error, next_attempt FROM requests ORDER BY seq", [])
         return rows.compactMap { row in
             guard let id = row[0].string, let state = row[1].string else { return nil }
-            return AgentRequestRecord(id: id, state: state, requireLatestVersion: row[2].int == 1, error: row[3].string)
+            return AgentRequestRecord(id: id, state: state, requireLatestVersion: row[2].int == 1, error: row[3].string,
+                                      nextAttempt: row[4].double.map { Date(timeIntervalSince1970: $0) })
         }
     }
 

@@ -41,6 +41,7 @@ import Testing
         #expect(events.first == "began")
         #expect(events.last == "finished")
         #expect(events.dropFirst().dropLast().allSatisfy { $0 == "downloading" } && events.count > 2)
+        await agent.stopped()
     }
 
     @Test func unknownPackIsAnErrorNotAQueueEntryThatBlocksOthers() async throws {
@@ -64,6 +65,7 @@ import Testing
         }
         try await connection.ensureLocalAvailability(ofAssetPackWithID: "Real")
         #expect(fixture.installedFile("Real", "a.bin") != nil)
+        await agent.stopped()
     }
 
     @Test func cancelPausesTheDownloadAndEnsureResumesIt() async throws {
@@ -93,7 +95,7 @@ import Testing
 
         // Asked for again, it completes (from what was kept).
         try fixture.serve(bytesPerSecond: 0)
-        agent.stop()
+        await agent.stopped()
         let again = try fixture.startAgent()
         defer { again.stop() }
         #expect(try again.statusReport().running.isEmpty, "a paused request does not resume on its own")
@@ -105,6 +107,7 @@ import Testing
         try await connection.remove(assetPackWithID: "Big")
         #expect(fixture.installedFile("Big", "big.bin") == nil)
         #expect(try await connection.assetPack(withID: "Big").assetPackStatus == .downloadAvailable)
+        await again.stopped()
     }
 
     @Test func detachedEnsureAnswersAtOnceAndTheAgentFinishesAlone() async throws {
@@ -123,5 +126,25 @@ import Testing
         // The requesting client is gone; the agent finishes on its own.
         try await eventually("the agent to install the pack", within: 60) { fixture.installedFile("Voice", "voice.bin") == Data(content) }
         try await eventually("the request to leave the queue") { try agent.statusReport().requests.isEmpty }
+        await agent.stopped()
+    }
+
+    @Test func installStepQueuesEssentialAndPrefetchPacksAndWaitsForTheEssentialOnes() async throws {
+        let fixture = try AgentFixture()
+        let first = ["installationEventTypes": ["firstInstallation"]]
+        try fixture.put("Core", policy: ["essential": first], files: ["core.bin": patternBytes(400_000, seed: 1)])
+        try fixture.put("Extras", policy: ["prefetch": first], files: ["extras.bin": patternBytes(2 << 20, seed: 2)])
+        try fixture.put("Later", files: ["later.bin": patternBytes(1000, seed: 3)])
+        try fixture.publishAndServe(bytesPerSecond: 4 << 20)
+        let agent = try fixture.startAgent()
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+        let plan = try await connection.handleInstallationEvent(.firstInstallation)
+        #expect(plan == AgentInstallationPlan(essential: ["Core"], prefetch: ["Extras"]))
+        #expect(fixture.installedFile("Core", "core.bin") != nil, "the essential pack is installed when the step returns")
+        try await eventually("the prefetch pack to follow in the agent", within: 60) { fixture.installedFile("Extras", "extras.bin") != nil }
+        #expect(fixture.installedFile("Later", "later.bin") == nil, "on-demand packs are left alone")
+        #expect(try await connection.handleInstallationEvent(.subsequentUpdate, detached: true) == AgentInstallationPlan(essential: [], prefetch: []))
+        await agent.stopped()
     }
 }

@@ -24,8 +24,9 @@ import Testing
         var st = stat()
         #expect(lstat(fixture.socketPath, &st) == 0 && (st.st_mode & S_IFMT) == S_IFSOCK && (st.st_mode & 0o777) == 0o600)
         #expect(try await AgentConnection(root: fixture.root).agentStatus().pid == getpid())
-        agent.stop()
+        await agent.stopped()
         #expect(!FileManager.default.fileExists(atPath: fixture.socketPath), "a stopped agent removes its socket")
+        await agent.stopped()
     }
 
     @Test func aLiveAgentsSocketAndALockedRootAreClearErrors() throws {
@@ -84,6 +85,7 @@ import Testing
         chmod(agent.socketPath, 0o666)
         #expect(try await curlAsNobody() == "403")
         #expect(try await AgentConnection(root: fixture.root).agentStatus().requests.isEmpty, "its own user is served")
+        await agent.stopped()
     }
 
     @Test func stopReturnsWithinTwoSecondsMidDownloadAndTheNextStartResumes() async throws {
@@ -120,5 +122,29 @@ import Testing
         defer { again.stop() }
         try await eventually("the resumed download to install the pack", within: 60) { fixture.installedFile("Big", "big.bin") == Data(content) }
         try await eventually("the queue to empty") { try again.statusReport().requests.isEmpty }
+        await again.stopped()
+    }
+
+    @Test func aRepositoryThatIsDownIsTriedAgainUntilItIsBack() async throws {
+        let fixture = try AgentFixture()
+        let content = patternBytes(100_000, seed: 8)
+        try fixture.put("A", files: ["a.bin": content])
+        try fixture.publishAndServe()
+        let port = try #require(fixture.server).port
+        fixture.stopServing()
+        let agent = try fixture.startAgent()
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+        // A waiting caller hears of the failure; the request stays queued and is tried again.
+        await #expect(throws: AgentError.self) { try await connection.ensureLocalAvailability(ofAssetPackWithID: "A") }
+        try await eventually("a second failed attempt, with the next one scheduled") {
+            guard let r = try agent.statusReport().requests.first else { return false }
+            return r.state == "queued" && r.error != nil && r.nextAttempt != nil
+        }
+        #expect(try await connection.agentStatus().requests.first?.nextAttempt != nil, "status shows the next attempt")
+        try fixture.serve(bytesPerSecond: 0, port: port)
+        try await eventually("the retry to install the pack", within: 30) { fixture.installedFile("A", "a.bin") == Data(content) }
+        try await eventually("the queue to empty") { try agent.statusReport().requests.isEmpty }
+        await agent.stopped()
     }
 }

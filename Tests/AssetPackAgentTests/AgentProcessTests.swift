@@ -55,6 +55,7 @@ import Testing
         kill(client.process.processIdentifier, SIGKILL)
         #expect(await client.exit(within: 10))
         try await eventually("the agent to finish alone", within: 60) { fixture.installedFile("Big", "big.bin") == Data(content) }
+        await agent.stopped()
     }
 
     @Test func systemdSocketActivationHandsTheAgentItsSocket() async throws {

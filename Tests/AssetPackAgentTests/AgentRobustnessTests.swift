@@ -58,6 +58,7 @@ import Testing
         #expect(try await connection.agentStatus().requests.isEmpty)
         try await connection.ensureLocalAvailability(ofAssetPackWithID: "A")
         #expect(fixture.installedFile("A", "a.bin") != nil)
+        await agent.stopped()
     }
 
     @Test func twoHundredSubscribersSeeEveryEventAndLeavingMidStreamIsFine() async throws {
@@ -91,5 +92,6 @@ import Testing
         try await eventually("the staying subscribers to see Two finish") { staying.allSatisfy { finished($0, "Two") } }
         try await eventually("the agent to drop the 100 closed streams") { try agent.statusReport().subscribers == 100 }
         #expect(try await connection.namespace().count == 2)
+        await agent.stopped()
     }
 }

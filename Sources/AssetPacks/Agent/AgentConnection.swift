@@ -1,3 +1,4 @@
+import AssetPackFormat
 import AssetPackTransport
 import Foundation
 
@@ -69,6 +70,15 @@ public final class AgentConnection: Sendable {
     /// Removes the installed pack and its files (and any download of it).
     public func remove(assetPackWithID id: String) async throws {
         _ = try await send(.delete, "packs/" + Self.escape(id))
+    }
+
+    /// Has the agent run the install step for `event`: it queues every essential and prefetch
+    /// pack of the event (durably, essential ones first) and, unless `detached`, returns once
+    /// the essential ones are installed; the prefetch ones go on in the agent.
+    @discardableResult
+    public func handleInstallationEvent(_ event: InstallationEventType, detached: Bool = false) async throws -> AgentInstallationPlan {
+        try await decode(AgentInstallationPlan.self, from: send(.post, "installation-events/" + event.rawValue + (detached ? "?detach=1" : ""),
+                                                                longRunning: !detached))
     }
 
     /// Has the agent check the catalog, update installed packs by delta and remove obsolete ones.
@@ -159,7 +169,9 @@ public final class AgentConnection: Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws -> T {
-        do { return try JSONDecoder().decode(type, from: Data(response.body)) } catch {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do { return try decoder.decode(type, from: Data(response.body)) } catch {
             throw AgentError.malformedResponse("\(response.url): \(error)")
         }
     }

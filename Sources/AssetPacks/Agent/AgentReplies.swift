@@ -1,3 +1,5 @@
+import Foundation
+
 /// The bodies the agent's API answers besides packs and events (docs/AGENT.md).
 
 /// `GET /v1/namespace`: one path of the merged namespace and the installed packs holding it.
@@ -32,12 +34,16 @@ public struct AgentRequestRecord: Sendable, Codable, Equatable {
     /// `queued` (waiting or downloading), `paused` (cancelled) or `failed`.
     public var state: String
     public var requireLatestVersion: Bool
+    /// Why the last attempt failed (`failed`, or `queued` waiting to try again).
     public var error: String?
-    public init(id: String, state: String, requireLatestVersion: Bool, error: String? = nil) {
+    /// When a request that failed for a passing reason (the network) is tried again.
+    public var nextAttempt: Date?
+    public init(id: String, state: String, requireLatestVersion: Bool, error: String? = nil, nextAttempt: Date? = nil) {
         self.id = id
         self.state = state
         self.requireLatestVersion = requireLatestVersion
         self.error = error
+        self.nextAttempt = nextAttempt
     }
 }
 
@@ -67,4 +73,14 @@ public struct AgentStatusReport: Sendable, Codable, Equatable {
 public struct AgentAcceptance: Sendable, Codable, Equatable {
     public var accepted: String
     public init(accepted: String) { self.accepted = accepted }
+}
+
+/// `POST /v1/installation-events/EVENT`: the packs the install step queued.
+public struct AgentInstallationPlan: Sendable, Codable, Equatable {
+    public var essential: [String]
+    public var prefetch: [String]
+    public init(essential: [String], prefetch: [String]) {
+        self.essential = essential
+        self.prefetch = prefetch
+    }
 }

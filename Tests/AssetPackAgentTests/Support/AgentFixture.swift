@@ -27,10 +27,11 @@ final class AgentFixture: @unchecked Sendable {
         key = try SigningKey.generate()
     }
 
-    /// Adds on-demand pack `id` holding `files`.
-    func put(_ id: String, files: [String: [UInt8]]) throws {
+    /// Adds pack `id` holding `files`, on demand unless a policy is given (manifest JSON, e.g.
+    /// `["essential": ["installationEventTypes": ["firstInstallation"]]]`).
+    func put(_ id: String, policy: [String: Any] = ["onDemand": [String: Any]()], files: [String: [UInt8]]) throws {
         for (name, bytes) in files { try dir.write("content/\(id)/\(name)", bytes) }
-        let manifest: [String: Any] = ["assetPackID": id, "downloadPolicy": ["onDemand": [String: Any]()],
+        let manifest: [String: Any] = ["assetPackID": id, "downloadPolicy": policy,
                                        "fileSelectors": files.keys.sorted().map { ["file": $0] },
                                        "platforms": ["iOS"], "sourceRoot": "content/\(id)"]
         manifests.append(try dir.write("\(id).json", Array(JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]))))
@@ -47,10 +48,11 @@ final class AgentFixture: @unchecked Sendable {
         try RootSettings(repositoryURLs: [server!.url], publicKey: key.publicKey.text).save(root: root)
     }
 
-    /// (Re)starts the server on a fresh port and points the root at it.
-    func serve(bytesPerSecond: UInt64) throws {
+    /// (Re)starts the server — on `port`, or a fresh one — and points the root at it.
+    func serve(bytesPerSecond: UInt64, port: UInt16 = 0) throws {
         server?.stop()
         var configuration = ServerConfiguration()
+        configuration.port = port
         configuration.faults.bandwidthBytesPerSecond = bytesPerSecond
         configuration.accessLog = .none
         server = try RepositoryServer(directory: repository, configuration: configuration)
@@ -63,9 +65,13 @@ final class AgentFixture: @unchecked Sendable {
 
     deinit { server?.stop() }
 
+    /// Stops serving (the repository is down).
+    func stopServing() { server?.stop() }
+
     /// An agent on the root, with quick retries.
     func startAgent(socketPath: String? = nil, maxParallel: Int = 2) throws -> AgentService {
-        try AgentService(configuration: AgentConfiguration(root: root, socketPath: socketPath, maxParallel: maxParallel, acceptsInheritedSocket: false) {
+        try AgentService(configuration: AgentConfiguration(root: root, socketPath: socketPath, maxParallel: maxParallel, acceptsInheritedSocket: false,
+                                                           retryBackoff: RetryBackoff(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400))) {
             $0.retryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(5), maxDelay: .milliseconds(50))
         })
     }
