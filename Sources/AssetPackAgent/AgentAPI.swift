@@ -92,8 +92,8 @@ struct AgentAPI: Sendable {
         }
         let manager = service.manager
         let plan = try wait { try await manager.installationPlan(for: event) }
-        let essential = try plan.essential.map { try service.scheduler.ensure($0.id, requireLatestVersion: true, urgent: true) }
-        for p in plan.prefetch { _ = try service.scheduler.ensure(p.id, requireLatestVersion: true) }
+        let essential = try plan.essential.map { try service.scheduler.ensure($0.id, requireLatestVersion: true, urgent: true, background: true) }
+        for p in plan.prefetch { _ = try service.scheduler.ensure(p.id, requireLatestVersion: true, background: true) }
         let reply = AgentInstallationPlan(essential: plan.essential.map(\.id), prefetch: plan.prefetch.map(\.id))
         if request.flag("detach") { return .json(reply, status: 202) }
         for outcome in essential { try outcome.wait().get() }
@@ -175,6 +175,7 @@ struct AgentAPI: Sendable {
             switch e {
             case .paused: return .error(409, "paused", message)
             case .stopping: return .error(503, "stopping", message)
+            case .declined: return .error(409, "downloadDeclined", message)
             }
         case is AgentServiceError: return .error(500, "queue", message)
         default: return .error(500, "internal", message)

@@ -14,6 +14,11 @@ public struct AgentConfiguration: Sendable {
     /// How long a request that failed for a passing reason (the network, a 5xx) waits before it
     /// is tried again; it is tried indefinitely.
     public var retryBackoff: RetryBackoff
+    /// Asked before every download the agent starts on its own (the install step's packs,
+    /// automatic updates); nil lets them all go.
+    public var shouldDownload: ShouldDownloadHook?
+    /// How often the agent checks the catalog and updates installed packs on its own; nil never.
+    public var updateInterval: Duration?
     /// How long start waits for another holder of the root (a process, or an agent in this
     /// process that is still winding down) before it fails naming the holder.
     public var storageLockTimeout: Duration
@@ -24,13 +29,16 @@ public struct AgentConfiguration: Sendable {
     public var configureManager: @Sendable (inout AssetPackManager.Configuration) -> Void
 
     public init(root: String, socketPath: String? = nil, maxParallel: Int = 2, acceptsInheritedSocket: Bool = true,
-                retryBackoff: RetryBackoff = RetryBackoff(), storageLockTimeout: Duration = .seconds(2), maxRequestSize: Int = 1 << 20, configureManager: @escaping @Sendable (inout AssetPackManager.Configuration) -> Void = { _ in }) {
+                retryBackoff: RetryBackoff = RetryBackoff(), storageLockTimeout: Duration = .seconds(2),
+                shouldDownload: ShouldDownloadHook? = nil, updateInterval: Duration? = nil, maxRequestSize: Int = 1 << 20, configureManager: @escaping @Sendable (inout AssetPackManager.Configuration) -> Void = { _ in }) {
         self.root = root
         self.socketPath = socketPath
         self.maxParallel = maxParallel
         self.acceptsInheritedSocket = acceptsInheritedSocket
         self.retryBackoff = retryBackoff
         self.storageLockTimeout = storageLockTimeout
+        self.shouldDownload = shouldDownload
+        self.updateInterval = updateInterval
         self.maxRequestSize = maxRequestSize
         self.configureManager = configureManager
     }

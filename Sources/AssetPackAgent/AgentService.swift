@@ -43,6 +43,7 @@ public final class AgentService: @unchecked Sendable {
     private let socket: UnixListeningSocket
     private var server: LocalHTTPServer?
     private var forwarding: Task<Void, Never>?
+    private var updates: AutomaticUpdates?
     private let lock = NSLock()
     private var stopped = false
     /// Set (under `stoppedCondition`) once `stop` has finished.
@@ -62,6 +63,10 @@ public final class AgentService: @unchecked Sendable {
             repositoryURLs: settings.repositoryURLs, publicKey: try Ed25519PublicKey(text: keyText), storageRoot: root,
             storageBudget: settings.storageBudget, caFile: settings.caFile, storageLockTimeout: configuration.storageLockTimeout)
         configuration.configureManager(&managerConfiguration)
+        if let interval = configuration.updateInterval, interval > .zero {
+            // Each automatic check sees a fresh catalog.
+            managerConfiguration.catalogMaxAge = min(managerConfiguration.catalogMaxAge, interval)
+        }
         // The root first: a second agent stops here, naming the process that holds it.
         let manager = try AssetPackManager(configuration: managerConfiguration)
         let queue = try RequestQueueStore(path: layout.agentDatabase)
@@ -73,12 +78,12 @@ public final class AgentService: @unchecked Sendable {
         socketPath = socket.path
         let hub = EventHub()
         let scheduler = DownloadScheduler(manager: manager, store: queue, maxParallel: configuration.maxParallel,
-                                          backoff: configuration.retryBackoff)
+                                          backoff: configuration.retryBackoff, shouldDownload: configuration.shouldDownload)
         let state = AgentServiceState(root: root, socketPath: socket.path, manager: manager, queue: queue, scheduler: scheduler, hub: hub)
         self.state = state
         // Subscribed before anything can download, so that no update is missed.
-        let updates = manager.statusUpdates
-        forwarding = Task { for await update in updates { hub.publish(update) } }
+        let statusStream = manager.statusUpdates
+        forwarding = Task { for await update in statusStream { hub.publish(update) } }
         let api = AgentAPI(service: state)
         do {
             server = try LocalHTTPServer(listeningSocket: socket.descriptor, maxBodySize: configuration.maxRequestSize) { api.respond(to: $0) }
@@ -90,6 +95,9 @@ public final class AgentService: @unchecked Sendable {
             throw error
         }
         try scheduler.resumeUnfinished()
+        if let interval = configuration.updateInterval, interval > .zero {
+            self.updates = AutomaticUpdates(interval: interval, manager: manager, scheduler: scheduler)
+        }
     }
 
     deinit { stop() }
@@ -110,6 +118,7 @@ public final class AgentService: @unchecked Sendable {
             if listening >= 0 { close(listening) }
         }
         socket.removeFile()
+        updates?.cancel()
         if let state {
             state.hub.close()
             state.stopSignal.fire()

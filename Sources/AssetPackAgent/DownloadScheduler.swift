@@ -10,6 +10,8 @@ final class DownloadScheduler: @unchecked Sendable {
     let store: RequestQueueStore
     let maxParallel: Int
     let backoff: RetryBackoff
+    /// Asked before each download the agent starts on its own (install step, updates).
+    let shouldDownload: ShouldDownloadHook?
     private let lock = NSLock()
     /// Consecutive transient failures per pack, and the pending retry of each.
     private var failures: [String: Int] = [:]
@@ -24,6 +26,8 @@ final class DownloadScheduler: @unchecked Sendable {
     final class Job: @unchecked Sendable {
         let id: String
         let requireLatestVersion: Bool
+        /// Started by the agent on its own, not asked for by a caller: the hook decides.
+        var background = false
         let outcome = RequestOutcome()
         var task: Task<Void, Never>?
         var cancelledByUser = false
@@ -33,11 +37,13 @@ final class DownloadScheduler: @unchecked Sendable {
         }
     }
 
-    init(manager: AssetPackManager, store: RequestQueueStore, maxParallel: Int, backoff: RetryBackoff = RetryBackoff()) {
+    init(manager: AssetPackManager, store: RequestQueueStore, maxParallel: Int, backoff: RetryBackoff = RetryBackoff(),
+         shouldDownload: ShouldDownloadHook? = nil) {
         self.manager = manager
         self.store = store
         self.maxParallel = max(1, maxParallel)
         self.backoff = backoff
+        self.shouldDownload = shouldDownload
     }
 
     /// Packs downloading now.
@@ -46,7 +52,7 @@ final class DownloadScheduler: @unchecked Sendable {
     /// Accepts a request: on disk first, then queued — `urgent` ones (essential packs of an
     /// install step) before the others. Returns how it will end (a pack already requested joins
     /// that request).
-    func ensure(_ id: String, requireLatestVersion: Bool, urgent: Bool = false) throws -> RequestOutcome {
+    func ensure(_ id: String, requireLatestVersion: Bool, urgent: Bool = false, background: Bool = false) throws -> RequestOutcome {
         // A job being cancelled is not joined: this request starts afresh once it has stopped
         // (the manager resumes from what it kept).
         if let existing = lock.withLock({ stopping ? nil : jobs[id] }), !existing.cancelledByUser { return existing.outcome }
@@ -57,6 +63,7 @@ final class DownloadScheduler: @unchecked Sendable {
             // Asked for again: no need to wait for a pending retry.
             retries.removeValue(forKey: id)?.cancel()
             let job = Job(id: id, requireLatestVersion: requireLatestVersion)
+            job.background = background
             jobs[id] = job
             if urgent { waiting.insert(id, at: 0) } else { waiting.append(id) }
             return job.outcome
@@ -111,6 +118,14 @@ final class DownloadScheduler: @unchecked Sendable {
                     let result: Result<Void, any Error>
                     do {
                         let pack = try await manager.assetPack(withID: job.id)
+                        if job.background, let hook = shouldDownload {
+                            // Only when bytes would move: an installed, current pack needs no say.
+                            let status = try await manager.status(relativeTo: pack)
+                            let needsDownload = !status.contains(.downloaded) || (job.requireLatestVersion && status.contains(.updateAvailable))
+                            if needsDownload, case .skip(let reason) = await hook.verdict(for: pack) {
+                                throw AgentRequestError.declined(assetPackID: pack.id, reason: reason)
+                            }
+                        }
                         try await manager.ensureLocalAvailability(of: pack, requireLatestVersion: job.requireLatestVersion)
                         result = .success(())
                     } catch {
@@ -139,6 +154,9 @@ final class DownloadScheduler: @unchecked Sendable {
             } else if wasStopping {
                 // Stays queued: the next start resumes it.
                 outcome = .failure(AgentRequestError.stopping)
+            } else if case AgentRequestError.declined(_, let reason) = error {
+                lock.withLock { failures[job.id] = nil }
+                try? store.mark(job.id, .skipped, error: reason)
             } else if Self.isTransient(error) {
                 // Stays queued, and is tried again later (callers waiting now get the error).
                 scheduleRetry(job, after: error)

@@ -30,11 +30,14 @@ enum AgentRequestError: Error, CustomStringConvertible {
     case paused(assetPackID: String)
     /// The agent is stopping; the request stays queued and resumes at the next start.
     case stopping
+    /// The should-download hook said no to a download the agent started on its own.
+    case declined(assetPackID: String, reason: String)
 
     var description: String {
         switch self {
         case .paused(let id): return "the download of \(id) was cancelled; it is paused and resumes when asked for again"
         case .stopping: return "the agent is stopping; the request stays queued and resumes at its next start"
+        case let .declined(id, reason): return "\(id) was skipped: \(reason)"
         }
     }
 }

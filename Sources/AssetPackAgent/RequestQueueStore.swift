@@ -4,9 +4,10 @@ import Foundation
 /// The agent's durable queue: every ensure it accepts, in SQLite (`ROOT/agent.sqlite`, WAL,
 /// synchronous=FULL) before it is acknowledged, until the pack is installed. After a crash (or a
 /// reboot) the next start takes up every request still `queued`; a `paused` one (cancelled)
-/// waits to be asked for again; a `failed` one keeps its reason for status.
+/// waits to be asked for again; a `failed` one keeps its reason for status, as does a
+/// `skipped` one (the should-download hook said no).
 final class RequestQueueStore: @unchecked Sendable {
-    enum State: String { case queued, paused, failed }
+    enum State: String { case queued, paused, failed, skipped }
     static let schemaVersion: Int64 = 1
     private let db: SQLiteDatabase
     private let lock = NSLock()

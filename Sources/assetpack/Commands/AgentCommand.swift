@@ -1,5 +1,6 @@
 import AssetPackAgent
 import AssetPackCLI
+import AssetPackPublishing
 import AssetPacks
 import Foundation
 
@@ -19,7 +20,9 @@ let agentCommand = CommandSpec(
     A listening socket passed by systemd (LISTEN_FDS) is used instead of --socket.
     """,
     options: [ClientOptions.root, socketOption,
-              .option("--max-parallel", value: "N", help: "Packs downloaded at once (default 2).")],
+              .option("--max-parallel", value: "N", help: "Packs downloaded at once (default 2)."),
+              .option("--update-interval", value: "DURATION", help: "Check the catalog and update installed packs this often, e.g. 30m, 6h (default 6h; 0 = never)."),
+              .option("--should-download", value: "CMD", help: "Run CMD (with /bin/sh -c, the pack's JSON on stdin) before each download the agent starts on its own; exit 0 = go, anything else or no answer in 10 s = skip.")],
     positionalCount: 0...0
 ) { args in
     let root = try args.required("--root")
@@ -28,12 +31,21 @@ let agentCommand = CommandSpec(
         guard let n = Int(text), (1...64).contains(n) else { throw CLIError.usage("--max-parallel takes a number from 1 to 64, got '\(text)'") }
         maxParallel = n
     }
+    var updateInterval: Duration? = .seconds(6 * 3600)
+    if let text = args.value("--update-interval") {
+        guard let seconds = text == "0" ? 0 : Quantities.duration(text), seconds >= 0 else {
+            throw CLIError.usage("--update-interval takes a duration such as 90s, 15m, 6h or 1d, or 0 for never; got '\(text)'")
+        }
+        updateInterval = seconds == 0 ? nil : .milliseconds(Int64(seconds * 1000))
+    }
+    let hook = args.value("--should-download").map { ShouldDownloadHook(command: $0) }
     // Signals are taken on a queue, not by a handler: the stop runs in ordinary code.
     signal(SIGTERM, SIG_IGN)
     signal(SIGINT, SIG_IGN)
     let service: AgentService
     do {
-        service = try AgentService(configuration: AgentConfiguration(root: root, socketPath: args.value("--socket"), maxParallel: maxParallel))
+        service = try AgentService(configuration: AgentConfiguration(root: root, socketPath: args.value("--socket"), maxParallel: maxParallel,
+                                                                     shouldDownload: hook, updateInterval: updateInterval))
     } catch {
         throw CLIError.failure("\(error)")
     }

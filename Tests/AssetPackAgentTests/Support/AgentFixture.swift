@@ -14,7 +14,7 @@ import Testing
 final class AgentFixture: @unchecked Sendable {
     let dir: TemporaryDirectory
     let key: SigningKey
-    private var manifests: [String] = []
+    private var manifests: [String: String] = [:]
     private(set) var server: RepositoryServer?
 
     var repository: String { dir.file("repo") }
@@ -34,7 +34,7 @@ final class AgentFixture: @unchecked Sendable {
         let manifest: [String: Any] = ["assetPackID": id, "downloadPolicy": policy,
                                        "fileSelectors": files.keys.sorted().map { ["file": $0] },
                                        "platforms": ["iOS"], "sourceRoot": "content/\(id)"]
-        manifests.append(try dir.write("\(id).json", Array(JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]))))
+        manifests[id] = (try dir.write("\(id).json", Array(JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys]))))
     }
 
     /// Publishes the packs, serves the repository (at `bytesPerSecond` for pack files if given)
@@ -43,10 +43,21 @@ final class AgentFixture: @unchecked Sendable {
         var options = PublishOptions(repository: repository)
         options.baseDirectory = dir.path
         options.writer.threads = 2
-        _ = try Publisher(key: key, options: options).publish(manifests: manifests)
+        _ = try Publisher(key: key, options: options).publish(manifests: manifests.keys.sorted().map { manifests[$0]! })
         try serve(bytesPerSecond: bytesPerSecond)
         try RootSettings(repositoryURLs: [server!.url], publicKey: key.publicKey.text).save(root: root)
     }
+
+    /// Publishes again into the served repository (a pack put again gets a new version).
+    func republish() throws {
+        var options = PublishOptions(repository: repository)
+        options.baseDirectory = dir.path
+        options.writer.threads = 2
+        _ = try Publisher(key: key, options: options).publish(manifests: manifests.keys.sorted().map { manifests[$0]! })
+    }
+
+    /// Leaves pack `id` out of the next publish.
+    func drop(_ id: String) { manifests[id] = nil }
 
     /// (Re)starts the server — on `port`, or a fresh one — and points the root at it.
     func serve(bytesPerSecond: UInt64, port: UInt16 = 0) throws {
@@ -69,9 +80,11 @@ final class AgentFixture: @unchecked Sendable {
     func stopServing() { server?.stop() }
 
     /// An agent on the root, with quick retries.
-    func startAgent(socketPath: String? = nil, maxParallel: Int = 2) throws -> AgentService {
+    func startAgent(socketPath: String? = nil, maxParallel: Int = 2, shouldDownload: ShouldDownloadHook? = nil,
+                    updateInterval: Duration? = nil) throws -> AgentService {
         try AgentService(configuration: AgentConfiguration(root: root, socketPath: socketPath, maxParallel: maxParallel, acceptsInheritedSocket: false,
-                                                           retryBackoff: RetryBackoff(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400))) {
+                                                           retryBackoff: RetryBackoff(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400)),
+                                                           shouldDownload: shouldDownload, updateInterval: updateInterval) {
             $0.retryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(5), maxDelay: .milliseconds(50))
         })
     }

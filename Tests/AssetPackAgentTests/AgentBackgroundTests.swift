@@ -1,0 +1,82 @@
+import AssetPackAgent
+import AssetPacks
+import Foundation
+import LoopbackServers
+import Testing
+
+/// What the agent does on its own: the should-download hook before the downloads it starts,
+/// and automatic updates.
+@Suite struct AgentBackgroundTests {
+    struct HookCase: Sendable, CustomStringConvertible {
+        var command: String
+        var coreInstalled: Bool
+        var extrasInstalled: Bool
+        /// In the skipped requests' reason.
+        var reason: String?
+        var description: String { command }
+    }
+
+    static let hooks: [HookCase] = [
+        HookCase(command: "cat > /dev/null; exit 0", coreInstalled: true, extrasInstalled: true),
+        HookCase(command: "exit 3", coreInstalled: false, extrasInstalled: false, reason: "exit status 3"),
+        // Reads the pack's JSON: only Extras may go.
+        HookCase(command: "grep -q '\"id\":\"Extras\"'", coreInstalled: false, extrasInstalled: true, reason: "exit status 1"),
+        HookCase(command: "sleep 30", coreInstalled: false, extrasInstalled: false, reason: "no answer"),
+        HookCase(command: "kill -SEGV $$", coreInstalled: false, extrasInstalled: false, reason: "signal"),
+        // Garbage on its output changes nothing: the exit status decides.
+        HookCase(command: "head -c 3000 /dev/urandom; echo '{{{not json'; exit 0", coreInstalled: true, extrasInstalled: true),
+    ]
+
+    @Test(arguments: hooks)
+    func shouldDownloadHookDecidesTheDownloadsTheAgentStartsOnItsOwn(_ hook: HookCase) async throws {
+        let fixture = try AgentFixture()
+        let first = ["installationEventTypes": ["firstInstallation"]]
+        try fixture.put("Core", policy: ["essential": first], files: ["core.bin": patternBytes(20_000, seed: 1)])
+        try fixture.put("Extras", policy: ["prefetch": first], files: ["extras.bin": patternBytes(20_000, seed: 2)])
+        try fixture.publishAndServe()
+        let agent = try fixture.startAgent(shouldDownload: ShouldDownloadHook(command: hook.command, timeout: .milliseconds(500)))
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+        try await connection.handleInstallationEvent(.firstInstallation, detached: true)
+        // Every request ends: installed (gone from the queue) or skipped with the reason.
+        try await eventually("both requests to be decided", within: 30) {
+            try agent.statusReport().requests.allSatisfy { $0.state == "skipped" }
+        }
+        #expect((fixture.installedFile("Core", "core.bin") != nil) == hook.coreInstalled)
+        #expect((fixture.installedFile("Extras", "extras.bin") != nil) == hook.extrasInstalled)
+        for request in try agent.statusReport().requests {
+            #expect(request.error?.contains(hook.reason ?? "-") == true, "\(request)")
+        }
+        // A pack a caller asks for is the caller's decision: no hook.
+        if !hook.coreInstalled {
+            try await connection.ensureLocalAvailability(ofAssetPackWithID: "Core")
+            #expect(fixture.installedFile("Core", "core.bin") != nil)
+        }
+        await agent.stopped()
+    }
+
+    @Test func automaticUpdatesUpdateInstalledPacksAndRemoveDroppedOnes() async throws {
+        let fixture = try AgentFixture()
+        try fixture.put("Levels", files: ["level.bin": patternBytes(50_000, seed: 1)])
+        try fixture.put("Retired", files: ["old.bin": patternBytes(1000, seed: 2)])
+        try fixture.put("NotInstalled", files: ["n.bin": patternBytes(1000, seed: 3)])
+        try fixture.publishAndServe()
+        let agent = try fixture.startAgent(updateInterval: .milliseconds(300))
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Levels")
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Retired")
+
+        let newLevel = patternBytes(50_000, seed: 11)
+        try fixture.put("Levels", files: ["level.bin": newLevel])
+        try fixture.put("NotInstalled", files: ["n.bin": patternBytes(1000, seed: 13)])
+        fixture.drop("Retired")
+        try fixture.republish()
+
+        try await eventually("the agent to update Levels on its own", within: 30) { fixture.installedFile("Levels", "level.bin") == Data(newLevel) }
+        try await eventually("the agent to remove the dropped pack", within: 30) { fixture.installedFile("Retired", "old.bin") == nil }
+        #expect(fixture.installedFile("NotInstalled", "n.bin") == nil, "updates touch installed packs only")
+        #expect(try await connection.assetPack(withID: "Levels").version == 2)
+        await agent.stopped()
+    }
+}
