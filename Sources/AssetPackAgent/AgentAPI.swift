@@ -78,7 +78,7 @@ struct AgentAPI: Sendable {
         }
         if let problem = AssetPackID.problem(with: id) { return .error(400, "malformedRequest", "\"\(id)\" is not an asset pack ID: it \(problem)") }
         // On disk before it is acknowledged.
-        let outcome = try service.scheduler.ensure(id, requireLatestVersion: latest)
+        let outcome = try service.scheduler.ensure(id, requireLatestVersion: latest, priority: detach ? .background : .waitedFor)
         if detach { return .json(AgentAcceptance(accepted: id), status: 202) }
         try outcome.wait().get()
         return .json(try pack(id))
@@ -92,8 +92,8 @@ struct AgentAPI: Sendable {
         }
         let manager = service.manager
         let plan = try wait { try await manager.installationPlan(for: event) }
-        let essential = try plan.essential.map { try service.scheduler.ensure($0.id, requireLatestVersion: true, urgent: true, background: true) }
-        for p in plan.prefetch { _ = try service.scheduler.ensure(p.id, requireLatestVersion: true, background: true) }
+        let essential = try plan.essential.map { try service.scheduler.ensure($0.id, requireLatestVersion: true, priority: .essential, background: true) }
+        for p in plan.prefetch { _ = try service.scheduler.ensure(p.id, requireLatestVersion: true, priority: .background, background: true) }
         let reply = AgentInstallationPlan(essential: plan.essential.map(\.id), prefetch: plan.prefetch.map(\.id))
         if request.flag("detach") { return .json(reply, status: 202) }
         for outcome in essential { try outcome.wait().get() }

@@ -23,7 +23,7 @@ final class AutomaticUpdates: Sendable {
     static func check(manager: AssetPackManager, scheduler: DownloadScheduler) async throws {
         let catalog = try await manager.allAssetPacks
         for pack in catalog.sorted(by: { $0.id < $1.id }) where try await manager.status(relativeTo: pack).contains(.updateAvailable) {
-            _ = try scheduler.ensure(pack.id, requireLatestVersion: true, background: true)
+            _ = try scheduler.ensure(pack.id, requireLatestVersion: true, priority: .update, background: true)
         }
         let listed = Set(catalog.map(\.id))
         let installed = Set(try await manager.namespace().flatMap(\.packIDs))

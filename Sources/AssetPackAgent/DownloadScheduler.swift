@@ -28,6 +28,7 @@ final class DownloadScheduler: @unchecked Sendable {
         let requireLatestVersion: Bool
         /// Started by the agent on its own, not asked for by a caller: the hook decides.
         var background = false
+        var priority = RequestPriority.background
         let outcome = RequestOutcome()
         var task: Task<Void, Never>?
         var cancelledByUser = false
@@ -49,27 +50,50 @@ final class DownloadScheduler: @unchecked Sendable {
     /// Packs downloading now.
     var runningIDs: [String] { lock.withLock { running.values.sorted() } }
 
-    /// Accepts a request: on disk first, then queued — `urgent` ones (essential packs of an
-    /// install step) before the others. Returns how it will end (a pack already requested joins
-    /// that request).
-    func ensure(_ id: String, requireLatestVersion: Bool, urgent: Bool = false, background: Bool = false) throws -> RequestOutcome {
+    /// Accepts a request: on disk first, then queued by `priority` (a waiting request asked for
+    /// again with a higher one moves up). Returns how it will end (a pack already requested
+    /// joins that request). `background`: the agent starts it on its own (the hook decides).
+    func ensure(_ id: String, requireLatestVersion: Bool, priority: RequestPriority = .background, background: Bool = false) throws -> RequestOutcome {
         // A job being cancelled is not joined: this request starts afresh once it has stopped
         // (the manager resumes from what it kept).
-        if let existing = lock.withLock({ stopping ? nil : jobs[id] }), !existing.cancelledByUser { return existing.outcome }
+        let joined: RequestOutcome? = lock.withLock {
+            guard !stopping, let existing = jobs[id], !existing.cancelledByUser else { return nil }
+            if !background { existing.background = false }
+            if priority < existing.priority {
+                existing.priority = priority
+                if let i = waiting.firstIndex(of: id) {
+                    waiting.remove(at: i)
+                    enqueue(existing)
+                }
+            }
+            return existing.outcome
+        }
+        if let joined {
+            // On disk as well (the higher priority, a caller's say over the hook's).
+            try store.accept(id, requireLatestVersion: requireLatestVersion, priority: priority, background: background)
+            return joined
+        }
         guard !lock.withLock({ stopping }) else { throw AgentRequestError.stopping }
-        try store.accept(id, requireLatestVersion: requireLatestVersion)
+        try store.accept(id, requireLatestVersion: requireLatestVersion, priority: priority, background: background)
         let outcome: RequestOutcome = lock.withLock {
             if let existing = jobs[id], !existing.cancelledByUser { return existing.outcome }
             // Asked for again: no need to wait for a pending retry.
             retries.removeValue(forKey: id)?.cancel()
             let job = Job(id: id, requireLatestVersion: requireLatestVersion)
             job.background = background
+            job.priority = priority
             jobs[id] = job
-            if urgent { waiting.insert(id, at: 0) } else { waiting.append(id) }
+            enqueue(job)
             return job.outcome
         }
         startReady()
         return outcome
+    }
+
+    /// Puts `job` in `waiting` after every job of its priority or a higher one (under `lock`).
+    private func enqueue(_ job: Job) {
+        let index = waiting.firstIndex { jobs[$0].map { job.priority < $0.priority } ?? false } ?? waiting.endIndex
+        waiting.insert(job.id, at: index)
     }
 
     /// Takes up every request a previous run left queued (after a crash, a kill, a reboot).
@@ -78,8 +102,10 @@ final class DownloadScheduler: @unchecked Sendable {
         for r in queued where r.nextAttempt != nil { try store.mark(r.id, .queued, error: r.error) }
         lock.withLock {
             for r in queued where jobs[r.id] == nil {
-                jobs[r.id] = Job(id: r.id, requireLatestVersion: r.requireLatestVersion)
-                waiting.append(r.id)
+                let job = Job(id: r.id, requireLatestVersion: r.requireLatestVersion)
+                if let scheduling = try? store.scheduling(r.id) { (job.priority, job.background) = scheduling }
+                jobs[r.id] = job
+                enqueue(job)
             }
         }
         startReady()
@@ -190,8 +216,11 @@ final class DownloadScheduler: @unchecked Sendable {
             lock.withLock {
                 retries[id] = nil
                 guard !stopping, jobs[id] == nil else { return }
-                jobs[id] = Job(id: id, requireLatestVersion: job.requireLatestVersion)
-                waiting.append(id)
+                let retry = Job(id: id, requireLatestVersion: job.requireLatestVersion)
+                retry.background = job.background
+                retry.priority = job.priority
+                jobs[id] = retry
+                enqueue(retry)
             }
             startReady()
         }

@@ -28,6 +28,8 @@ final class RequestQueueStore: @unchecked Sendable {
                     state TEXT NOT NULL,
                     error TEXT,
                     next_attempt REAL,
+                    priority INTEGER NOT NULL,
+                    background INTEGER NOT NULL,
                     accepted_at REAL NOT NULL);
                 PRAGMA user_version = \(Self.schemaVersion);
                 """)
@@ -41,11 +43,21 @@ final class RequestQueueStore: @unchecked Sendable {
 
     /// Records an accepted request (again `queued` if it was paused or failed); returns once it
     /// is on disk.
-    func accept(_ id: String, requireLatestVersion: Bool) throws(AgentServiceError) {
+    /// A request asked for again keeps the higher priority, and is background only if both are.
+    func accept(_ id: String, requireLatestVersion: Bool, priority: RequestPriority, background: Bool) throws(AgentServiceError) {
         try run("""
-            INSERT INTO requests (pack_id, require_latest, state, error, accepted_at) VALUES (?1, ?2, 'queued', NULL, ?3)
-            ON CONFLICT (pack_id) DO UPDATE SET require_latest = max(require_latest, excluded.require_latest), state = 'queued', error = NULL, next_attempt = NULL
-            """, [.text(id), .integer(requireLatestVersion ? 1 : 0), .real(Date().timeIntervalSince1970)])
+            INSERT INTO requests (pack_id, require_latest, state, error, priority, background, accepted_at)
+            VALUES (?1, ?2, 'queued', NULL, ?3, ?4, ?5)
+            ON CONFLICT (pack_id) DO UPDATE SET require_latest = max(require_latest, excluded.require_latest), state = 'queued',
+                error = NULL, next_attempt = NULL, priority = min(priority, excluded.priority), background = min(background, excluded.background)
+            """, [.text(id), .integer(requireLatestVersion ? 1 : 0), .integer(Int64(priority.rawValue)), .integer(background ? 1 : 0),
+                  .real(Date().timeIntervalSince1970)])
+    }
+
+    /// How a queued request was asked for, to take it up again as it was.
+    func scheduling(_ id: String) throws(AgentServiceError) -> (priority: RequestPriority, background: Bool)? {
+        guard let row = try run("SELECT priority, background FROM requests WHERE pack_id = ?1", [.text(id)]).first else { return nil }
+        return (RequestPriority(rawValue: Int(row[0].int ?? 2)) ?? .background, row[1].int == 1)
     }
 
     /// Sets the request's state, the reason of its last failure and when it is tried again.

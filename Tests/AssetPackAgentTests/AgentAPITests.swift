@@ -147,4 +147,28 @@ import Testing
         #expect(try await connection.handleInstallationEvent(.subsequentUpdate, detached: true) == AgentInstallationPlan(essential: [], prefetch: []))
         await agent.stopped()
     }
+
+    @Test func aPackACallerWaitsForGoesBeforeDetachedRequests() async throws {
+        let fixture = try AgentFixture()
+        for (i, id) in ["First", "Detached", "Waited"].enumerated() { try fixture.put(id, files: ["\(id).bin": patternBytes(1 << 20, seed: UInt64(i))]) }
+        try fixture.publishAndServe(bytesPerSecond: 2 << 20)
+        let agent = try fixture.startAgent(maxParallel: 1)
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+        let updates = connection.statusUpdates
+        try await eventually("the event stream to be open") { try await connection.agentStatus().subscribers == 1 }
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "First", detached: true)
+        try await eventually("First to run") { try agent.statusReport().running == ["First"] }
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Detached", detached: true)
+        let waiting = Task { try await connection.ensureLocalAvailability(ofAssetPackWithID: "Waited") }
+        try await eventually("three requests queued") { try agent.statusReport().requests.count == 3 }
+        var began: [String] = []
+        for await update in updates {
+            if case .began(let p) = update { began.append(p.id) }
+            if began.count == 3 { break }
+        }
+        #expect(began == ["First", "Waited", "Detached"])
+        try await waiting.value
+        await agent.stopped()
+    }
 }

@@ -116,6 +116,12 @@ import Testing
             for await _ in updates {}  // the stream ends with the agent
         }
         #expect(fixture.installedFile("Big", "big.bin") == nil)
+        // The root is let go once the stopped downloads have wound down.
+        try await eventually("the root's lock to be released", within: 20) {
+            let fd = open(fixture.root + "/lock", O_RDWR | O_CLOEXEC)
+            defer { close(fd) }
+            return flock(fd, LOCK_EX | LOCK_NB) == 0
+        }
         // The next start takes the request up on its own.
         try fixture.serve(bytesPerSecond: 0)
         let again = try fixture.startAgent()
