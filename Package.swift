@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "AssetPackUpload", dependencies: ["AssetPackFormat", "AssetPackTransport"]),
         .target(name: "AssetPacks", dependencies: ["AssetPackFormat", "AssetPackTransport", "CSQLite", "CPOSIX"]),
         // The agent: owns a root's downloads, serves the client API on a Unix socket.
-        .target(name: "AssetPackAgent", dependencies: ["AssetPacks", "AssetPackFormat", "CMicroHTTPD", "CPOSIX"]),
+        .target(name: "AssetPackAgent", dependencies: ["AssetPacks", "AssetPackFormat", "AssetPackTransport", "CMicroHTTPD", "CPOSIX"]),
         // Beside the flow.
         .target(name: "AssetPackMigration", dependencies: ["AssetPackPackaging", "AssetPackFormat"]),
         .target(name: "AssetPackCLI", dependencies: []),

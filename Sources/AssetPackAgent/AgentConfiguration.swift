@@ -17,6 +17,9 @@ public struct AgentConfiguration: Sendable {
     /// Asked before every download the agent starts on its own (the install step's packs,
     /// automatic updates); nil lets them all go.
     public var shouldDownload: ShouldDownloadHook?
+    /// Bytes per second that background downloads (prefetch, detached requests, updates) may
+    /// take together; nil for no limit. Downloads a caller waits for are never limited.
+    public var maxBackgroundRate: UInt64?
     /// How often the agent checks the catalog and updates installed packs on its own; nil never.
     public var updateInterval: Duration?
     /// How long start waits for another holder of the root (a process, or an agent in this
@@ -30,7 +33,7 @@ public struct AgentConfiguration: Sendable {
 
     public init(root: String, socketPath: String? = nil, maxParallel: Int = 2, acceptsInheritedSocket: Bool = true,
                 retryBackoff: RetryBackoff = RetryBackoff(), storageLockTimeout: Duration = .seconds(2),
-                shouldDownload: ShouldDownloadHook? = nil, updateInterval: Duration? = nil, maxRequestSize: Int = 1 << 20, configureManager: @escaping @Sendable (inout AssetPackManager.Configuration) -> Void = { _ in }) {
+                shouldDownload: ShouldDownloadHook? = nil, updateInterval: Duration? = nil, maxBackgroundRate: UInt64? = nil, maxRequestSize: Int = 1 << 20, configureManager: @escaping @Sendable (inout AssetPackManager.Configuration) -> Void = { _ in }) {
         self.root = root
         self.socketPath = socketPath
         self.maxParallel = maxParallel
@@ -39,6 +42,7 @@ public struct AgentConfiguration: Sendable {
         self.storageLockTimeout = storageLockTimeout
         self.shouldDownload = shouldDownload
         self.updateInterval = updateInterval
+        self.maxBackgroundRate = maxBackgroundRate
         self.maxRequestSize = maxRequestSize
         self.configureManager = configureManager
     }

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackTransport
 import AssetPacks
 import Foundation
 #if canImport(Glibc)
@@ -62,6 +63,12 @@ public final class AgentService: @unchecked Sendable {
         var managerConfiguration = AssetPackManager.Configuration(
             repositoryURLs: settings.repositoryURLs, publicKey: try Ed25519PublicKey(text: keyText), storageRoot: root,
             storageBudget: settings.storageBudget, caFile: settings.caFile, storageLockTimeout: configuration.storageLockTimeout)
+        let schedulerReference = SchedulerReference()
+        if let rate = configuration.maxBackgroundRate {
+            managerConfiguration.transport = BackgroundRateTransport(inner: try CurlTransport(caFile: settings.caFile),
+                                                                     limiter: BandwidthLimiter(bytesPerSecond: rate),
+                                                                     isBackground: { schedulerReference.isBackgroundDownload($0) })
+        }
         configuration.configureManager(&managerConfiguration)
         if let interval = configuration.updateInterval, interval > .zero {
             // Each automatic check sees a fresh catalog.
@@ -79,6 +86,7 @@ public final class AgentService: @unchecked Sendable {
         let hub = EventHub()
         let scheduler = DownloadScheduler(manager: manager, store: queue, maxParallel: configuration.maxParallel,
                                           backoff: configuration.retryBackoff, shouldDownload: configuration.shouldDownload)
+        schedulerReference.set(scheduler)
         let state = AgentServiceState(root: root, socketPath: socket.path, manager: manager, queue: queue, scheduler: scheduler, hub: hub)
         self.state = state
         // Subscribed before anything can download, so that no update is missed.

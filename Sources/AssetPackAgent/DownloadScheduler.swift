@@ -50,6 +50,13 @@ final class DownloadScheduler: @unchecked Sendable {
     /// Packs downloading now.
     var runningIDs: [String] { lock.withLock { running.values.sorted() } }
 
+    /// Whether the download of `id` under way is background work (prefetch, detached, updates),
+    /// which `--max-rate` limits; false for one a caller waits for or an essential pack, and for
+    /// a download the scheduler did not start (`POST /v1/update` answers when done: foreground).
+    func isBackgroundDownload(_ id: String) -> Bool {
+        lock.withLock { jobs[id].map { $0.priority >= .background } ?? false }
+    }
+
     /// Accepts a request: on disk first, then queued by `priority` (a waiting request asked for
     /// again with a higher one moves up). Returns how it will end (a pack already requested
     /// joins that request). `background`: the agent starts it on its own (the hook decides).

@@ -82,4 +82,32 @@ import Testing
         #expect(try await connection.assetPack(withID: "Levels").version == 2)
         await agent.stopped()
     }
+
+    @Test func maxRateCapsBackgroundDownloadsAndLeavesForegroundOnesAlone() async throws {
+        let fixture = try AgentFixture()
+        try fixture.put("Background", files: ["bg.bin": patternBytes(3 << 20, seed: 1)])
+        try fixture.put("Foreground", files: ["fg.bin": patternBytes(3 << 20, seed: 2)])
+        try fixture.publishAndServe()
+        let cap: UInt64 = 1 << 20
+        let agent = try fixture.startAgent(maxBackgroundRate: cap)
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+        let size = try await connection.assetPack(withID: "Background").downloadSize
+
+        let backgroundStart = Date()
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Background", detached: true)
+        try await eventually("the background download to be under way") { fixture.stagedBytes() > 0 }
+        // A pack a caller waits for, meanwhile: not held to the cap.
+        let foregroundStart = Date()
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Foreground")
+        let foregroundTime = Date().timeIntervalSince(foregroundStart)
+        #expect(fixture.installedFile("Background", "bg.bin") == nil, "the background pack is still on its way")
+        try await eventually("the background pack to install", within: 30) { fixture.installedFile("Background", "bg.bin") != nil }
+        let backgroundTime = Date().timeIntervalSince(backgroundStart)
+        let backgroundRate = Double(size) / backgroundTime, foregroundRate = Double(size) / foregroundTime
+        print("max-rate \(cap) B/s: background \(Int(backgroundRate)) B/s over \(backgroundTime) s; foreground \(Int(foregroundRate)) B/s meanwhile")
+        #expect(backgroundRate <= Double(cap) * 1.1, "the cap holds")
+        #expect(foregroundRate > Double(cap) * 2, "the foreground download is not held to the cap")
+        await agent.stopped()
+    }
 }

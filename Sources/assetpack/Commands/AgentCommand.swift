@@ -21,6 +21,7 @@ let agentCommand = CommandSpec(
     """,
     options: [ClientOptions.root, socketOption,
               .option("--max-parallel", value: "N", help: "Packs downloaded at once (default 2)."),
+              .option("--max-rate", value: "RATE", help: "Bytes per second background downloads (prefetch, detached, updates) may take together, e.g. 8m (K/M/G = KiB/MiB/GiB); downloads a caller waits for are not limited."),
               .option("--update-interval", value: "DURATION", help: "Check the catalog and update installed packs this often, e.g. 30m, 6h (default 6h; 0 = never)."),
               .option("--should-download", value: "CMD", help: "Run CMD (with /bin/sh -c, the pack's JSON on stdin) before each download the agent starts on its own; exit 0 = go, anything else or no answer in 10 s = skip.")],
     positionalCount: 0...0
@@ -38,6 +39,11 @@ let agentCommand = CommandSpec(
         }
         updateInterval = seconds == 0 ? nil : .milliseconds(Int64(seconds * 1000))
     }
+    var maxRate: UInt64?
+    if let text = args.value("--max-rate") {
+        guard let bytes = parseByteSize(text), bytes > 0 else { throw CLIError.usage("--max-rate takes bytes per second (K, M, G for KiB, MiB, GiB), got '\(text)'") }
+        maxRate = bytes
+    }
     let hook = args.value("--should-download").map { ShouldDownloadHook(command: $0) }
     // Signals are taken on a queue, not by a handler: the stop runs in ordinary code.
     signal(SIGTERM, SIG_IGN)
@@ -45,7 +51,7 @@ let agentCommand = CommandSpec(
     let service: AgentService
     do {
         service = try AgentService(configuration: AgentConfiguration(root: root, socketPath: args.value("--socket"), maxParallel: maxParallel,
-                                                                     shouldDownload: hook, updateInterval: updateInterval))
+                                                                     shouldDownload: hook, updateInterval: updateInterval, maxBackgroundRate: maxRate))
     } catch {
         throw CLIError.failure("\(error)")
     }

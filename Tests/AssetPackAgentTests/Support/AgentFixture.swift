@@ -81,10 +81,11 @@ final class AgentFixture: @unchecked Sendable {
 
     /// An agent on the root, with quick retries.
     func startAgent(socketPath: String? = nil, maxParallel: Int = 2, shouldDownload: ShouldDownloadHook? = nil,
-                    updateInterval: Duration? = nil) throws -> AgentService {
+                    updateInterval: Duration? = nil, maxBackgroundRate: UInt64? = nil) throws -> AgentService {
         try AgentService(configuration: AgentConfiguration(root: root, socketPath: socketPath, maxParallel: maxParallel, acceptsInheritedSocket: false,
                                                            retryBackoff: RetryBackoff(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400)),
-                                                           shouldDownload: shouldDownload, updateInterval: updateInterval) {
+                                                           shouldDownload: shouldDownload, updateInterval: updateInterval,
+                                                           maxBackgroundRate: maxBackgroundRate) {
             $0.retryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(5), maxDelay: .milliseconds(50))
         })
     }
