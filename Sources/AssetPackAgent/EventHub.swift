@@ -23,13 +23,15 @@ final class EventHub: @unchecked Sendable {
     }
 
     func publish(_ update: DownloadStatusUpdate) {
+        let listeners = lock.withLock { Array(subscribers.values) }
+        guard !listeners.isEmpty else { return }  // nothing to encode for
         let event = AgentEvent(update)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(event) else { return }
         let frame = Array("event: \(event.event)\ndata: ".utf8) + Array(data) + Array("\n\n".utf8)
         let terminal = event.event == "finished" || event.event == "failed"
-        for s in lock.withLock({ Array(subscribers.values) }) where s.packID == nil || s.packID == event.pack.id {
+        for s in listeners where s.packID == nil || s.packID == event.pack.id {
             s.enqueue(frame, progress: event.event == "downloading", last: terminal && s.packID != nil)
         }
     }
