@@ -82,4 +82,49 @@ import Testing
         #expect(await child.exit(within: 10))
         #expect(child.process.terminationStatus == 0, "\(child.output)")
     }
+
+    /// Killed with SIGKILL at random moments (seeded) of an install, restarted each time with
+    /// no client asking: the last start completes the pack with the right bytes.
+    @Test func killedAtRandomMomentsTheAgentStillCompletes() async throws {
+        let executable = try #require(ChildProcess.assetpack, "assetpack is built beside the tests")
+        let fixture = try AgentFixture()
+        let content = patternBytes(24 << 20, seed: 41)
+        try fixture.put("Big", files: ["big.bin": content])
+        try fixture.publishAndServe(bytesPerSecond: 6 << 20)
+        let connection = try AgentConnection(root: fixture.root)
+        var random = SystemRandomNumberGenerator.Seeded(seed: 2026)
+        var kills = 0
+        for run in 0..<9 {
+            let agent = try ChildProcess.start(executable, ["agent", "--root", fixture.root], output: fixture.dir.file("agent\(run).log"))
+            try await eventually("agent \(run) to answer") { await connection.isReachable() }
+            if run == 0 { try await connection.ensureLocalAvailability(ofAssetPackWithID: "Big", detached: true) }
+            if run == 8 {
+                try await eventually("the last start to complete the pack", within: 90) { fixture.installedFile("Big", "big.bin") == Data(content) }
+                kill(agent.process.processIdentifier, SIGTERM)
+                #expect(await agent.exit(within: 10))
+                break
+            }
+            try await Task.sleep(for: .milliseconds(Int.random(in: 100...700, using: &random)))
+            kill(agent.process.processIdentifier, SIGKILL)
+            #expect(await agent.exit(within: 10))
+            if fixture.installedFile("Big", "big.bin") == nil { kills += 1 }
+        }
+        print("agent killed \(kills) times during the install; \(fixture.stagedBytes()) bytes left in staging")
+        #expect(kills >= 4, "most kills landed during the install")
+    }
+}
+
+extension SystemRandomNumberGenerator {
+    /// A deterministic generator (SplitMix64) for reproducible test schedules.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
 }
