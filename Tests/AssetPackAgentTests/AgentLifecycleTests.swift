@@ -153,4 +153,37 @@ import Testing
         try await eventually("the queue to empty") { try agent.statusReport().requests.isEmpty }
         await agent.stopped()
     }
+
+    @Test func aFullDiskFailsTheRequestClearlyAndTheAgentGoesOn() async throws {
+        guard geteuid() == 0 else {
+            print("skipped: mounting a small tmpfs for the root needs root")
+            return
+        }
+        let fixture = try AgentFixture()
+        try fixture.put("Small", files: ["small.bin": patternBytes(100_000, seed: 61)])
+        try fixture.put("Huge", files: ["huge.bin": patternBytes(3_000_000, seed: 62)])
+        try FileManager.default.createDirectory(atPath: fixture.root, withIntermediateDirectories: true)
+        guard mount("tmpfs", fixture.root, "tmpfs", 0, "size=2m,mode=0755") == 0 else {
+            Issue.record("cannot mount a tmpfs at \(fixture.root): \(String(cString: strerror(errno)))")
+            return
+        }
+        defer { if umount2(fixture.root, 0) != 0 { umount2(fixture.root, Int32(MNT_DETACH)) } }
+        try fixture.publishAndServe()
+        let agent = try fixture.startAgent()
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+        do {
+            try await connection.ensureLocalAvailability(ofAssetPackWithID: "Huge")
+            Issue.record("a 3 MB pack installed on a 2 MiB disk")
+        } catch AgentError.remote(let status, let kind, let message) {
+            #expect(status == 507 && kind == "storage", "\(status) \(kind): \(message)")
+            #expect(message.lowercased().contains("no space"), "\(message)")
+        }
+        let record = try #require(try agent.statusReport().requests.first { $0.id == "Huge" })
+        #expect(record.state == "failed" && record.error?.lowercased().contains("no space") == true, "\(record)")
+        // The space the failed download took is free again: the agent goes on.
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Small")
+        #expect(fixture.installedFile("Small", "small.bin") == Data(patternBytes(100_000, seed: 61)))
+        await agent.stopped()
+    }
 }
