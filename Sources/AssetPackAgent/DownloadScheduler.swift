@@ -29,12 +29,15 @@ final class DownloadScheduler: @unchecked Sendable {
         /// Started by the agent on its own, not asked for by a caller: the hook decides.
         var background = false
         var priority = RequestPriority.background
-        let outcome = RequestOutcome()
+        let outcome: RequestOutcome
         var task: Task<Void, Never>?
         var cancelledByUser = false
-        init(id: String, requireLatestVersion: Bool) {
+        /// Stopped to free its slot for a request a caller waits for; it goes back in the queue.
+        var preempted = false
+        init(id: String, requireLatestVersion: Bool, outcome: RequestOutcome = RequestOutcome()) {
             self.id = id
             self.requireLatestVersion = requireLatestVersion
+            self.outcome = outcome
         }
     }
 
@@ -97,9 +100,10 @@ final class DownloadScheduler: @unchecked Sendable {
         return outcome
     }
 
-    /// Puts `job` in `waiting` after every job of its priority or a higher one (under `lock`).
-    private func enqueue(_ job: Job) {
-        let index = waiting.firstIndex { jobs[$0].map { job.priority < $0.priority } ?? false } ?? waiting.endIndex
+    /// Puts `job` in `waiting` after every job of its priority or a higher one — or, `ahead`, before
+    /// those of its own priority (a job that yielded its slot had started first) (under `lock`).
+    private func enqueue(_ job: Job, ahead: Bool = false) {
+        let index = waiting.firstIndex { jobs[$0].map { ahead ? job.priority <= $0.priority : job.priority < $0.priority } ?? false } ?? waiting.endIndex
         waiting.insert(job.id, at: index)
     }
 
@@ -142,35 +146,73 @@ final class DownloadScheduler: @unchecked Sendable {
     }
 
     private func startReady() {
-        lock.withLock {
-            while !stopping, running.count < maxParallel, !waiting.isEmpty {
-                let id = waiting.removeFirst()
-                guard let job = jobs[id] else { continue }
-                running[ObjectIdentifier(job)] = id
-                job.task = Task { [self] in
-                    let result: Result<Void, any Error>
-                    do {
-                        let pack = try await manager.assetPack(withID: job.id)
-                        if job.background, let hook = shouldDownload {
-                            // Only when bytes would move: an installed, current pack needs no say.
-                            let status = try await manager.status(relativeTo: pack)
-                            let needsDownload = !status.contains(.downloaded) || (job.requireLatestVersion && status.contains(.updateAvailable))
-                            if needsDownload, case .skip(let reason) = await hook.verdict(for: pack) {
-                                throw AgentRequestError.declined(assetPackID: pack.id, reason: reason)
-                            }
+        let yielding: Task<Void, Never>? = lock.withLock {
+            startWaiting()
+            return preemptForForeground()
+        }
+        // Outside the lock: cancelling runs the manager's handlers.
+        yielding?.cancel()
+    }
+
+    /// When every slot is taken and the head of the queue is something a caller waits for (or
+    /// an essential pack), one background download yields its slot: it pauses, keeping what it
+    /// verified, and goes back in the queue; the slot is free once it has stopped (under `lock`).
+    private func preemptForForeground() -> Task<Void, Never>? {
+        let runningJobs = jobs.values.filter { running[ObjectIdentifier($0)] != nil }
+        // One at a time: a job already yielding frees the slot soon.
+        guard !stopping, running.count >= maxParallel, let head = waiting.first.flatMap({ jobs[$0] }), head.priority <= .waitedFor,
+              !runningJobs.contains(where: \.preempted) else { return nil }
+        let candidates = runningJobs.filter { $0.priority >= .background && !$0.cancelledByUser }
+        guard let victim = candidates.max(by: { $0.priority < $1.priority }) else { return nil }
+        victim.preempted = true
+        return victim.task
+    }
+
+    /// Starts waiting jobs while there are free slots (under `lock`).
+    private func startWaiting() {
+        while !stopping, running.count < maxParallel, !waiting.isEmpty {
+            let id = waiting.removeFirst()
+            guard let job = jobs[id] else { continue }
+            running[ObjectIdentifier(job)] = id
+            job.task = Task { [self] in
+                let result: Result<Void, any Error>
+                do {
+                    let pack = try await manager.assetPack(withID: job.id)
+                    if job.background, let hook = shouldDownload {
+                        // Only when bytes would move: an installed, current pack needs no say.
+                        let status = try await manager.status(relativeTo: pack)
+                        let needsDownload = !status.contains(.downloaded) || (job.requireLatestVersion && status.contains(.updateAvailable))
+                        if needsDownload, case .skip(let reason) = await hook.verdict(for: pack) {
+                            throw AgentRequestError.declined(assetPackID: pack.id, reason: reason)
                         }
-                        try await manager.ensureLocalAvailability(of: pack, requireLatestVersion: job.requireLatestVersion)
-                        result = .success(())
-                    } catch {
-                        result = .failure(error)
                     }
-                    finish(job, result)
+                    try await manager.ensureLocalAvailability(of: pack, requireLatestVersion: job.requireLatestVersion)
+                    result = .success(())
+                } catch {
+                    result = .failure(error)
                 }
+                finish(job, result)
             }
         }
     }
 
     private func finish(_ job: Job, _ result: Result<Void, any Error>) {
+        let requeued: Bool = lock.withLock {
+            guard job.preempted, !job.cancelledByUser, !stopping, case .failure = result, jobs[job.id] === job else { return false }
+            // Back in the queue, with the same waiters; it resumes from what it kept.
+            running[ObjectIdentifier(job)] = nil
+            let again = Job(id: job.id, requireLatestVersion: job.requireLatestVersion, outcome: job.outcome)
+            again.background = job.background
+            again.priority = job.priority
+            jobs[job.id] = again
+            enqueue(again, ahead: true)
+            return true
+        }
+        if requeued {
+            ended.withLock { ended.broadcast() }
+            startReady()
+            return
+        }
         let (wasStopping, byUser) = lock.withLock {
             running[ObjectIdentifier(job)] = nil
             if jobs[job.id] === job { jobs[job.id] = nil }

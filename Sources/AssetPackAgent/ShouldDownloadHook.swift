@@ -32,34 +32,31 @@ public struct ShouldDownloadHook: Sendable {
     private func run(_ pack: AssetPack) -> Verdict {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let input = (try? encoder.encode(AgentPackDescription(pack, status: []))) ?? Data("{}".utf8)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let stdin = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let ended = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in ended.signal() }
-        do { try process.run() } catch {
-            return .skip(reason: "the should-download hook could not start: \(error.localizedDescription)")
+        let input = Array((try? encoder.encode(AgentPackDescription(pack, status: []))) ?? Data("{}".utf8))
+        let child: HookProcess
+        do { child = try HookProcess(command: command) } catch {
+            return .skip(reason: "the should-download hook could not start: \(error)")
         }
-        // A hook that does not read its input must not block the agent (EPIPE is ignored).
-        try? stdin.fileHandleForWriting.write(contentsOf: input)
-        try? stdin.fileHandleForWriting.close()
+        // The exit is waited for on a thread of its own, so that this one can give up on time.
+        let ended = DispatchSemaphore(value: 0)
+        let status = StatusBox()
+        Thread {
+            status.value = child.waitForExit()
+            ended.signal()
+        }.start()
+        child.write(input)  // a hook that does not read its input changes nothing (EPIPE)
         guard ended.wait(timeout: .now() + .milliseconds(Int(timeout.seconds * 1000))) == .success else {
-            // The whole hook: Foundation starts it in a process group of its own, so what the
-            // shell started goes too.
-            let pid = process.processIdentifier
-            kill(getpgid(pid) == pid ? -pid : pid, SIGKILL)
+            child.killGroup()  // the hook and everything it started
             _ = ended.wait(timeout: .now() + .seconds(2))
             return .skip(reason: "the should-download hook gave no answer within \(timeout)")
         }
-        switch (process.terminationReason, process.terminationStatus) {
-        case (.exit, 0): return .go
-        case (.exit, let status): return .skip(reason: "the should-download hook said no (exit status \(status))")
-        case (_, let signal): return .skip(reason: "the should-download hook was killed by signal \(signal)")
+        let raw = status.value
+        if raw & 0x7F == 0 {
+            let code = (raw >> 8) & 0xFF
+            return code == 0 ? .go : .skip(reason: "the should-download hook said no (exit status \(code))")
         }
+        return .skip(reason: "the should-download hook was killed by signal \(raw & 0x7F)")
     }
 }
+
+private final class StatusBox: @unchecked Sendable { var value: Int32 = 0 }

@@ -10,8 +10,8 @@ import Testing
         let fixture = try AgentFixture()
         let level = patternBytes(300_000, seed: 3)
         try fixture.put("Levels", files: ["level1.bin": level, "readme.txt": Array("hello\n".utf8)])
-        try fixture.publishAndServe()
-        let agent = try fixture.startAgent()
+        try await fixture.publishAndServe()
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
 
@@ -47,8 +47,8 @@ import Testing
     @Test func unknownPackIsAnErrorNotAQueueEntryThatBlocksOthers() async throws {
         let fixture = try AgentFixture()
         try fixture.put("Real", files: ["a.bin": patternBytes(1000, seed: 1)])
-        try fixture.publishAndServe()
-        let agent = try fixture.startAgent()
+        try await fixture.publishAndServe()
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
         do {
@@ -72,8 +72,8 @@ import Testing
         let fixture = try AgentFixture()
         let content = patternBytes(6 << 20, seed: 9)
         try fixture.put("Big", files: ["big.bin": content])
-        try fixture.publishAndServe(bytesPerSecond: 2 << 20)
-        let agent = try fixture.startAgent()
+        try await fixture.publishAndServe(bytesPerSecond: 2 << 20)
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
         let updates = connection.statusUpdates
@@ -96,7 +96,7 @@ import Testing
         // Asked for again, it completes (from what was kept).
         try fixture.serve(bytesPerSecond: 0)
         await agent.stopped()
-        let again = try fixture.startAgent()
+        let again = try await fixture.startAgent()
         defer { again.stop() }
         #expect(try again.statusReport().running.isEmpty, "a paused request does not resume on its own")
         try await connection.ensureLocalAvailability(ofAssetPackWithID: "Big")
@@ -114,8 +114,8 @@ import Testing
         let fixture = try AgentFixture()
         let content = patternBytes(3 << 20, seed: 5)
         try fixture.put("Voice", files: ["voice.bin": content])
-        try fixture.publishAndServe(bytesPerSecond: 1 << 20)
-        let agent = try fixture.startAgent()
+        try await fixture.publishAndServe(bytesPerSecond: 1 << 20)
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         do {
             let connection = try AgentConnection(root: fixture.root)
@@ -135,8 +135,8 @@ import Testing
         try fixture.put("Core", policy: ["essential": first], files: ["core.bin": patternBytes(400_000, seed: 1)])
         try fixture.put("Extras", policy: ["prefetch": first], files: ["extras.bin": patternBytes(2 << 20, seed: 2)])
         try fixture.put("Later", files: ["later.bin": patternBytes(1000, seed: 3)])
-        try fixture.publishAndServe(bytesPerSecond: 4 << 20)
-        let agent = try fixture.startAgent()
+        try await fixture.publishAndServe(bytesPerSecond: 4 << 20)
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
         let plan = try await connection.handleInstallationEvent(.firstInstallation)
@@ -148,27 +148,45 @@ import Testing
         await agent.stopped()
     }
 
-    @Test func aPackACallerWaitsForGoesBeforeDetachedRequests() async throws {
+    @Test func aPackACallerWaitsForGoesFirst() async throws {
         let fixture = try AgentFixture()
-        for (i, id) in ["First", "Detached", "Waited"].enumerated() { try fixture.put(id, files: ["\(id).bin": patternBytes(1 << 20, seed: UInt64(i))]) }
-        try fixture.publishAndServe(bytesPerSecond: 2 << 20)
-        let agent = try fixture.startAgent(maxParallel: 1)
+        for (i, id) in ["First", "Detached", "Waited"].enumerated() { try fixture.put(id, files: ["\(id).bin": patternBytes(3 << 20, seed: UInt64(i))]) }
+        try await fixture.publishAndServe(bytesPerSecond: 2 << 20)
+        let agent = try await fixture.startAgent(maxParallel: 1)
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
-        let updates = connection.statusUpdates
+        let events = EventLog(connection.statusUpdates)
         try await eventually("the event stream to be open") { try await connection.agentStatus().subscribers == 1 }
         try await connection.ensureLocalAvailability(ofAssetPackWithID: "First", detached: true)
-        try await eventually("First to run") { try agent.statusReport().running == ["First"] }
+        try await eventually("First to be under way") { fixture.stagedBytes() > 0 }
         try await connection.ensureLocalAvailability(ofAssetPackWithID: "Detached", detached: true)
-        let waiting = Task { try await connection.ensureLocalAvailability(ofAssetPackWithID: "Waited") }
-        try await eventually("three requests queued") { try agent.statusReport().requests.count == 3 }
-        var began: [String] = []
-        for await update in updates {
-            if case .began(let p) = update { began.append(p.id) }
-            if began.count == 3 { break }
-        }
-        #expect(began == ["First", "Waited", "Detached"])
-        try await waiting.value
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Waited")
+        // First (background) yielded its only slot to Waited, and resumes ahead of Detached.
+        try await eventually("all three to finish", within: 60) { events.finished.count == 3 }
+        #expect(events.began == ["First", "Waited", "First", "Detached"])
+        #expect(events.paused == ["First"])
+        #expect(events.finished == ["Waited", "First", "Detached"])
+        await agent.stopped()
+    }
+
+    @Test func aBackgroundDownloadYieldsItsSlotToAPackACallerWaitsFor() async throws {
+        let fixture = try AgentFixture()
+        let big = patternBytes(6 << 20, seed: 71), small = patternBytes(200_000, seed: 72)
+        try fixture.put("Prefetched", files: ["big.bin": big])
+        try fixture.put("Needed", files: ["small.bin": small])
+        try await fixture.publishAndServe(bytesPerSecond: 2 << 20)
+        let agent = try await fixture.startAgent(maxParallel: 1)
+        defer { agent.stop() }
+        let connection = try AgentConnection(root: fixture.root)
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Prefetched", detached: true)
+        try await eventually("the background download to be under way") { fixture.stagedBytes() > 256 << 10 }
+        // The only slot is taken; a caller waits for another pack: it does not wait for the 6 MiB.
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Needed")
+        #expect(fixture.installedFile("Needed", "small.bin") == Data(small))
+        #expect(fixture.installedFile("Prefetched", "big.bin") == nil, "the background pack yielded")
+        // ...and it takes its slot back and finishes.
+        try await eventually("the background pack to finish", within: 60) { fixture.installedFile("Prefetched", "big.bin") == Data(big) }
+        try await eventually("the queue to empty") { try agent.statusReport().requests.isEmpty }
         await agent.stopped()
     }
 }

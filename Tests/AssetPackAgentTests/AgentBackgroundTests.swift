@@ -33,8 +33,8 @@ import Testing
         let first = ["installationEventTypes": ["firstInstallation"]]
         try fixture.put("Core", policy: ["essential": first], files: ["core.bin": patternBytes(20_000, seed: 1)])
         try fixture.put("Extras", policy: ["prefetch": first], files: ["extras.bin": patternBytes(20_000, seed: 2)])
-        try fixture.publishAndServe()
-        let agent = try fixture.startAgent(shouldDownload: ShouldDownloadHook(command: hook.command, timeout: .seconds(3)))
+        try await fixture.publishAndServe()
+        let agent = try await fixture.startAgent(shouldDownload: ShouldDownloadHook(command: hook.command, timeout: .seconds(3)))
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
         try await connection.handleInstallationEvent(.firstInstallation, detached: true)
@@ -63,8 +63,8 @@ import Testing
         try fixture.put("Levels", files: ["level.bin": patternBytes(50_000, seed: 1)])
         try fixture.put("Retired", files: ["old.bin": patternBytes(1000, seed: 2)])
         try fixture.put("NotInstalled", files: ["n.bin": patternBytes(1000, seed: 3)])
-        try fixture.publishAndServe()
-        let agent = try fixture.startAgent(updateInterval: .milliseconds(300))
+        try await fixture.publishAndServe()
+        let agent = try await fixture.startAgent(updateInterval: .milliseconds(300))
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
         try await connection.ensureLocalAvailability(ofAssetPackWithID: "Levels")
@@ -74,7 +74,7 @@ import Testing
         try fixture.put("Levels", files: ["level.bin": newLevel])
         try fixture.put("NotInstalled", files: ["n.bin": patternBytes(1000, seed: 13)])
         fixture.drop("Retired")
-        try fixture.republish()
+        try await fixture.republish()
 
         try await eventually("the agent to update Levels on its own", within: 30) { fixture.installedFile("Levels", "level.bin") == Data(newLevel) }
         try await eventually("the agent to remove the dropped pack", within: 30) { fixture.installedFile("Retired", "old.bin") == nil }
@@ -87,9 +87,9 @@ import Testing
         let fixture = try AgentFixture()
         try fixture.put("Background", files: ["bg.bin": patternBytes(3 << 20, seed: 1)])
         try fixture.put("Foreground", files: ["fg.bin": patternBytes(3 << 20, seed: 2)])
-        try fixture.publishAndServe()
+        try await fixture.publishAndServe()
         let cap: UInt64 = 1 << 20
-        let agent = try fixture.startAgent(maxBackgroundRate: cap)
+        let agent = try await fixture.startAgent(maxBackgroundRate: cap)
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
         let size = try await connection.assetPack(withID: "Background").downloadSize

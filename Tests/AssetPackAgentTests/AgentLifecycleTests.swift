@@ -9,7 +9,7 @@ import Testing
     @Test func socketIsOwnerOnlyAndAStaleFileIsReplaced() async throws {
         let fixture = try AgentFixture()
         try fixture.put("A", files: ["a.bin": [1, 2, 3]])
-        try fixture.publishAndServe()
+        try await fixture.publishAndServe()
         // A socket file nobody listens on, as a killed agent leaves it.
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
@@ -19,7 +19,7 @@ import Testing
         try #require(bound == 0)
         close(stale)
 
-        let agent = try fixture.startAgent()
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         var st = stat()
         #expect(lstat(fixture.socketPath, &st) == 0 && (st.st_mode & S_IFMT) == S_IFSOCK && (st.st_mode & 0o777) == 0o600)
@@ -29,17 +29,17 @@ import Testing
         await agent.stopped()
     }
 
-    @Test func aLiveAgentsSocketAndALockedRootAreClearErrors() throws {
+    @Test func aLiveAgentsSocketAndALockedRootAreClearErrors() async throws {
         let first = try AgentFixture(), second = try AgentFixture()
         for f in [first, second] {
             try f.put("A", files: ["a.bin": [1]])
-            try f.publishAndServe()
+            try await f.publishAndServe()
         }
-        let agent = try first.startAgent()
+        let agent = try await first.startAgent()
         defer { agent.stop() }
         // Another root, the same socket path: refused, naming the agent that answers there.
         do {
-            _ = try second.startAgent(socketPath: agent.socketPath)
+            _ = try await second.startAgent(socketPath: agent.socketPath)
             Issue.record("a second agent took a live agent's socket")
         } catch let error as AgentServiceError {
             guard case .socketInUse(let path, let pid) = error else { Issue.record("\(error)"); return }
@@ -49,7 +49,7 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: agent.socketPath), "the refused agent left the live socket alone")
         // The same root: its lock is held; the error names the holder.
         do {
-            _ = try first.startAgent(socketPath: first.dir.file("other.sock"))
+            _ = try await first.startAgent(socketPath: first.dir.file("other.sock"))
             Issue.record("a second agent opened a held root")
         } catch let error as AssetPackManagerError {
             guard case .storageRootInUse(_, let pid, _) = error else { Issue.record("\(error)"); return }
@@ -57,7 +57,7 @@ import Testing
         }
         // A path that is not a socket is left alone.
         let file = try second.dir.write("plain", [1])
-        #expect(throws: AgentServiceError.self) { try second.startAgent(socketPath: file) }
+        await #expect(throws: AgentServiceError.self) { try await second.startAgent(socketPath: file) }
         #expect(FileManager.default.contents(atPath: file) == Data([1]))
     }
 
@@ -68,8 +68,8 @@ import Testing
         }
         let fixture = try AgentFixture()
         try fixture.put("A", files: ["a.bin": [1]])
-        try fixture.publishAndServe()
-        let agent = try fixture.startAgent()
+        try await fixture.publishAndServe()
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         func curlAsNobody() async throws -> String {
             let child = try ChildProcess.start(setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/curl", "-s", "-o", "/dev/null",
@@ -92,10 +92,10 @@ import Testing
         let fixture = try AgentFixture()
         let content = patternBytes(8 << 20, seed: 4)
         try fixture.put("Big", files: ["big.bin": content])
-        try fixture.publishAndServe(bytesPerSecond: 2 << 20)
+        try await fixture.publishAndServe(bytesPerSecond: 2 << 20)
         let connection = try AgentConnection(root: fixture.root)
         do {
-            let agent = try fixture.startAgent()
+            let agent = try await fixture.startAgent()
             // A client waiting on the download, and one on the stream.
             let waiting = Task { try await connection.ensureLocalAvailability(ofAssetPackWithID: "Big") }
             let updates = connection.statusUpdates
@@ -124,7 +124,7 @@ import Testing
         }
         // The next start takes the request up on its own.
         try fixture.serve(bytesPerSecond: 0)
-        let again = try fixture.startAgent()
+        let again = try await fixture.startAgent()
         defer { again.stop() }
         try await eventually("the resumed download to install the pack", within: 60) { fixture.installedFile("Big", "big.bin") == Data(content) }
         try await eventually("the queue to empty") { try again.statusReport().requests.isEmpty }
@@ -135,10 +135,10 @@ import Testing
         let fixture = try AgentFixture()
         let content = patternBytes(100_000, seed: 8)
         try fixture.put("A", files: ["a.bin": content])
-        try fixture.publishAndServe()
+        try await fixture.publishAndServe()
         let port = try #require(fixture.server).port
         fixture.stopServing()
-        let agent = try fixture.startAgent()
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
         // A waiting caller hears of the failure; the request stays queued and is tried again.
@@ -168,8 +168,8 @@ import Testing
             return
         }
         defer { if umount2(fixture.root, 0) != 0 { umount2(fixture.root, Int32(MNT_DETACH)) } }
-        try fixture.publishAndServe()
-        let agent = try fixture.startAgent()
+        try await fixture.publishAndServe()
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
         do {

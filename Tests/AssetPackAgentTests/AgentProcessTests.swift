@@ -13,7 +13,7 @@ import Testing
         let big = patternBytes(10 << 20, seed: 21), small = patternBytes(2 << 20, seed: 22)
         try fixture.put("Big", files: ["big.bin": big])
         try fixture.put("Small", files: ["small.bin": small])
-        try fixture.publishAndServe(bytesPerSecond: 3 << 20)
+        try await fixture.publishAndServe(bytesPerSecond: 3 << 20)
 
         let first = try ChildProcess.start(executable, ["agent", "--root", fixture.root, "--max-parallel", "1"], output: fixture.dir.file("agent1.log"))
         let connection = try AgentConnection(root: fixture.root)
@@ -46,8 +46,8 @@ import Testing
         let fixture = try AgentFixture()
         let content = patternBytes(6 << 20, seed: 31)
         try fixture.put("Big", files: ["big.bin": content])
-        try fixture.publishAndServe(bytesPerSecond: 3 << 20)
-        let agent = try fixture.startAgent()
+        try await fixture.publishAndServe(bytesPerSecond: 3 << 20)
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         let client = try ChildProcess.start("/usr/bin/curl", ["-s", "-X", "POST", "--unix-socket", agent.socketPath, "http://agent/v1/packs/Big/ensure"],
                                             output: fixture.dir.file("curl.out"))
@@ -66,7 +66,7 @@ import Testing
         }
         let fixture = try AgentFixture()
         try fixture.put("A", files: ["a.bin": patternBytes(5000, seed: 2)])
-        try fixture.publishAndServe()
+        try await fixture.publishAndServe()
         let path = fixture.dir.file("activated.sock")
         let child = try ChildProcess.start(activate, ["-l", path, executable, "agent", "--root", fixture.root], output: fixture.dir.file("activate.log"))
         defer { if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) } }
@@ -90,7 +90,7 @@ import Testing
         let fixture = try AgentFixture()
         let content = patternBytes(24 << 20, seed: 41)
         try fixture.put("Big", files: ["big.bin": content])
-        try fixture.publishAndServe(bytesPerSecond: 6 << 20)
+        try await fixture.publishAndServe(bytesPerSecond: 6 << 20)
         let connection = try AgentConnection(root: fixture.root)
         var random = SystemRandomNumberGenerator.Seeded(seed: 2026)
         var kills = 0

@@ -10,8 +10,8 @@ import Testing
     @Test func garbageOversizeAndHalfClosedRequestsGet4xxAndTheAgentLivesOn() async throws {
         let fixture = try AgentFixture()
         try fixture.put("A", files: ["a.bin": patternBytes(1000, seed: 1)])
-        try fixture.publishAndServe()
-        let agent = try fixture.startAgent()
+        try await fixture.publishAndServe()
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         let path = agent.socketPath
 
@@ -65,8 +65,8 @@ import Testing
         let fixture = try AgentFixture()
         try fixture.put("One", files: ["1.bin": patternBytes(200_000, seed: 1)])
         try fixture.put("Two", files: ["2.bin": patternBytes(200_000, seed: 2)])
-        try fixture.publishAndServe()
-        let agent = try fixture.startAgent()
+        try await fixture.publishAndServe()
+        let agent = try await fixture.startAgent()
         defer { agent.stop() }
         var subscribers = try (0..<200).map { _ in
             let s = try RawSocket(path: agent.socketPath)

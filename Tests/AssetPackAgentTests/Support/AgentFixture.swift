@@ -39,7 +39,12 @@ final class AgentFixture: @unchecked Sendable {
 
     /// Publishes the packs, serves the repository (at `bytesPerSecond` for pack files if given)
     /// and initialises the root with its URL and key.
-    func publishAndServe(bytesPerSecond: UInt64 = 0) throws {
+    /// Off Swift's pool (packaging is CPU-bound, and agents in this process need the pool).
+    func publishAndServe(bytesPerSecond: UInt64 = 0) async throws {
+        try await offPool { try self.publishAndServeNow(bytesPerSecond: bytesPerSecond) }
+    }
+
+    private func publishAndServeNow(bytesPerSecond: UInt64) throws {
         var options = PublishOptions(repository: repository)
         options.baseDirectory = dir.path
         options.writer.threads = 2
@@ -49,7 +54,11 @@ final class AgentFixture: @unchecked Sendable {
     }
 
     /// Publishes again into the served repository (a pack put again gets a new version).
-    func republish() throws {
+    func republish() async throws {
+        try await offPool { try self.republishNow() }
+    }
+
+    private func republishNow() throws {
         var options = PublishOptions(repository: repository)
         options.baseDirectory = dir.path
         options.writer.threads = 2
@@ -81,13 +90,14 @@ final class AgentFixture: @unchecked Sendable {
 
     /// An agent on the root, with quick retries.
     func startAgent(socketPath: String? = nil, maxParallel: Int = 2, shouldDownload: ShouldDownloadHook? = nil,
-                    updateInterval: Duration? = nil, maxBackgroundRate: UInt64? = nil) throws -> AgentService {
-        try AgentService(configuration: AgentConfiguration(root: root, socketPath: socketPath, maxParallel: maxParallel, acceptsInheritedSocket: false,
+                    updateInterval: Duration? = nil, maxBackgroundRate: UInt64? = nil) async throws -> AgentService {
+        let root = self.root
+        return try await offPool { try AgentService(configuration: AgentConfiguration(root: root, socketPath: socketPath, maxParallel: maxParallel, acceptsInheritedSocket: false,
                                                            retryBackoff: RetryBackoff(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400)),
                                                            shouldDownload: shouldDownload, updateInterval: updateInterval,
                                                            maxBackgroundRate: maxBackgroundRate) {
             $0.retryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(5), maxDelay: .milliseconds(50))
-        })
+        }) }
     }
 
     /// The installed copy of `name` in pack `id`, if the pack is installed.
@@ -110,6 +120,14 @@ final class AgentFixture: @unchecked Sendable {
             }
         }
         return total
+    }
+}
+
+/// Runs blocking work on a thread of its own and waits for it without holding one of Swift's
+/// pool threads.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
 
@@ -158,4 +176,26 @@ struct ChildProcess {
                           Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("assetpack").path]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
+}
+
+/// Collects the pack IDs of a status stream's events as they come, for checks that must not
+/// wait on the stream itself.
+final class EventLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var log: [(event: String, id: String)] = []
+    private var task: Task<Void, Never>?
+
+    init(_ updates: AsyncStream<DownloadStatusUpdate>) {
+        task = Task { [weak self] in
+            for await update in updates { self?.append(AgentEvent(update).event, update.assetPack.id) }
+        }
+    }
+
+    deinit { task?.cancel() }
+
+    private func append(_ event: String, _ id: String) { lock.withLock { log.append((event, id)) } }
+    func ids(_ event: String) -> [String] { lock.withLock { log.filter { $0.event == event }.map(\.id) } }
+    var began: [String] { ids("began") }
+    var paused: [String] { ids("paused") }
+    var finished: [String] { ids("finished") }
 }
