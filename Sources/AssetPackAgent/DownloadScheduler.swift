@@ -81,6 +81,7 @@ final class DownloadScheduler: @unchecked Sendable {
         if let joined {
             // On disk as well (the higher priority, a caller's say over the hook's).
             try store.accept(id, requireLatestVersion: requireLatestVersion, priority: priority, background: background)
+            startReady()  // a request moved up may now take a background job's slot
             return joined
         }
         guard !lock.withLock({ stopping }) else { throw AgentRequestError.stopping }

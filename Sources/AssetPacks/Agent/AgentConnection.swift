@@ -157,6 +157,11 @@ public final class AgentConnection: Sendable {
             response = try await transport.response(for: request, to: .memory(limit: 1 << 30))
         } catch {
             if case .cancelled = error { throw CancellationError() }
+            if case .connection = error {
+                let why = FileManager.default.fileExists(atPath: socketPath) ? "nothing accepts connections on it (a stale socket, or another user's)"
+                                                                              : "the socket does not exist"
+                throw AgentError.unreachable(socketPath: socketPath, reason: why + "; is 'assetpack agent' running for this root?")
+            }
             throw AgentError.unreachable(socketPath: socketPath, reason: "\(error)")
         }
         guard response.isSuccess else {
