@@ -83,7 +83,15 @@ final class AgentFixture: @unchecked Sendable {
         }
     }
 
-    deinit { server?.stop() }
+    deinit {
+        server?.stop()
+        // A download that was winding down may still create a folder while TemporaryDirectory
+        // removes the tree; try again briefly so that nothing is left in TMPDIR.
+        for _ in 0..<5 where FileManager.default.fileExists(atPath: dir.path) {
+            if (try? FileManager.default.removeItem(atPath: dir.path)) != nil { break }
+            usleep(20_000)
+        }
+    }
 
     /// Stops serving (the repository is down).
     func stopServing() { server?.stop() }
