@@ -17,7 +17,7 @@ import Testing
 
         let before = try await connection.assetPack(withID: "Levels")
         #expect(before.assetPackStatus == .downloadAvailable)
-        let updates = connection.statusUpdates(forAssetPackWithID: "Levels")
+        let events = EventLog(connection.statusUpdates(forAssetPackWithID: "Levels"))
         try await eventually("the event stream to be open") { try await connection.agentStatus().subscribers == 1 }
 
         try await connection.ensureLocalAvailability(ofAssetPackWithID: "Levels")
@@ -35,12 +35,12 @@ import Testing
         #expect(read(fd, &buffer, 16) == 6)
         await #expect(throws: AgentError.self) { try await connection.contents(at: "missing.bin") }
 
-        // The stream carried Apple's events in order and ended after `finished`.
-        var events: [String] = []
-        for await update in updates { events.append(AgentEvent(update).event) }
-        #expect(events.first == "began")
-        #expect(events.last == "finished")
-        #expect(events.dropFirst().dropLast().allSatisfy { $0 == "downloading" } && events.count > 2)
+        // The stream carried Apple's events in order, and ended after `finished`.
+        try await eventually("the stream to end") { events.isFinished }
+        let names = events.events
+        #expect(names.first == "began")
+        #expect(names.last == "finished")
+        #expect(names.dropFirst().dropLast().allSatisfy { $0 == "downloading" } && names.count > 2)
         await agent.stopped()
     }
 
@@ -76,18 +76,13 @@ import Testing
         let agent = try await fixture.startAgent()
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)
-        let updates = connection.statusUpdates
+        let events = EventLog(connection.statusUpdates)
         try await eventually("the event stream to be open") { try await connection.agentStatus().subscribers == 1 }
 
         try await connection.ensureLocalAvailability(ofAssetPackWithID: "Big", detached: true)
         try await eventually("some bytes to arrive") { fixture.stagedBytes() > 0 }
         try await connection.cancel(assetPackWithID: "Big")
-
-        var sawPaused = false
-        for await update in updates {
-            if case .paused(let p) = update, p.id == "Big" { sawPaused = true; break }
-        }
-        #expect(sawPaused)
+        try await eventually("the stream to say paused") { events.paused == ["Big"] }
         let paused = try await connection.assetPack(withID: "Big")
         #expect(paused.request == "paused")
         #expect(try await connection.agentStatus().running.isEmpty)

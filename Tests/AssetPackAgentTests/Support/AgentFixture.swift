@@ -191,13 +191,20 @@ struct ChildProcess {
 final class EventLog: @unchecked Sendable {
     private let lock = NSLock()
     private var log: [(event: String, id: String)] = []
+    private var ended = false
     private var task: Task<Void, Never>?
 
     init(_ updates: AsyncStream<DownloadStatusUpdate>) {
         task = Task { [weak self] in
             for await update in updates { self?.append(AgentEvent(update).event, update.assetPack.id) }
+            self?.lock.withLock { self?.ended = true }
         }
     }
+
+    /// Whether the stream has ended.
+    var isFinished: Bool { lock.withLock { ended } }
+    /// Every event's name, in order.
+    var events: [String] { lock.withLock { log.map(\.event) } }
 
     deinit { task?.cancel() }
 
