@@ -1,5 +1,6 @@
 import AssetPackAgent
 import AssetPackCLI
+import AssetPackFormat
 import AssetPackPublishing
 import AssetPacks
 import Foundation
@@ -16,10 +17,11 @@ let agentCommand = CommandSpec(
     discussion: """
     Runs in the foreground (for systemd) until SIGTERM or SIGINT, then stops within 2 s; downloads \
     under way resume at the next start, as does every request accepted before a crash. The root must \
-    have been initialised (its repository and public key remembered) by 'assetpack install'. \
+    have been initialised (its repository and public key remembered) by a client command, or be \
+    given --repo and --public-key here (remembered, as the client commands do). \
     A listening socket passed by systemd (LISTEN_FDS) is used instead of --socket.
     """,
-    options: [ClientOptions.root, socketOption,
+    options: [ClientOptions.root, ClientOptions.repo, ClientOptions.key, ClientOptions.ca, socketOption,
               .option("--max-parallel", value: "N", help: "Packs downloaded at once (default 2)."),
               .option("--max-rate", value: "RATE", help: "Bytes per second background downloads (prefetch, detached, updates) may take together, e.g. 8m (K/M/G = KiB/MiB/GiB); downloads a caller waits for are not limited."),
               .option("--update-interval", value: "DURATION", help: "Check the catalog and update installed packs this often, e.g. 30m, 6h (default 6h; 0 = never)."),
@@ -45,6 +47,19 @@ let agentCommand = CommandSpec(
         maxRate = bytes
     }
     let hook = args.value("--should-download").map { ShouldDownloadHook(command: $0) }
+    if !args.all("--repo").isEmpty || args.value("--public-key") != nil || args.value("--ca") != nil {
+        // Remembered by the root before the agent takes it (no one else may hold it meanwhile:
+        // the agent fails at start if someone does).
+        do {
+            var settings = try RootSettings.load(root: root)
+            if !args.all("--repo").isEmpty { settings.repositoryURLs = args.all("--repo") }
+            if let key = args.value("--public-key") { settings.publicKey = try Ed25519PublicKey(argument: key).text }
+            if let ca = args.value("--ca") { settings.caFile = URL(fileURLWithPath: ca).standardizedFileURL.path }
+            try settings.save(root: root)
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
+    }
     // Signals are taken on a queue, not by a handler: the stop runs in ordinary code.
     signal(SIGTERM, SIG_IGN)
     signal(SIGINT, SIG_IGN)
