@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AssetPackUpload", targets: ["AssetPackUpload"]),
         .library(name: "AssetPacks", targets: ["AssetPacks"]),
         .library(name: "AssetPackMigration", targets: ["AssetPackMigration"]),
+        .library(name: "AssetPackAgent", targets: ["AssetPackAgent"]),
         .executable(name: "assetpack", targets: ["assetpack"]),
     ],
     targets: [
@@ -34,12 +35,14 @@ let package = Package(
         .target(name: "AssetPackTransport", dependencies: ["CCurl"]),
         .target(name: "AssetPackUpload", dependencies: ["AssetPackFormat", "AssetPackTransport"]),
         .target(name: "AssetPacks", dependencies: ["AssetPackFormat", "AssetPackTransport", "CSQLite", "CPOSIX"]),
+        // The agent: owns a root's downloads, serves the client API on a Unix socket.
+        .target(name: "AssetPackAgent", dependencies: ["AssetPacks", "AssetPackFormat", "AssetPackTransport", "CMicroHTTPD", "CPOSIX"]),
         // Beside the flow.
         .target(name: "AssetPackMigration", dependencies: ["AssetPackPackaging", "AssetPackFormat"]),
         .target(name: "ArgumentParsing", dependencies: ["AssetPackFormat"]),
         .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPackaging", "AssetPackPublishing", "AssetPackServer",
                                                             "AssetPackTransport", "AssetPackUpload", "AssetPacks",
-                                                            "AssetPackMigration", "ArgumentParsing"]),
+                                                            "AssetPackMigration", "ArgumentParsing", "AssetPackAgent"]),
         // Tests. TestSupport: temporary folders, seeded bytes, condition waits, the built assetpack
         // executable, loopback servers (nginx, moto, silent sockets) — no package module. TestRepositories:
         // repositories and packs built for a test (publishes and serves, so it sits on the data flow).
@@ -58,6 +61,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "AssetPackFormat"]),
         .testTarget(name: "CLITests", dependencies: ["AssetPacks", "TestSupport", "assetpack"]),
+        .testTarget(name: "AssetPackAgentTests", dependencies: ["AssetPackAgent", "AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer",
+                                                              "AssetPackFormat", "AssetPackTransport", "TestSupport", "TestRepositories", "assetpack"]),
         .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackFormat", "AssetPackTransport", "TestSupport",
                                                           "TestRepositories", "assetpack"]),
     ]

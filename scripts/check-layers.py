@@ -5,7 +5,8 @@ already, so declared dependencies alone prove nothing):
 
 1. every `import` of a package module in a target's sources names one of that target's declared
    dependencies (direct or transitive);
-2. the client (`AssetPacks`) reaches no packaging, publishing, server, upload or migration code,
+2. the client (`AssetPacks`) reaches no packaging, publishing, server, upload, migration or agent code
+   (nor libmicrohttpd),
    directly or transitively;
 3. no library target depends on the CLI or on a test target.
 
@@ -14,7 +15,7 @@ import json, os, re, subprocess, sys
 
 CLIENT = "AssetPacks"
 CLIENT_FORBIDDEN = {"AssetPackPackaging", "AssetPackPublishing", "AssetPackServer",
-                    "AssetPackUpload", "AssetPackMigration"}
+                    "AssetPackUpload", "AssetPackMigration", "AssetPackAgent", "CMicroHTTPD"}
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 described = subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=root,

@@ -3,7 +3,8 @@
 # builds; validates and packages the manifests and checks the packs; publishes them as a signed
 # repository; serves it over HTTPS with a local CA made on the spot; then, as a client, runs the
 # install step (essential + prefetch packs), fetches an on-demand pack with progress, reads a
-# file from the merged namespace, shows status and removes a pack. Everything goes to .demo/.
+# file from the merged namespace, shows status and removes a pack; finally the agent takes over
+# the root and finishes a detached install with no client waiting. Everything goes to .demo/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -11,8 +12,8 @@ swift build -c release --product assetpack
 ap=$PWD/.build/release/assetpack
 out=$PWD/.demo
 rm -rf "$out"; mkdir -p "$out/packs"
-server=
-trap '[ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true' EXIT
+server=; agent=
+trap '[ -n "$agent" ] && kill -TERM "$agent" 2>/dev/null; [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true' EXIT
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
 cd examples/starter
 
@@ -44,4 +45,15 @@ step "$ap" ls --root "$root"
 step "$ap" status --root "$root"
 step "$ap" remove World1 --root "$root"
 step "$ap" status World1 --root "$root"
+
+# 4. The agent owns the root: a detached request returns at once and finishes in the agent.
+sock=$root/agent.sock
+"$ap" agent --root "$root" 2> "$out/agent.log" &
+agent=$!
+for _ in $(seq 300); do curl -sf --unix-socket "$sock" http://agent/v1/status >/dev/null 2>&1 && break; sleep 0.02; done
+step curl -s -X POST --unix-socket "$sock" 'http://agent/v1/packs/World1/ensure?detach=1'
+for _ in $(seq 600); do curl -s --unix-socket "$sock" http://agent/v1/packs/World1 | grep -q '"upToDate"' && break; sleep 0.05; done
+step curl -s --unix-socket "$sock" http://agent/v1/packs/World1
+kill -TERM "$agent"; wait "$agent" || true; agent=
+cat "$out/agent.log"
 echo; echo "Done. Packs: $out/packs, repository: $out/repo, client root: $root"

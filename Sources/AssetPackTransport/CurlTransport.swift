@@ -13,13 +13,16 @@ import Foundation
 public final class CurlTransport: HTTPTransport, @unchecked Sendable {
     public let caFile: String?
     public let userAgent: String
+    /// When set, every request goes over this Unix socket (CURLOPT_UNIX_SOCKET_PATH) whatever
+    /// the URL's host: how a client talks to a local agent.
+    public let unixSocketPath: String?
     private let share: OpaquePointer
     private let lock = NSLock()
     private var idleHandles: [UnsafeMutableRawPointer] = []
     private static let maxIdleHandles = 16
 
     /// Throws `.invalidRequest` when libcurl cannot start or `caFile` is not a readable file.
-    public init(caFile: String? = nil, userAgent: String = "AssetPacks/1") throws(TransportError) {
+    public init(caFile: String? = nil, userAgent: String = "AssetPacks/1", unixSocketPath: String? = nil) throws(TransportError) {
         guard CurlLibrary.initialized else { throw .invalidRequest("libcurl failed to initialize") }
         if let caFile {
             var isDirectory: ObjCBool = false
@@ -32,6 +35,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         self.share = share
         self.caFile = caFile
         self.userAgent = userAgent
+        self.unixSocketPath = unixSocketPath
     }
 
     deinit {
@@ -82,6 +86,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         set(CURLOPT_FOLLOWLOCATION, long: 0)
         set(CURLOPT_ERRORBUFFER, ccurl_setopt_pointer(h, CURLOPT_ERRORBUFFER, transfer.errorBuffer))
         if let caFile { set(CURLOPT_CAINFO, string: caFile) }
+        if let unixSocketPath { set(CURLOPT_UNIX_SOCKET_PATH, string: unixSocketPath) }
         set(CURLOPT_CONNECTTIMEOUT_MS, long: request.connectTimeout.curlMilliseconds)
         if let limit = request.lowSpeedLimit {
             set(CURLOPT_LOW_SPEED_LIMIT, long: limit.bytesPerSecond)

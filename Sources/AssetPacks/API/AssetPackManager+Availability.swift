@@ -58,10 +58,7 @@ extension AssetPackManager {
     /// calls it (at launch) with the event that applies.
     @discardableResult
     public func handleInstallationEvent(_ event: InstallationEventType) async throws -> Task<Void, any Error> {
-        let catalog = try await refreshCatalog()
-        let packs = languages.chooseVariants(catalog.packs.filter { $0.downloadPolicy.installationEventTypes.contains(event) })
-        let essential = packs.filter { if case .essential = $0.downloadPolicy { return true }; return false }.map(AssetPack.init)
-        let prefetch = packs.filter { if case .prefetch = $0.downloadPolicy { return true }; return false }.map(AssetPack.init)
+        let (essential, prefetch) = try await installationPlan(for: event)
         let background = Task {
             try await self.ensureLocalAvailability(of: Set(prefetch), requireLatestVersions: true)
         }

@@ -12,7 +12,7 @@ public struct SQLiteError: Error, CustomStringConvertible {
 }
 
 /// A value bound to or read from a statement.
-enum SQLiteValue: Equatable {
+package enum SQLiteValue: Equatable {
     case null
     case integer(Int64)
     case real(Double)
@@ -22,11 +22,11 @@ enum SQLiteValue: Equatable {
 
 /// A thin wrapper over one SQLite connection (WAL journal, foreign keys on, busy timeout), used
 /// from one thread at a time (the owner serializes access).
-final class SQLiteDatabase: @unchecked Sendable {
+package final class SQLiteDatabase: @unchecked Sendable {
     private var db: OpaquePointer?
-    let path: String
+    package let path: String
 
-    init(path: String) throws(SQLiteError) {
+    package init(path: String) throws(SQLiteError) {
         self.path = path
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -48,7 +48,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     }
 
     /// Runs one or more statements without parameters.
-    func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var error: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(db, sql, nil, nil, &error)
         if rc != SQLITE_OK {
@@ -60,7 +60,7 @@ final class SQLiteDatabase: @unchecked Sendable {
 
     /// Runs `sql` with `arguments` bound to `?1…`, returning every row.
     @discardableResult
-    func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+    package func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
         var statement: OpaquePointer?
         var rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
         guard rc == SQLITE_OK else { throw failure(rc, sql) }
@@ -98,7 +98,7 @@ final class SQLiteDatabase: @unchecked Sendable {
     }
 
     /// Runs `body` in one IMMEDIATE transaction: all of it commits, or none of it.
-    func transaction<T>(_ body: () throws -> T) throws -> T {
+    package func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -112,15 +112,15 @@ final class SQLiteDatabase: @unchecked Sendable {
 }
 
 extension SQLiteValue {
-    var int: Int64? { if case .integer(let v) = self { return v }; return nil }
+    package var int: Int64? { if case .integer(let v) = self { return v }; return nil }
     /// A REAL, or an INTEGER as a Double (SQLite stores 1.0 in a REAL column as it likes).
-    var double: Double? {
+    package var double: Double? {
         switch self {
         case .real(let v): return v
         case .integer(let v): return Double(v)
         default: return nil
         }
     }
-    var string: String? { if case .text(let s) = self { return s }; return nil }
-    var bytes: [UInt8]? { if case .blob(let b) = self { return b }; return nil }
+    package var string: String? { if case .text(let s) = self { return s }; return nil }
+    package var bytes: [UInt8]? { if case .blob(let b) = self { return b }; return nil }
 }

@@ -7,13 +7,17 @@ import AssetPackFormat
 ///     state.sqlite                     the client store (WAL)
 ///     packs/<id>/<version>-<digest16>/ an installed pack's files, made visible by one rename
 ///     staging/<id>-<digest16>/         a download in progress: index, part-<k>, files/
+///     agent.sock                       the agent's local API (AssetPackAgent), mode 0600
+///     agent.sqlite                     the agent's queue of accepted requests
 ///
 /// Paths the store records (`installDirectory`, `stagingDirectory`) are relative to the root;
 /// `absolute(_:)` makes them whole. `lock`, `database`, `packs`, `staging` and
 /// `versionsFolder(of:)` are absolute. The `staged…` and `partSpool` paths are inside a staging
 /// folder given either way.
-struct StorageLayout: Sendable {
-    let root: String
+package struct StorageLayout: Sendable {
+    package let root: String
+
+    package init(root: String) { self.root = root }
 
     private static let lockName = "lock"
     private static let databaseName = "state.sqlite"
@@ -24,6 +28,8 @@ struct StorageLayout: Sendable {
     private static let partSpoolPrefix = "part-"
     /// Downloads of earlier client versions kept their frames in `segment-<n>` files.
     private static let obsoleteSegmentPrefix = "segment-"
+    private static let agentSocketName = "agent.sock"
+    private static let agentDatabaseName = "agent.sqlite"
 
     /// The storage lock (`StorageLock`).
     var lock: String { absolute(Self.lockName) }
@@ -33,6 +39,10 @@ struct StorageLayout: Sendable {
     var packs: String { absolute(Self.packsName) }
     /// The folder of downloads in progress.
     var staging: String { absolute(Self.stagingName) }
+    /// The agent's Unix socket (`AssetPackAgent`), unless it is given another.
+    package var agentSocket: String { absolute(Self.agentSocketName) }
+    /// The agent's queue of accepted requests.
+    package var agentDatabase: String { absolute(Self.agentDatabaseName) }
 
     /// The folder holding the version folders of installed pack `id`.
     func versionsFolder(of id: String) -> String { packs + "/" + id }

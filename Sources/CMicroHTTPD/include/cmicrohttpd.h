@@ -65,6 +65,7 @@ static const enum MHD_Result cmhd_no = MHD_NO;
 static const enum MHD_RequestTerminationCode cmhd_completed_ok = MHD_REQUEST_TERMINATED_COMPLETED_OK;
 static const enum MHD_ConnectionNotificationCode cmhd_connection_started = MHD_CONNECTION_NOTIFY_STARTED;
 static const enum MHD_ValueKind cmhd_header_kind = MHD_HEADER_KIND;
+static const enum MHD_ValueKind cmhd_get_argument_kind = MHD_GET_ARGUMENT_KIND;
 static const enum MHD_ResponseMemoryMode cmhd_respmem_persistent = MHD_RESPMEM_PERSISTENT;
 static const enum MHD_ResponseMemoryMode cmhd_respmem_must_copy = MHD_RESPMEM_MUST_COPY;
 

@@ -27,6 +27,8 @@ struct AssetpackCommand: Command {
                 RemoveCommand.self,
                 UpdateCommand.self,
                 FetchCommand.self,
+                AgentCommand.self,
+                CancelCommand.self,
                 AuditCommand.self,
                 ConvertCommand.self,
             ])

@@ -1,0 +1,193 @@
+import AssetPackFormat
+import AssetPackTransport
+import Foundation
+
+/// A client of a running agent (`assetpack agent`), over its Unix socket with libcurl: the same
+/// calls as `AssetPackManager`, carried out by the agent, which owns the downloads. A download
+/// asked for here goes on when this process ends; `cancel` pauses it.
+///
+/// ```swift
+/// let agent = try AgentConnection(root: "/var/lib/game/packs")
+/// try await agent.ensureLocalAvailability(ofAssetPackWithID: "World2", detached: true)
+/// for await update in agent.statusUpdates { print(update) }
+/// ```
+public final class AgentConnection: Sendable {
+    public let socketPath: String
+    private let transport: CurlTransport
+    private static let base = "http://agent/v1/"
+
+    /// The agent's socket for a storage root when it was started without `--socket`.
+    public static func socketPath(forRoot root: String) -> String { StorageLayout(root: root).agentSocket }
+
+    public convenience init(root: String) throws {
+        try self.init(socketPath: Self.socketPath(forRoot: root))
+    }
+
+    public init(socketPath: String) throws {
+        self.socketPath = socketPath
+        transport = try CurlTransport(userAgent: "AssetPacks-agent-client/1", unixSocketPath: socketPath)
+    }
+
+    /// Whether an agent answers on the socket now.
+    public func isReachable() async -> Bool {
+        (try? await agentStatus()) != nil
+    }
+
+    // MARK: Packs
+
+    /// The agent itself: its queue, what downloads now, how many streams are open.
+    public func agentStatus() async throws -> AgentStatusReport {
+        try await decode(AgentStatusReport.self, from: send(.get, "status"))
+    }
+
+    /// Every pack of the catalog with its status on the agent's root.
+    public func allAssetPacks() async throws -> [AgentPackDescription] {
+        try await decode([AgentPackDescription].self, from: send(.get, "packs"))
+    }
+
+    /// One pack with its status (also a pack the catalog dropped that is still installed).
+    public func assetPack(withID id: String) async throws -> AgentPackDescription {
+        try await decode(AgentPackDescription.self, from: send(.get, "packs/" + Self.escape(id)))
+    }
+
+    /// Asks the agent to make the pack available. Waiting (the default) returns once it is
+    /// installed and throws its failure; `detached` returns as soon as the agent has recorded the
+    /// request in its queue (it survives this process and the agent's restarts).
+    public func ensureLocalAvailability(ofAssetPackWithID id: String, requireLatestVersion: Bool = false, detached: Bool = false) async throws {
+        var query: [String] = []
+        if requireLatestVersion { query.append("requireLatestVersion=1") }
+        if detached { query.append("detach=1") }
+        _ = try await send(.post, "packs/\(Self.escape(id))/ensure" + (query.isEmpty ? "" : "?" + query.joined(separator: "&")),
+                           longRunning: !detached)
+    }
+
+    /// Stops the agent's download of the pack (it pauses, keeping what it verified) and takes
+    /// the request out of its queue until it is asked for again.
+    public func cancel(assetPackWithID id: String) async throws {
+        _ = try await send(.post, "packs/\(Self.escape(id))/cancel")
+    }
+
+    /// Removes the installed pack and its files (and any download of it).
+    public func remove(assetPackWithID id: String) async throws {
+        _ = try await send(.delete, "packs/" + Self.escape(id))
+    }
+
+    /// Has the agent run the install step for `event`: it queues every essential and prefetch
+    /// pack of the event (durably, essential ones first) and, unless `detached`, returns once
+    /// the essential ones are installed; the prefetch ones go on in the agent.
+    @discardableResult
+    public func handleInstallationEvent(_ event: InstallationEventType, detached: Bool = false) async throws -> AgentInstallationPlan {
+        try await decode(AgentInstallationPlan.self, from: send(.post, "installation-events/" + event.rawValue + (detached ? "?detach=1" : ""),
+                                                                longRunning: !detached))
+    }
+
+    /// Has the agent check the catalog, update installed packs by delta and remove obsolete ones.
+    public func checkForUpdates() async throws -> AgentUpdateResult {
+        try await decode(AgentUpdateResult.self, from: send(.post, "update", longRunning: true))
+    }
+
+    // MARK: Namespace
+
+    public func namespace() async throws -> [AgentNamespaceEntry] {
+        try await decode([AgentNamespaceEntry].self, from: send(.get, "namespace"))
+    }
+
+    /// The bytes of the file at `path` in the merged namespace.
+    public func contents(at path: String, searchingInAssetPackWithID id: String? = nil) async throws -> Data {
+        Data(try await send(.get, "files/" + Self.escapePath(path) + (id.map { "?pack=" + Self.escape($0) } ?? "")).body)
+    }
+
+    /// The file URL of `path` in the merged namespace (the agent runs as this user, so the file
+    /// is readable here).
+    public func url(for path: String, searchingInAssetPackWithID id: String? = nil) async throws -> URL {
+        let query = "?location=1" + (id.map { "&pack=" + Self.escape($0) } ?? "")
+        let location = try await decode(AgentFileLocation.self, from: send(.get, "files/" + Self.escapePath(path) + query))
+        return URL(fileURLWithPath: location.path)
+    }
+
+    /// An open read-only descriptor for `path`; the caller closes it.
+    public func descriptor(for path: String, searchingInAssetPackWithID id: String? = nil) async throws -> Int32 {
+        let file = try await url(for: path, searchingInAssetPackWithID: id).path
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw AssetPackManagerError.storage("cannot open \(file): \(String(cString: strerror(errno)))") }
+        return fd
+    }
+
+    // MARK: Events
+
+    /// Every status update the agent sends from now on, for every pack (its event stream,
+    /// `GET /v1/events`). Ends when the agent stops or the connection breaks.
+    public var statusUpdates: AsyncStream<DownloadStatusUpdate> { events(query: "") }
+
+    /// Updates for one pack; ends after its finished or failed update.
+    public func statusUpdates(forAssetPackWithID id: String) -> AsyncStream<DownloadStatusUpdate> {
+        events(query: "?pack=" + Self.escape(id))
+    }
+
+    private func events(query: String) -> AsyncStream<DownloadStatusUpdate> {
+        let (stream, continuation) = AsyncStream<DownloadStatusUpdate>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let flag = CancellationFlag()
+        continuation.onTermination = { _ in flag.cancel() }
+        let request = HTTPRequest(url: Self.base + "events" + query, connectTimeout: .seconds(5), lowSpeedLimit: nil)
+        let transport = self.transport
+        let thread = Thread {
+            let parser = ServerSentEventParser()
+            let body = HTTPBodyStream { bytes in
+                for data in parser.append(bytes) {
+                    guard let event = try? JSONDecoder().decode(AgentEvent.self, from: Data(data.utf8)), let update = event.update else { continue }
+                    continuation.yield(update)
+                    if !query.isEmpty, update.isTerminal { throw CancellationError() }
+                }
+            }
+            _ = try? transport.send(request, to: .stream(body), cancellation: flag)
+            continuation.finish()
+        }
+        thread.start()
+        return stream
+    }
+
+    // MARK: Requests
+
+    private func send(_ method: HTTPRequest.Method, _ path: String, longRunning: Bool = false) async throws -> HTTPResponse {
+        var request = HTTPRequest(method, url: Self.base + path, connectTimeout: .seconds(5),
+                                  lowSpeedLimit: longRunning ? nil : .init(bytesPerSecond: 1, duration: .seconds(30)))
+        if method == .post { request.body = .bytes([]) }
+        let response: HTTPResponse
+        do {
+            response = try await transport.response(for: request, to: .memory(limit: 1 << 30))
+        } catch {
+            if case .cancelled = error { throw CancellationError() }
+            if case .connection = error {
+                let why = FileManager.default.fileExists(atPath: socketPath) ? "nothing accepts connections on it (a stale socket, or another user's)"
+                                                                              : "the socket does not exist"
+                throw AgentError.unreachable(socketPath: socketPath, reason: why + "; is 'assetpack agent' running for this root?")
+            }
+            throw AgentError.unreachable(socketPath: socketPath, reason: "\(error)")
+        }
+        guard response.isSuccess else {
+            if let body = try? JSONDecoder().decode(AgentErrorBody.self, from: Data(response.body)) {
+                throw AgentError.remote(status: response.status, kind: body.kind, message: body.error)
+            }
+            throw AgentError.remote(status: response.status, kind: "http", message: String(decoding: response.body.prefix(500), as: UTF8.self))
+        }
+        return response
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do { return try decoder.decode(type, from: Data(response.body)) } catch {
+            throw AgentError.malformedResponse("\(response.url): \(error)")
+        }
+    }
+
+    /// A pack ID as one path segment.
+    static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text
+    }
+
+    /// A namespace path, its slashes kept.
+    static func escapePath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "/")
+    }
+}

@@ -1,0 +1,41 @@
+/// One status update as the agent's stream carries it (`GET /v1/events`): Apple's five events,
+/// each with the pack it is about. The JSON form is the `data:` line of a server-sent event.
+public struct AgentEvent: Sendable, Codable, Equatable {
+    /// `began`, `paused`, `downloading`, `finished` or `failed`.
+    public var event: String
+    public var pack: AgentPackDescription
+    /// `downloading`: bytes done and in all.
+    public var completed: Int64?
+    public var total: Int64?
+    /// `failed`: why.
+    public var error: String?
+
+    public init(_ update: DownloadStatusUpdate) {
+        pack = AgentPackDescription(update.assetPack, status: [])
+        switch update {
+        case .began: event = "began"
+        case .paused: event = "paused"
+        case .downloading(_, let progress):
+            event = "downloading"
+            completed = progress.completedUnitCount
+            total = progress.totalUnitCount
+        case .finished: event = "finished"
+        case .failed(_, let error):
+            event = "failed"
+            self.error = "\(error)"
+        }
+    }
+
+    /// The update the in-process manager would have sent; nil for an event this client does not know.
+    public var update: DownloadStatusUpdate? {
+        let p = pack.assetPack
+        switch event {
+        case "began": return .began(p)
+        case "paused": return .paused(p)
+        case "downloading": return .downloading(p, DownloadProgress(completedUnitCount: completed ?? 0, totalUnitCount: total ?? 0))
+        case "finished": return .finished(p)
+        case "failed": return .failed(p, AgentError.remote(status: 0, kind: "failed", message: error ?? "failed"))
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import AssetPackFormat
+
+/// A pack as the agent's API describes it (docs/AGENT.md): the catalog's description, where the
+/// pack stands on the agent's root, and what the agent's queue holds for it.
+public struct AgentPackDescription: Sendable, Codable, Equatable {
+    public var id: String
+    public var version: Int
+    public var downloadSize: UInt64
+    public var installSize: UInt64
+    public var language: String?
+    public var downloadPolicy: DownloadPolicy
+    public var platforms: [Platform]
+    /// `AssetPack.Status` by name (`downloadAvailable`, `upToDate`, `downloading`, …).
+    public var status: [String]
+    /// The agent's request for the pack, if one is queued or stopped: `queued`, `paused` or `failed`.
+    public var request: String?
+    /// Why the last request failed, when `request` is `failed`.
+    public var error: String?
+
+    public init(_ pack: AssetPack, status: AssetPack.Status, request: String? = nil, error: String? = nil) {
+        id = pack.id
+        version = pack.version
+        downloadSize = pack.downloadSize
+        installSize = pack.installSize
+        language = pack.language
+        downloadPolicy = pack.downloadPolicy
+        platforms = pack.platforms
+        self.status = status.names
+        self.request = request
+        self.error = error
+    }
+
+    /// The pack as the in-process manager would describe it.
+    public var assetPack: AssetPack {
+        AssetPack(id: id, version: version, downloadSize: downloadSize, installSize: installSize, language: language,
+                  downloadPolicy: downloadPolicy, platforms: platforms)
+    }
+
+    /// `status` as the option set (unknown names are ignored).
+    public var assetPackStatus: AssetPack.Status {
+        AssetPack.Status.names.reduce(into: AssetPack.Status()) { set, entry in if status.contains(entry.1) { set.insert(entry.0) } }
+    }
+}
+
+extension AssetPack {
+    /// A pack described field by field (from the agent's API rather than a catalog).
+    init(id: String, version: Int, downloadSize: UInt64, installSize: UInt64, language: String?,
+         downloadPolicy: DownloadPolicy, platforms: [Platform]) {
+        self.id = id
+        self.version = version
+        self.downloadSize = downloadSize
+        self.installSize = installSize
+        self.language = language
+        self.downloadPolicy = downloadPolicy
+        self.platforms = platforms
+    }
+}

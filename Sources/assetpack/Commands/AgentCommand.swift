@@ -1,0 +1,86 @@
+import ArgumentParsing
+import AssetPackAgent
+import AssetPackFormat
+import AssetPacks
+import Foundation
+
+/// `assetpack agent`: the agent for one storage root, in the foreground until SIGTERM or SIGINT.
+struct AgentCommand: Command {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "agent",
+            abstract: "Run the agent for a storage root: it owns the root's downloads and serves the local API (docs/AGENT.md).",
+            discussion: """
+            Runs in the foreground (for systemd) until SIGTERM or SIGINT, then stops within 2 s; downloads \
+            under way resume at the next start, as does every request accepted before a crash. The root must \
+            have been initialised (its repository and public key remembered) by a client command, or be \
+            given --repo and --public-key here (remembered, as the client commands do). \
+            A listening socket passed by systemd (LISTEN_FDS) is used instead of --socket.
+            """)
+    }
+
+    @Option("--root", value: "DIR", help: "The storage root (installed packs and state).")
+    var root: String
+    @Option("--repo", value: "URL", help: "Repository base URL (where catalog.json is); repeat for mirrors. Remembered by the root.")
+    var repositories: [String]
+    @Option("--public-key", value: "KEY", help: "The publisher's public key, or its .pub file. Remembered by the root.")
+    var publicKey: String?
+    @Option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
+    var caFile: String?
+    @Option("--socket", value: "PATH", help: "The agent's Unix socket (default ROOT/agent.sock).")
+    var socket: String?
+    @Option("--max-parallel", value: "N", help: "Packs downloaded at once, 1 to 64 (default 2).", default: 2)
+    var maxParallel: Int
+    @Option("--max-rate", value: "RATE", help: "Bytes per second that background downloads (prefetch, detached, updates) may take together, e.g. 8M; downloads a caller waits for are not limited.")
+    var maxRate: ByteSize?
+    @Option("--update-interval", value: "DURATION", help: "Check the catalog and update installed packs this often, e.g. 30m, 6h (default 6h; 0 = never).", default: .seconds(6 * 3600))
+    var updateInterval: Duration
+    @Option("--should-download", value: "CMD", help: "Run CMD (with /bin/sh -c, the pack's JSON on stdin) before each download the agent starts on its own; exit 0 = go, anything else or no answer in 10 s = skip.")
+    var shouldDownload: String?
+
+    init() {}
+
+    func run() throws -> Int32 {
+        guard (1...64).contains(maxParallel) else { throw CLIError.usage("--max-parallel takes a number from 1 to 64, got \(maxParallel)") }
+        guard updateInterval >= .zero else { throw CLIError.usage("--update-interval takes a duration of 0 (never) or more, got \(updateInterval)") }
+        if let maxRate, maxRate.bytes == 0 { throw CLIError.usage("--max-rate takes a rate above 0 bytes per second") }
+        if !repositories.isEmpty || publicKey != nil || caFile != nil {
+            // Remembered by the root before the agent takes it (the agent fails at start if
+            // someone else holds the root meanwhile).
+            do {
+                var settings = try RootSettings.load(root: root)
+                if !repositories.isEmpty { settings.repositoryURLs = repositories }
+                if let publicKey { settings.publicKey = try Ed25519PublicKey(argument: publicKey).text }
+                if let caFile { settings.caFile = URL(fileURLWithPath: caFile).standardizedFileURL.path }
+                try settings.save(root: root)
+            } catch {
+                throw CLIError.failure("\(error)")
+            }
+        }
+        // Signals are taken on a queue, not by a handler: the stop runs in ordinary code.
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let service: AgentService
+        do {
+            service = try AgentService(configuration: AgentConfiguration(
+                root: root, socketPath: socket, maxParallel: maxParallel, shouldDownload: shouldDownload.map { ShouldDownloadHook(command: $0) },
+                updateInterval: updateInterval == .zero ? nil : updateInterval, maxBackgroundRate: maxRate?.bytes))
+        } catch {
+            throw CLIError.failure("\(error)")
+        }
+        let stops = [SIGTERM, SIGINT].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                printError("agent: signal \(number), stopping")
+                service.stop()
+            }
+            source.resume()
+            return source
+        }
+        printError("agent: serving \(service.configuration.root) on \(service.socketPath) (pid \(getpid()))")
+        service.waitUntilStopped()
+        stops.forEach { $0.cancel() }
+        printError("agent: stopped")
+        return 0
+    }
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Agent benchmark (issue #10): a fresh `ensure` of the benchmark pack through a running
+# `assetpack agent` (curl on its Unix socket, waiting for the install) against the in-process
+# `assetpack ensure`, from nginx on loopback into fresh roots, alternating, several rounds.
+# Prints the median wall-time ratio (target <= 1.05x), the agent's peak RSS (target <= 128 MiB),
+# and, with no work to do, the agent's CPU time over 10 s (target 0) and RSS (target <= 32 MiB).
+#
+#   bench/agent.sh [ROUNDS=3] [SIZE_MIB=1024]
+#
+# ASSETPACK=path/to/assetpack runs that binary instead of building a release one.
+#
+# Before each run (untimed, the same for both): the runner's previous install is deleted (the
+# agent's through DELETE /v1/packs/ID, the in-process one's root folder with rm -rf — deleted,
+# not moved aside, because the agent can only delete, and ext4 without a journal, as on the
+# benchmark VM, is slower to create files right after many were deleted: both pay it), then
+# `sync` flushes dirty pages. The in-process runner pays for its process start and
+# its root's setup (lock, store) on every run, as a CLI call does; the agent paid for its own at
+# its start, once — that is the point of the agent, and why the ratio may be below 1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-3}; size=${2:-1024}
+scripts/install-deps.sh
+if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
+  swift build -c release --product assetpack >/dev/null
+  bin=$(swift build -c release --show-bin-path)/assetpack
+fi
+out=$PWD/bench/out/agent; corpus=$PWD/bench/out/corpus-$size
+[ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
+
+rm -rf "$out"; mkdir -p "$out/repo"
+"$bin" keygen -o "$out/key" >/dev/null 2>&1
+(cd "$corpus" && "$bin" publish Manifest.json --repo "$out/repo" --key "$out/key" >/dev/null)
+pack=$(cd "$out/repo" && ls packs/bench-corpus/*.pack)
+
+source bench/nginx.sh
+agent_pid=""
+trap 'stop_nginx; [ -z "$agent_pid" ] || kill -TERM "$agent_pid" 2>/dev/null || true' EXIT
+start_nginx "$out/repo" "$out/nginx"
+url=http://127.0.0.1:$NGINX_PORT
+cat "$out/repo/$pack" > /dev/null   # the source in the page cache
+
+# The agent's root remembers the repository; the agent runs for every round.
+"$bin" status --root "$out/agent-root" --repo "$url/" --public-key "$out/key.pub" >/dev/null
+"$bin" agent --root "$out/agent-root" 2> "$out/agent.log" &
+agent_pid=$!
+sock=$out/agent-root/agent.sock
+for _ in $(seq 1 500); do curl -sf --unix-socket "$sock" http://agent/v1/status >/dev/null 2>&1 && break; sleep 0.01; done
+idle_rss=$(awk '/VmRSS/ { print $2 }' /proc/$agent_pid/status)
+
+echo "pack $(stat -c %s "$out/repo/$pack") B; $(nproc) cores; agent pid $agent_pid, RSS at start $((idle_rss / 1024)) MiB"
+python3 bench/measure.py --setup "if [ \$1 = agent ]; then curl -s -X DELETE --unix-socket '$sock' http://agent/v1/packs/bench-corpus >/dev/null; fi;
+  rm -rf '$out/in-process'; sync" "$rounds" \
+  agent "curl -sf -X POST --unix-socket '$sock' http://agent/v1/packs/bench-corpus/ensure -o /dev/null" \
+  in-process "'$bin' ensure bench-corpus --root '$out/in-process' --repo $url/ --public-key '$out/key.pub' > /dev/null"
+
+echo "agent peak RSS: $(( $(awk '/VmHWM/ { print $2 }' /proc/$agent_pid/status) / 1024 )) MiB"
+ticks() { awk '{ print $14 + $15 }' /proc/$agent_pid/stat; }
+before=$(ticks); sleep 10; after=$(ticks)
+echo "idle agent: $((after - before)) CPU ticks ($(getconf CLK_TCK)/s) in 10 s, RSS $(( $(awk '/VmRSS/ { print $2 }' /proc/$agent_pid/status) / 1024 )) MiB"
+installed=$(echo "$out"/agent-root/packs/bench-corpus/*/)
+diff -r "$corpus/content" "$installed/content" && echo "verify: the agent's installed tree equals the corpus"
