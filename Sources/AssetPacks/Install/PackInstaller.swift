@@ -3,7 +3,8 @@ import CPOSIX
 import AssetPackTransport
 import Foundation
 
-/// Assembles one pack version in a staging folder: fetches and checks the index, plans where
+/// Assembles one pack version in a staging folder: fetches and checks the index (against the
+/// catalog's digest and figures: `PackIndexFetch`), plans where
 /// each chunk comes from (earlier in the pack, the installed previous version, or the network),
 /// and assembles the content stream in parts side by side, each part over a connection of its
 /// own: frames are decompressed and verified (SHA-256) as they arrive and written straight into
@@ -26,6 +27,9 @@ final class PackInstaller: @unchecked Sendable {
     let progress: @Sendable (_ completed: UInt64, _ total: UInt64) -> Void
     /// Parts assembled side by side, each with its own Range requests.
     var parallel = AssetPackManager.ParallelDownloads.standard
+    /// The index's bytes when the caller has already fetched and checked them (they are saved
+    /// in the staging folder instead of being fetched again).
+    var checkedIndex: [UInt8]?
     /// Attempts at a chunk that keeps arriving corrupt before the install fails.
     var chunkAttempts = 3
     private var counters = TransferCounters()
@@ -146,36 +150,28 @@ final class PackInstaller: @unchecked Sendable {
 
     private func loadIndex() throws -> PackIndex {
         let path = StorageLayout.stagedIndex(staging)
-        if let bytes = FileManager.default.contents(atPath: path).map([UInt8].init), SHA256Digest.hash(bytes) == pack.digest {
-            return try decodeIndex(bytes)
-        }
-        guard let range = ByteRange(offset: pack.index.offset, length: pack.index.length) else {
-            throw AssetPackManagerError.verification("\(pack.path): the catalog gives the index an empty range")
-        }
-        // Bytes damaged on the way are fetched again, as chunks are.
-        var bytes: [UInt8] = []
-        for attempt in 1...chunkAttempts {
-            bytes = try client.bytes(of: pack.path, range: range, cancellation: cancellation)
-            indexBytesFetched += UInt64(bytes.count)
-            let digest = SHA256Digest.hash(bytes)
-            if digest == pack.digest, digest == pack.index.sha256 { break }
-            guard attempt < chunkAttempts else {
-                throw AssetPackManagerError.verification("\(pack.path): the index hashes to \(digest.hex), the catalog pins \(pack.digest.hex) (after \(chunkAttempts) attempts)")
+        let fetch = PackIndexFetch(pack: pack, client: client, attempts: chunkAttempts)
+        if let bytes = checkedIndex, SHA256Digest.hash(bytes) == pack.digest {
+            let index: PackIndex
+            do { index = try PackIndex.decode(bytes, indexOffset: pack.index.offset) } catch {
+                throw AssetPackManagerError.verification("\(pack.path): \(error)")
             }
+            try CatalogIndexAgreement.check(pack, index: index)
+            if FileManager.default.contents(atPath: path).map([UInt8].init) != bytes { try save(bytes, at: path) }
+            return index
         }
-        let index = try decodeIndex(bytes)
+        let loaded = try fetch.load(stagedCopy: path, cancellation: cancellation)
+        indexBytesFetched += loaded.fetched
+        if loaded.fetched > 0 { try save(loaded.bytes, at: path) }
+        return loaded.index
+    }
+
+    private func save(_ bytes: [UInt8], at path: String) throws {
         do {
             let file = try AtomicFile(destination: path)
             try file.write(bytes)
             try file.commit()
         } catch { throw AssetPackManagerError.storage("cannot save the index in \(staging): \(error)") }
-        return index
-    }
-
-    private func decodeIndex(_ bytes: [UInt8]) throws -> PackIndex {
-        do { return try PackIndex.decode(bytes, indexOffset: pack.index.offset) } catch {
-            throw AssetPackManagerError.verification("\(pack.path): \(error)")
-        }
     }
 
     // MARK: Assembly
