@@ -15,7 +15,7 @@ struct CatalogClient {
         let accepted = try store.acceptedCatalog()
         // Each mirror's catalog is checked on its own: one that serves a bad one goes to the back
         // of the line for the session, and the next mirror's is taken.
-        let (catalog, body) = try client.fetchAccepted(CatalogFormat.fileName, smallFile: true) { response throws(AssetPackManagerError) in
+        let (catalog, body) = try client.fetchAccepted(CatalogFormat.fileName, smallFile: true) { response, _ throws(AssetPackManagerError) in
             do throws(CatalogError) { return (try verifier.verify(response.body, now: now, minimumVersion: accepted?.version), response.body) } catch {
                 throw .catalog(error)
             }

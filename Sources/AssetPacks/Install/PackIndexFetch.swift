@@ -22,12 +22,13 @@ struct PackIndexFetch {
         }
         var fetched: UInt64 = 0
         for attempt in 1...attempts {
-            // Each attempt starts at another mirror: one that serves a damaged index does not
-            // stand in the way of the others.
-            let bytes = try client.bytes(of: pack.path, range: range, cancellation: cancellation, firstMirror: attempt - 1, smallFile: true)
+            let (bytes, mirror) = try client.bytes(of: pack.path, range: range, cancellation: cancellation, smallFile: true)
             fetched += UInt64(bytes.count)
             let digest = SHA256Digest.hash(bytes)
             if digest == pack.digest, digest == pack.index.sha256 { return (bytes, try decode(bytes), fetched) }
+            // The next attempt goes to another mirror first: one that serves a damaged index
+            // does not stand in the way of the others.
+            client.health.failed(mirror)
             guard attempt < attempts else {
                 throw AssetPackManagerError.verification("\(pack.path): the index hashes to \(digest.hex), the catalog pins \(pack.digest.hex) (after \(attempts) attempts)")
             }

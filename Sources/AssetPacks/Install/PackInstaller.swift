@@ -83,7 +83,9 @@ final class PackInstaller: @unchecked Sendable {
             t.stackSize = 1 << 20
             t.start()
         }
+        let watchdogs = parts.map { _ in PartWatchdog(limit: client.limits.stallTimeout) }
         for (k, part) in parts.enumerated() {
+            let watchdog = watchdogs[k]
             start { [self] in
                 var spool: PartSpool?
                 do {
@@ -91,10 +93,17 @@ final class PackInstaller: @unchecked Sendable {
                                                       spoolPath: StorageLayout.partSpool(staging, part: k), previous: old,
                                                       start: resumePoint(part, index: index, plan: plan))
                     spool = assembler.spool
+                    assembler.placed = { watchdog.progressed() }
+                    assembler.corruptFrame = { [client] in
+                        // The frame came from the mirror the part's request goes to: it goes
+                        // behind the others, and the part goes on from a better one.
+                        if let m = watchdog.currentMirror { client.health.failed(m) }
+                        watchdog.mirrorServedCorruptBytes()
+                    }
                     counters.resumed(assembler.downloadStart - part.download.lowerBound)
                     if let spool, assembler.downloadStart < part.download.upperBound {
                         let downloader = PartDownloader(part: part, plan: plan, spool: spool, packPath: pack.path, client: client,
-                                                        cancellation: stop, counters: counters)
+                                                        cancellation: stop, counters: counters, watchdog: watchdog)
                         start {
                             do { try downloader.run(); spool.finish() } catch {
                                 // Once the part is assembled the network side is told to stop.
@@ -119,6 +128,7 @@ final class PackInstaller: @unchecked Sendable {
         var ticks = 0
         while workers.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
             if cancellation.isCancelled { stop.cancel() }
+            for w in watchdogs { w.check(stopped: stop.isCancelled) }
             ticks += 1
             if ticks % 2 == 0 { progress(counters.completedBytes, plan.downloadBytes) }
         }
@@ -185,7 +195,9 @@ final class PackInstaller: @unchecked Sendable {
         return s
     }
 
-    /// Fetches chunk `c`'s frame on its own, up to `chunkAttempts` times, until it verifies.
+    /// Fetches chunk `c`'s frame on its own, up to `chunkAttempts` times, until it verifies; a
+    /// mirror whose frame does not verify goes behind the others, so the next attempt asks
+    /// another one.
     private func refetch(_ c: Int, index: PackIndex) throws -> [UInt8] {
         let entry = index.chunks[c]
         let decompressor = ZstdDecompressor()
@@ -193,9 +205,13 @@ final class PackInstaller: @unchecked Sendable {
         for _ in 0..<chunkAttempts {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             guard let range = ByteRange(offset: entry.offset, length: UInt64(entry.compressedSize)) else { break }
-            let frame = try client.bytes(of: pack.path, range: range, cancellation: cancellation)
+            // The healthiest mirror first: the one whose bytes failed has gone behind the others.
+            let (frame, mirror) = try client.bytes(of: pack.path, range: range, cancellation: cancellation, smallFile: true)
             counters.refetched(UInt64(frame.count))
-            do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) } catch { lastError = error }
+            do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) } catch {
+                lastError = error
+                client.health.failed(mirror)
+            }
         }
         throw AssetPackManagerError.verification("\(pack.path): \(lastError.map { "\($0)" } ?? "chunk \(c)") (after \(chunkAttempts) attempts)")
     }

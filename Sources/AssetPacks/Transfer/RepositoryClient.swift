@@ -28,34 +28,35 @@ final class RepositoryClient: Sendable {
     }
 
     /// GETs `path` (relative to the repository root) into `destination`. Each attempt tries the
-    /// mirrors in `health`'s order, starting at rank `firstMirror`; a mirror that fails (no
+    /// mirrors in `health`'s order (the healthiest first); a mirror that fails (no
     /// answer, 404, 5xx, too slow) passes the request to the next. A streaming destination sees
     /// every attempt from its start: pass `attempts: .never` and one `onlyMirror` (an index
     /// into `mirrors`), and retry yourself, when the stream cannot start over. A `smallFile`
     /// must arrive within `limits.smallFileDeadline`, at `limits.minimumAverageRate`.
     func get(_ path: String, range: ByteRange? = nil, to destination: HTTPBodyDestination = .memory,
              cancellation: CancellationFlag? = nil, attempts: RetryPolicy? = nil, onlyMirror: Int? = nil,
-             firstMirror: Int = 0, smallFile: Bool = false) throws(AssetPackManagerError) -> HTTPResponse {
+             smallFile: Bool = false, starting: (_ mirror: Int) -> Void = { _ in }) throws(AssetPackManagerError) -> (response: HTTPResponse, mirror: Int) {
         try fetchAccepted(path, range: range, to: destination, cancellation: cancellation, attempts: attempts, onlyMirror: onlyMirror,
-                          firstMirror: firstMirror, smallFile: smallFile) { response throws(AssetPackManagerError) in response }
+                          smallFile: smallFile, starting: starting) { response, mirror throws(AssetPackManagerError) in (response, mirror) }
     }
 
     /// As `get`, and `accept` judges each answer: when it throws, the mirror that sent it is
     /// refused for the session (`health`) and the next one asked; the refusal is thrown when no
-    /// mirror gives an answer `accept` takes. For the catalog: a mirror that serves a forged,
+    /// mirror gives an answer `accept` takes. `starting` hears of each mirror as it is asked. For the catalog: a mirror that serves a forged,
     /// expired or rolled-back one does not stand in the way of the others.
     func fetchAccepted<T>(_ path: String, range: ByteRange? = nil, to destination: HTTPBodyDestination = .memory,
                           cancellation: CancellationFlag? = nil, attempts: RetryPolicy? = nil, onlyMirror: Int? = nil,
-                          firstMirror: Int = 0, smallFile: Bool = false,
-                          accept: (HTTPResponse) throws(AssetPackManagerError) -> T) throws(AssetPackManagerError) -> T {
+                          smallFile: Bool = false, starting: (_ mirror: Int) -> Void = { _ in },
+                          accept: (HTTPResponse, _ mirror: Int) throws(AssetPackManagerError) -> T) throws(AssetPackManagerError) -> T {
         let deadline = smallFile ? ContinuousClock.now + limits.smallFileDeadline : nil
         var refusal: AssetPackManagerError?
         do {
-            return try (attempts ?? retry).run(cancellation: cancellation, shouldRetry: { $0.isTransient }) { attempt throws(TransportError) in
-                let candidates = onlyMirror.map { [$0 % mirrors.count] } ?? health.order(startingAt: firstMirror + attempt - 1)
+            return try (attempts ?? retry).run(cancellation: cancellation, shouldRetry: { $0.isTransient }) { _ throws(TransportError) in
+                let candidates = onlyMirror.map { [$0 % mirrors.count] } ?? health.order()
                 var last: TransportError?
                 for m in candidates {
                     let response: HTTPResponse
+                    starting(m)
                     do throws(TransportError) {
                         response = try fetch(mirrors[m] + path, range: range, destination: destination, cancellation: cancellation, deadline: deadline)
                     } catch {
@@ -67,7 +68,7 @@ final class RepositoryClient: Sendable {
                         if let deadline, ContinuousClock.now >= deadline { break }
                         continue
                     }
-                    do throws(AssetPackManagerError) { return try accept(response) } catch {
+                    do throws(AssetPackManagerError) { return try accept(response, m) } catch {
                         health.refuse(m, why: "\(error)")
                         refusal = error
                     }
@@ -88,8 +89,9 @@ final class RepositoryClient: Sendable {
     /// The bytes of `range` of `path`. A server that ignores Range and answers 200 with the
     /// whole file is handled too: only the wanted bytes are kept, and the transfer stops once
     /// they are in (so a whole large pack never lands in memory).
-    func bytes(of path: String, range: ByteRange, cancellation: CancellationFlag? = nil, firstMirror: Int = 0,
-               smallFile: Bool = false) throws(AssetPackManagerError) -> [UInt8] {
+    /// Which mirror sent them is returned too, so that bytes that do not verify count against it.
+    func bytes(of path: String, range: ByteRange, cancellation: CancellationFlag? = nil,
+               smallFile: Bool = false) throws(AssetPackManagerError) -> (bytes: [UInt8], mirror: Int) {
         let wanted = Int(range.count ?? 0)
         let state = RangeCollector(capacity: wanted)
         let stream = HTTPBodyStream(onResponse: { status, headers in
@@ -103,11 +105,13 @@ final class RepositoryClient: Sendable {
             if state.bytes.count == wanted && b.count > take { throw RangeResponse.Enough() }
         })
         do {
-            _ = try get(path, range: range, to: .stream(stream), cancellation: cancellation, firstMirror: firstMirror, smallFile: smallFile)
+            let mirror = try get(path, range: range, to: .stream(stream), cancellation: cancellation, smallFile: smallFile,
+                                 starting: { state.mirror = $0 }).mirror
+            return (state.bytes, mirror)
         } catch {
-            guard RangeResponse.isEnough(error) else { throw error }
+            guard RangeResponse.isEnough(error), let mirror = state.mirror else { throw error }
+            return (state.bytes, mirror)
         }
-        return state.bytes
     }
 
     /// One request, following up to five redirects; every URL is checked against the
@@ -148,5 +152,6 @@ final class RepositoryClient: Sendable {
 private final class RangeCollector: @unchecked Sendable {
     var bytes: [UInt8]
     var skip: UInt64 = 0
+    var mirror: Int?
     init(capacity: Int) { bytes = []; bytes.reserveCapacity(capacity) }
 }
