@@ -122,7 +122,8 @@ final class CurlTransfer {
     func isTooSlow(downloaded: UInt64) -> Bool {
         guard let rate = averageRate, slowness == nil else { return slowness != nil }
         let elapsed = ContinuousClock.now - startedAt
-        guard elapsed >= rate.after else { return false }
+        // A second at least: at the very start no transfer has had time to average anything.
+        guard elapsed >= max(rate.after, .seconds(1)) else { return false }
         let (s, atto) = elapsed.components
         let seconds = Double(s) + Double(atto) / 1e18
         guard Double(downloaded) < Double(rate.bytesPerSecond) * seconds else { return false }

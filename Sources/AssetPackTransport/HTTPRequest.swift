@@ -26,7 +26,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Aborts a transfer whose body arrives slower than `bytesPerSecond` on average, counted
-    /// from the start of the request, once `after` has passed (checked in libcurl's progress
+    /// from the start of the request, once `after` (and at least one second) has passed (checked in libcurl's progress
     /// callback): a server that drips a small file byte by byte fails in `after`, where the
     /// low-speed limit, which looks at the current rate, lets any trickle through. For small
     /// files whose whole transfer should be quick (catalogs, indexes).

@@ -126,3 +126,24 @@ import Testing
         #expect(try await manager.contents(at: "big.bin") == Data(patternBytes(200_000, seed: 4)))
     }
 }
+
+/// The same through the command: `assetpack ensure --storage-budget` refuses a pack whose signed
+/// catalog understates its install size, and says which figure lied.
+@Suite struct CatalogIndexAgreementCommandTests {
+    @Test func ensureWithAStorageBudgetRefusesAnUnderstatedPack() async throws {
+        let repo = try TestRepository()
+        try repo.put("Big", files: ["big.bin": patternBytes(200_000, seed: 4)])
+        try repo.publish()
+        var catalog = try repo.catalog()
+        catalog.packs[0].installSize = 1_000
+        try repo.place("catalog.json", try repo.key.signedCatalog(catalog))
+        let server = try repo.serve()
+        let root = repo.dir.file("root")
+        let ensure = try await Assetpack.run(["ensure", "Big", "--root", root, "--repo", server.url, "--public-key", repo.publicKey.text,
+                                              "--storage-budget", "50000"], in: repo.dir.path)
+        #expect(ensure.status == 1, "\(ensure.stderr)")
+        #expect(ensure.stderr.contains("installSize") && ensure.stderr.contains("1000 bytes") && ensure.stderr.contains("200000 bytes"), "\(ensure.stderr)")
+        #expect(try StorageRoot(path: root).store().installedPack("Big") == nil)
+        #expect(server.packRequests().count == 1)
+    }
+}

@@ -51,7 +51,9 @@ final class RepositoryClient: Sendable {
         let deadline = smallFile ? ContinuousClock.now + limits.smallFileDeadline : nil
         var refusal: AssetPackManagerError?
         do {
-            return try (attempts ?? retry).run(cancellation: cancellation, shouldRetry: { $0.isTransient }) { _ throws(TransportError) in
+            // Past a small file's deadline nothing is retried.
+            let withinDeadline = { deadline.map { ContinuousClock.now < $0 } ?? true }
+            return try (attempts ?? retry).run(cancellation: cancellation, shouldRetry: { $0.isTransient && withinDeadline() }) { _ throws(TransportError) in
                 let candidates = onlyMirror.map { [$0 % mirrors.count] } ?? health.order()
                 var last: TransportError?
                 for m in candidates {
@@ -63,9 +65,9 @@ final class RepositoryClient: Sendable {
                         // The caller's stream stopped it, or it was cancelled: no other mirror.
                         if case .aborted = error { throw error }
                         if case .cancelled = error { throw error }
-                        health.failed(m)
                         last = error
-                        if let deadline, ContinuousClock.now >= deadline { break }
+                        health.failed(m)
+                        guard withinDeadline() else { break }
                         continue
                     }
                     do throws(AssetPackManagerError) { return try accept(response, m) } catch {
