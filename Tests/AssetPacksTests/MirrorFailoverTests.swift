@@ -25,6 +25,20 @@ import Testing
         #expect(try await manager.contents(at: "b.bin") == Data(patternBytes(120_000, seed: 22)))
     }
 
+    @Test func mirrorOrderPutsRefusedMirrorsLastAndFailingOnesBehindTheRest() {
+        let health = MirrorHealth(count: 4)
+        #expect(health.order() == [0, 1, 2, 3])
+        health.failed(0)
+        health.refuse(1, why: "rolled back")
+        #expect(health.order() == [2, 3, 0, 1])
+        health.failed(2)
+        health.failed(2)
+        #expect(health.order() == [3, 0, 2, 1])
+        health.failed(1)   // a refused mirror stays behind every trusted one
+        for m in [0, 2, 3] { for _ in 0..<5 { health.failed(m) } }
+        #expect(health.order().last == 1)
+    }
+
     /// Another repository holding a copy of `repo`'s folder as it is now (another mirror).
     func mirror(of repo: TestRepository) throws -> TestRepository {
         let copy = try TestRepository("mirror")

@@ -15,7 +15,7 @@ struct PackIndexFetch {
     /// The index's bytes and the index. `fetched` is how many bytes came over the network.
     func load(stagedCopy path: String?, cancellation: CancellationFlag?) throws -> (bytes: [UInt8], index: PackIndex, fetched: UInt64) {
         if let path, let bytes = FileManager.default.contents(atPath: path).map([UInt8].init), SHA256Digest.hash(bytes) == pack.digest {
-            return (bytes, try decode(bytes), 0)
+            return (bytes, try checked(bytes), 0)
         }
         guard let range = ByteRange(offset: pack.index.offset, length: pack.index.length) else {
             throw AssetPackManagerError.verification("\(pack.path): the catalog gives the index an empty range")
@@ -25,7 +25,7 @@ struct PackIndexFetch {
             let (bytes, mirror) = try client.bytes(of: pack.path, range: range, cancellation: cancellation, smallFile: true)
             fetched += UInt64(bytes.count)
             let digest = SHA256Digest.hash(bytes)
-            if digest == pack.digest, digest == pack.index.sha256 { return (bytes, try decode(bytes), fetched) }
+            if digest == pack.digest, digest == pack.index.sha256 { return (bytes, try checked(bytes), fetched) }
             // The next attempt goes to another mirror first: one that serves a damaged index
             // does not stand in the way of the others.
             client.health.failed(mirror)
@@ -36,7 +36,8 @@ struct PackIndexFetch {
         throw AssetPackManagerError.verification("\(pack.path): no index")
     }
 
-    private func decode(_ bytes: [UInt8]) throws -> PackIndex {
+    /// `bytes` decoded as the pack's index and checked against the catalog's figures.
+    func checked(_ bytes: [UInt8]) throws -> PackIndex {
         let index: PackIndex
         do { index = try PackIndex.decode(bytes, indexOffset: pack.index.offset) } catch {
             throw AssetPackManagerError.verification("\(pack.path): \(error)")

@@ -162,11 +162,7 @@ final class PackInstaller: @unchecked Sendable {
         let path = StorageLayout.stagedIndex(staging)
         let fetch = PackIndexFetch(pack: pack, client: client, attempts: chunkAttempts)
         if let bytes = checkedIndex, SHA256Digest.hash(bytes) == pack.digest {
-            let index: PackIndex
-            do { index = try PackIndex.decode(bytes, indexOffset: pack.index.offset) } catch {
-                throw AssetPackManagerError.verification("\(pack.path): \(error)")
-            }
-            try CatalogIndexAgreement.check(pack, index: index)
+            let index = try fetch.checked(bytes)
             if FileManager.default.contents(atPath: path).map([UInt8].init) != bytes { try save(bytes, at: path) }
             return index
         }

@@ -21,20 +21,13 @@ final class MirrorHealth: @unchecked Sendable {
     /// Mirror `m` served a catalog the client refused, for this reason.
     func refuse(_ m: Int, why: String) { lock.withLock { refusals[m] = why } }
 
-    /// Why mirror `m` was refused this session, if it was.
-    func refusal(_ m: Int) -> String? { lock.withLock { refusals[m] } }
-
-    /// Every mirror, best first: trusted ones by fewest failures, then the refused ones (still
-    /// tried when every other mirror fails), rotated so that rank `first` leads among the
-    /// trusted ones (a retry starts at the next mirror).
-    func order(startingAt first: Int = 0) -> [Int] {
+    /// Every mirror, best first: trusted ones by fewest failures (the configured order on a
+    /// tie), then the refused ones (still tried when every other mirror fails).
+    func order() -> [Int] {
         lock.withLock {
             let all = Array(failures.indices)
             let trusted = all.filter { refusals[$0] == nil }.sorted { (failures[$0], $0) < (failures[$1], $1) }
-            let refused = all.filter { refusals[$0] != nil }
-            guard !trusted.isEmpty else { return refused }
-            let k = ((first % trusted.count) + trusted.count) % trusted.count
-            return Array(trusted[k...] + trusted[..<k]) + refused
+            return trusted + all.filter { refusals[$0] != nil }
         }
     }
 }
