@@ -15,9 +15,9 @@ nonisolated(unsafe) let curlWriteCallback: ccurl_data_callback = { buffer, size,
     return transfer.receiveBody(UnsafeRawBufferPointer(start: buffer, count: size * count)) ? size * count : 0
 }
 
-nonisolated(unsafe) let curlProgressCallback: ccurl_xferinfo_callback = { context, _, _, _, _ in
+nonisolated(unsafe) let curlProgressCallback: ccurl_xferinfo_callback = { context, _, downloaded, _, _ in
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
-    return transfer.isCancelled ? 1 : 0
+    return transfer.isCancelled || transfer.isTooSlow(downloaded: UInt64(max(0, downloaded))) ? 1 : 0
 }
 
 nonisolated(unsafe) let curlReadCallback: ccurl_data_callback = { buffer, size, count, context in

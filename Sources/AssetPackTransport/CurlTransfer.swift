@@ -29,6 +29,11 @@ final class CurlTransfer {
     var consumerError: (any Error)?
     var fileError: TransportError?
     var source: CurlUploadSource?
+    /// The request's minimum average rate, and when the transfer started.
+    var averageRate: HTTPRequest.AverageRate?
+    let startedAt = ContinuousClock.now
+    /// Set when the body arrived slower than `averageRate`: why the transfer stopped.
+    var slowness: String?
 
     init(handle: UnsafeMutableRawPointer, url: String, destination: HTTPBodyDestination, cancellation: CancellationFlag?) {
         self.handle = handle
@@ -111,6 +116,20 @@ final class CurlTransfer {
     }
 
     var isCancelled: Bool { cancellation?.isCancelled ?? false }
+
+    /// Whether `downloaded` body bytes so far fall below the minimum average rate (once its
+    /// grace period has passed); records why.
+    func isTooSlow(downloaded: UInt64) -> Bool {
+        guard let rate = averageRate, slowness == nil else { return slowness != nil }
+        let elapsed = ContinuousClock.now - startedAt
+        // A second at least: at the very start no transfer has had time to average anything.
+        guard elapsed >= max(rate.after, .seconds(1)) else { return false }
+        let (s, atto) = elapsed.components
+        let seconds = Double(s) + Double(atto) / 1e18
+        guard Double(downloaded) < Double(rate.bytesPerSecond) * seconds else { return false }
+        slowness = "\(downloaded) bytes in \(Int(seconds * 10) / 10).\(Int(seconds * 10) % 10) s, below the minimum average of \(rate.bytesPerSecond) bytes/s"
+        return true
+    }
 }
 
 /// The error a `.memory` destination stops with when the body outgrows its limit.

@@ -59,6 +59,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         let source = try body.map { body throws(TransportError) in try CurlUploadSource(body) }
         let transfer = CurlTransfer(handle: handle, url: request.url, destination: destination, cancellation: cancellation)
         transfer.source = source
+        transfer.averageRate = request.minimumAverageRate
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
         try configure(handle, for: request, transfer: transfer, headerList: &headerList)
@@ -184,6 +185,7 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         if let consumerError = transfer.consumerError { return .aborted(url: transfer.url, underlying: consumerError) }
         if let fileError = transfer.fileError ?? transfer.source?.error { return fileError }
         if code == CURLE_ABORTED_BY_CALLBACK, transfer.isCancelled { return .cancelled(url: transfer.url) }
+        if code == CURLE_ABORTED_BY_CALLBACK, let slowness = transfer.slowness { return .timedOut(url: transfer.url, message: slowness) }
         return TransportError(curlCode: code, url: transfer.url, detail: transfer.errorMessage)
     }
 

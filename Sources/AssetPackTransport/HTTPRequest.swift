@@ -25,6 +25,20 @@ public struct HTTPRequest: Sendable {
         }
     }
 
+    /// Aborts a transfer whose body arrives slower than `bytesPerSecond` on average, counted
+    /// from the start of the request, once `after` (and at least one second) has passed (checked in libcurl's progress
+    /// callback): a server that drips a small file byte by byte fails in `after`, where the
+    /// low-speed limit, which looks at the current rate, lets any trickle through. For small
+    /// files whose whole transfer should be quick (catalogs, indexes).
+    public struct AverageRate: Sendable, Equatable {
+        public var bytesPerSecond: Int
+        public var after: Duration
+        public init(bytesPerSecond: Int, after: Duration) {
+            self.bytesPerSecond = bytesPerSecond
+            self.after = after
+        }
+    }
+
     public var method: Method
     /// An absolute http or https URL, already percent-encoded.
     public var url: String
@@ -37,12 +51,14 @@ public struct HTTPRequest: Sendable {
     public var lowSpeedLimit: LowSpeedLimit?
     /// Limit on the whole transfer; nil for none (large downloads rely on `lowSpeedLimit`).
     public var timeout: Duration?
+    /// A minimum average rate for the body; nil for none.
+    public var minimumAverageRate: AverageRate?
     public var signing: AWSSigning?
 
     public init(_ method: Method = .get, url: String, headers: HTTPHeaders = HTTPHeaders(), range: ByteRange? = nil,
                 body: Body? = nil, connectTimeout: Duration = .seconds(15),
                 lowSpeedLimit: LowSpeedLimit? = LowSpeedLimit(bytesPerSecond: 1, duration: .seconds(30)),
-                timeout: Duration? = nil, signing: AWSSigning? = nil) {
+                timeout: Duration? = nil, minimumAverageRate: AverageRate? = nil, signing: AWSSigning? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -51,6 +67,7 @@ public struct HTTPRequest: Sendable {
         self.connectTimeout = connectTimeout
         self.lowSpeedLimit = lowSpeedLimit
         self.timeout = timeout
+        self.minimumAverageRate = minimumAverageRate
         self.signing = signing
     }
 }

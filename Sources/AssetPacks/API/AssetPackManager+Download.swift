@@ -23,17 +23,26 @@ extension AssetPackManager {
         // A paused download that finished after all while this caller waited for it.
         if let installed = try store.installedPack(entry.id), installed.version >= entry.version { return }
         let pack = AssetPack(entry)
+        // A pack the catalog's own figures put over a limit is refused without a request.
         do {
-            // Downloads under way count as installed: their bytes are already committed.
-            try Allowances(downloadAllowance: configuration.downloadAllowance, essentialDownloadAllowance: configuration.essentialDownloadAllowance,
-                           maxInstallSize: configuration.maxInstallSize, essentialMaxInstallSize: configuration.essentialMaxInstallSize)
-                .check(pack, installed: try store.installedPacks(), downloading: inFlight.values.map(\.pack))
-            // The whole set is chosen (or the download refused) before anything is evicted.
-            let evictions = try configuration.storageBudget.map {
-                try StorageBudget(budget: $0).evictions(for: pack, installed: try store.installedPacks(), downloading: inFlight.values.map(\.pack),
-                                                        busy: Set(inFlight.keys).union(try store.pendingDownloads().map(\.id)).union(resourcesInUse.inUse))
-            } ?? []
+            _ = try limitDecisions(pack)
             guard configuration.shouldDownload(pack) else { throw AssetPackManagerError.downloadDeclined(assetPackID: pack.id) }
+        } catch { throw refused(error) }
+        // Then the index (it is small, and pinned by the catalog's digest): every figure those
+        // decisions read is checked against it before they count, so a catalog that understates
+        // a pack's sizes cannot get it past the allowances or the storage budget, and one that
+        // overstates them cannot make the budget evict anything.
+        let index: FetchedIndex
+        admitting[pack.id] = pack
+        do {
+            defer { admitting[pack.id] = nil }
+            index = try await verifiedIndex(entry)
+        } catch is CancellationError { throw CancellationError() } catch { throw refused(error) }
+        if try await joinDownload(assetPack.id) { return }
+        if let installed = try store.installedPack(entry.id), installed.version >= entry.version { return }
+        do {
+            // Decided again: other downloads may have started while the index came.
+            let evictions = try limitDecisions(pack)
             // No suspension from the check to `inFlight` below: no other download slips in between.
             for evicted in evictions { try uninstall(evicted) }
         } catch { throw refused(error) }
@@ -42,7 +51,7 @@ extension AssetPackManager {
         guard let key = waiters.register() else { throw CancellationError() }
         let task = Task {
             let outcome: Result<Void, any Error>
-            do { try await install(entry, cancellation: flag, waiters: waiters); outcome = .success(()) } catch { outcome = .failure(error) }
+            do { try await install(entry, index: index.bytes, cancellation: flag, waiters: waiters); outcome = .success(()) } catch { outcome = .failure(error) }
             // Gone from the table before anyone hears the outcome: whoever asks next starts afresh.
             if inFlight[entry.id]?.waiters === waiters { inFlight[entry.id] = nil }
             waiters.complete(outcome)
@@ -67,7 +76,54 @@ extension AssetPackManager {
         return false
     }
 
-    private func install(_ entry: CatalogPack, cancellation flag: CancellationFlag, waiters: WaiterGroup<Void>) async throws {
+    /// Checks the allowances and chooses what the storage budget evicts for `pack` (nothing is
+    /// evicted here); throws the refusal.
+    private func limitDecisions(_ pack: AssetPack) throws -> [InstalledPack] {
+        // Downloads under way (and those being admitted) count as installed: their bytes are
+        // already committed.
+        let downloading = inFlight.values.map(\.pack) + admitting.values.filter { $0.id != pack.id }
+        try Allowances(downloadAllowance: configuration.downloadAllowance, essentialDownloadAllowance: configuration.essentialDownloadAllowance,
+                       maxInstallSize: configuration.maxInstallSize, essentialMaxInstallSize: configuration.essentialMaxInstallSize)
+            .check(pack, installed: try store.installedPacks(), downloading: downloading)
+        // The whole set is chosen (or the download refused) before anything is evicted.
+        return try configuration.storageBudget.map {
+            try StorageBudget(budget: $0).evictions(for: pack, installed: try store.installedPacks(), downloading: downloading,
+                                                    busy: Set(inFlight.keys).union(admitting.keys).union(try store.pendingDownloads().map(\.id)).union(resourcesInUse.inUse))
+        } ?? []
+    }
+
+    /// A pack's index as fetched (or read back from its staging folder) and checked.
+    struct FetchedIndex: Sendable {
+        var bytes: [UInt8]
+        var index: PackIndex
+    }
+
+    /// The pack's index, from its staging folder or the network, checked against the catalog's
+    /// figures (`CatalogIndexAgreement`). Callers admitting the same pack share one fetch; a
+    /// cancelled caller leaves at once, and the fetch stops when every caller has left.
+    private func verifiedIndex(_ entry: CatalogPack) async throws -> FetchedIndex {
+        let key = "\(entry.id) \(entry.digest.hex)"
+        if let running = indexFetches[key], let k = running.register() { return try await running.wait(k) }
+        let flag = CancellationFlag()
+        let waiters = WaiterGroup<FetchedIndex>(onAbandoned: { flag.cancel() })
+        guard let k = waiters.register() else { throw CancellationError() }
+        indexFetches[key] = waiters
+        let fetch = PackIndexFetch(pack: entry, client: client)
+        let staged = StorageLayout.stagedIndex(layout.absolute(layout.stagingDirectory(id: entry.id, digest: entry.digest)))
+        Task {
+            let outcome: Result<FetchedIndex, any Error>
+            do {
+                let loaded = try await offload { try fetch.load(stagedCopy: staged, cancellation: flag) }
+                fetchedBytes += loaded.fetched
+                outcome = .success(FetchedIndex(bytes: loaded.bytes, index: loaded.index))
+            } catch { outcome = .failure(error) }
+            if indexFetches[key] === waiters { indexFetches[key] = nil }
+            waiters.complete(outcome)
+        }
+        return try await waiters.wait(k)
+    }
+
+    private func install(_ entry: CatalogPack, index: [UInt8], cancellation flag: CancellationFlag, waiters: WaiterGroup<Void>) async throws {
         let pack = AssetPack(entry)
         let previousPack = try store.installedPack(entry.id)
         let base = previousPack?.digest.hex ?? ""
@@ -88,6 +144,7 @@ extension AssetPackManager {
             broadcaster.send(.downloading(pack, DownloadProgress(completedUnitCount: Int64(done), totalUnitCount: Int64(total))))
         }
         installer.parallel = configuration.parallelDownloads
+        installer.checkedIndex = index
         do {
             // `remove(assetPackWithID:)` cancels this task; the waiters' leaving sets the flag.
             let index = try await withTaskCancellationHandler {

@@ -43,6 +43,11 @@ public actor AssetPackManager {
     var catalogRefresh: WaiterGroup<Catalog>?
     /// Downloads under way, shared by everyone who asks for the same pack.
     var inFlight: [String: InFlightDownload] = [:]
+    /// Packs past the first check of the limits whose index is being fetched: they count as
+    /// downloading for the limits of the others meanwhile.
+    var admitting: [String: AssetPack] = [:]
+    /// Index fetches under way (by pack ID and digest), shared by the callers that admit one pack.
+    var indexFetches: [String: WaiterGroup<FetchedIndex>] = [:]
     /// Network bytes fetched by installs of this manager (for the resume figure). Not in Apple's
     /// API.
     public internal(set) var fetchedBytes: UInt64 = 0
@@ -66,7 +71,7 @@ public actor AssetPackManager {
             do { transport = try CurlTransport(caFile: configuration.caFile) } catch { throw AssetPackManagerError.transport(error) }
         }
         client = RepositoryClient(mirrors: configuration.repositoryURLs, transport: transport, allowList: allowList,
-                                  retry: configuration.retryPolicy)
+                                  retry: configuration.retryPolicy, limits: configuration.networkLimits)
         catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store)
         languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
         mergedNamespace = MergedNamespace(store: store, layout: layout, languages: languages)

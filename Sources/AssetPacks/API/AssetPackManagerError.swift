@@ -25,6 +25,9 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
     case invalidPreservationPriority(Double, assetPackID: String)
     /// A repository URL or a redirect leads to a host outside `Configuration.allowedDomains`.
     case domainNotAllowed(host: String, url: String)
+    /// A redirect from an https URL led to a plain http one: refused, since the request would
+    /// leave encryption (a repository configured with an http URL may redirect anywhere).
+    case insecureRedirect(from: String, to: String)
     /// The `shouldDownload` hook said no.
     case downloadDeclined(assetPackID: String)
     /// A local file could not be read or written (a full disk, permissions).
@@ -54,6 +57,8 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
         case let .invalidPreservationPriority(priority, id):
             return "\(id): preservation priority \(priority) is out of range (0...1)"
         case let .domainNotAllowed(host, url): return "\(url): host \(host) is not in the domain allow-list"
+        case let .insecureRedirect(from, to):
+            return "\(from) redirected to \(to): a redirect from https to http is refused (the repository was configured with an https URL)"
         case .downloadDeclined(let id): return "the shouldDownload hook declined to download \"\(id)\""
         case .storage(let why): return why
         case .invalidConfiguration(let why): return "invalid configuration: \(why)"

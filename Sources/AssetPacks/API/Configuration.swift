@@ -41,6 +41,10 @@ extension AssetPackManager {
         /// How transient failures are retried (connection errors, timeouts, HTTP 408, 429 and
         /// 5xx): `.standard` makes 5 attempts with growing pauses, `.never` one.
         public var retryPolicy: RetryPolicy
+        /// Deadlines and rates that pass a slow or stalled server over for the next mirror: small
+        /// files (catalog, index) must arrive within a deadline at a minimum average rate, and a
+        /// pack download that places no verified chunk for a while fails over. See `NetworkLimits`.
+        public var networkLimits = NetworkLimits.standard
         /// How many connections a large pack is fetched over.
         public var parallelDownloads = ParallelDownloads.standard
         /// The clock catalog expiry and the catalog's age are checked against.

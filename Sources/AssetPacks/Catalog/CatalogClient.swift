@@ -3,7 +3,8 @@ import Foundation
 
 /// Fetches the repository's catalog, checks it (signature by the trusted key, expiry, and a
 /// version no lower than the last one accepted — persisted, so a rollback is refused across
-/// restarts too), and keeps the last good one for an offline start.
+/// restarts too), and keeps the last good one for an offline start. Each mirror's catalog is
+/// checked on its own: a mirror that serves a refused one is passed over for the session.
 struct CatalogClient {
     let client: RepositoryClient
     let verifier: CatalogVerifier
@@ -12,15 +13,15 @@ struct CatalogClient {
     /// Downloads and accepts the current catalog.
     func refresh(now: Date) throws -> Catalog {
         let accepted = try store.acceptedCatalog()
-        let response = try client.get(CatalogFormat.fileName)
-        let catalog: Catalog
-        do {
-            catalog = try verifier.verify(response.body, now: now, minimumVersion: accepted?.version)
-        } catch {
-            throw AssetPackManagerError.catalog(error)
+        // Each mirror's catalog is checked on its own: one that serves a bad one goes to the back
+        // of the line for the session, and the next mirror's is taken.
+        let (catalog, body) = try client.fetchAccepted(CatalogFormat.fileName, smallFile: true) { response, _ throws(AssetPackManagerError) in
+            do throws(CatalogError) { return (try verifier.verify(response.body, now: now, minimumVersion: accepted?.version), response.body) } catch {
+                throw .catalog(error)
+            }
         }
-        if catalog.version != accepted?.version || response.body != accepted?.envelope {
-            try store.acceptCatalog(version: catalog.version, payload: CatalogCoding.encode(catalog), envelope: response.body)
+        if catalog.version != accepted?.version || body != accepted?.envelope {
+            try store.acceptCatalog(version: catalog.version, payload: CatalogCoding.encode(catalog), envelope: body)
         }
         return catalog
     }

@@ -3,7 +3,8 @@ import CPOSIX
 import AssetPackTransport
 import Foundation
 
-/// Assembles one pack version in a staging folder: fetches and checks the index, plans where
+/// Assembles one pack version in a staging folder: fetches and checks the index (against the
+/// catalog's digest and figures: `PackIndexFetch`), plans where
 /// each chunk comes from (earlier in the pack, the installed previous version, or the network),
 /// and assembles the content stream in parts side by side, each part over a connection of its
 /// own: frames are decompressed and verified (SHA-256) as they arrive and written straight into
@@ -26,6 +27,9 @@ final class PackInstaller: @unchecked Sendable {
     let progress: @Sendable (_ completed: UInt64, _ total: UInt64) -> Void
     /// Parts assembled side by side, each with its own Range requests.
     var parallel = AssetPackManager.ParallelDownloads.standard
+    /// The index's bytes when the caller has already fetched and checked them (they are saved
+    /// in the staging folder instead of being fetched again).
+    var checkedIndex: [UInt8]?
     /// Attempts at a chunk that keeps arriving corrupt before the install fails.
     var chunkAttempts = 3
     private var counters = TransferCounters()
@@ -79,7 +83,9 @@ final class PackInstaller: @unchecked Sendable {
             t.stackSize = 1 << 20
             t.start()
         }
+        let watchdogs = parts.map { _ in PartWatchdog(limit: client.limits.stallTimeout) }
         for (k, part) in parts.enumerated() {
+            let watchdog = watchdogs[k]
             start { [self] in
                 var spool: PartSpool?
                 do {
@@ -87,10 +93,17 @@ final class PackInstaller: @unchecked Sendable {
                                                       spoolPath: StorageLayout.partSpool(staging, part: k), previous: old,
                                                       start: resumePoint(part, index: index, plan: plan))
                     spool = assembler.spool
+                    assembler.placed = { watchdog.progressed() }
+                    assembler.corruptFrame = { [client] in
+                        // The frame came from the mirror the part's request goes to: it goes
+                        // behind the others, and the part goes on from a better one.
+                        if let m = watchdog.currentMirror { client.health.failed(m) }
+                        watchdog.mirrorServedCorruptBytes()
+                    }
                     counters.resumed(assembler.downloadStart - part.download.lowerBound)
                     if let spool, assembler.downloadStart < part.download.upperBound {
                         let downloader = PartDownloader(part: part, plan: plan, spool: spool, packPath: pack.path, client: client,
-                                                        cancellation: stop, counters: counters)
+                                                        cancellation: stop, counters: counters, watchdog: watchdog)
                         start {
                             do { try downloader.run(); spool.finish() } catch {
                                 // Once the part is assembled the network side is told to stop.
@@ -115,6 +128,7 @@ final class PackInstaller: @unchecked Sendable {
         var ticks = 0
         while workers.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
             if cancellation.isCancelled { stop.cancel() }
+            for w in watchdogs { w.check(stopped: stop.isCancelled) }
             ticks += 1
             if ticks % 2 == 0 { progress(counters.completedBytes, plan.downloadBytes) }
         }
@@ -146,36 +160,24 @@ final class PackInstaller: @unchecked Sendable {
 
     private func loadIndex() throws -> PackIndex {
         let path = StorageLayout.stagedIndex(staging)
-        if let bytes = FileManager.default.contents(atPath: path).map([UInt8].init), SHA256Digest.hash(bytes) == pack.digest {
-            return try decodeIndex(bytes)
+        let fetch = PackIndexFetch(pack: pack, client: client, attempts: chunkAttempts)
+        if let bytes = checkedIndex, SHA256Digest.hash(bytes) == pack.digest {
+            let index = try fetch.checked(bytes)
+            if FileManager.default.contents(atPath: path).map([UInt8].init) != bytes { try save(bytes, at: path) }
+            return index
         }
-        guard let range = ByteRange(offset: pack.index.offset, length: pack.index.length) else {
-            throw AssetPackManagerError.verification("\(pack.path): the catalog gives the index an empty range")
-        }
-        // Bytes damaged on the way are fetched again, as chunks are.
-        var bytes: [UInt8] = []
-        for attempt in 1...chunkAttempts {
-            bytes = try client.bytes(of: pack.path, range: range, cancellation: cancellation)
-            indexBytesFetched += UInt64(bytes.count)
-            let digest = SHA256Digest.hash(bytes)
-            if digest == pack.digest, digest == pack.index.sha256 { break }
-            guard attempt < chunkAttempts else {
-                throw AssetPackManagerError.verification("\(pack.path): the index hashes to \(digest.hex), the catalog pins \(pack.digest.hex) (after \(chunkAttempts) attempts)")
-            }
-        }
-        let index = try decodeIndex(bytes)
+        let loaded = try fetch.load(stagedCopy: path, cancellation: cancellation)
+        indexBytesFetched += loaded.fetched
+        if loaded.fetched > 0 { try save(loaded.bytes, at: path) }
+        return loaded.index
+    }
+
+    private func save(_ bytes: [UInt8], at path: String) throws {
         do {
             let file = try AtomicFile(destination: path)
             try file.write(bytes)
             try file.commit()
         } catch { throw AssetPackManagerError.storage("cannot save the index in \(staging): \(error)") }
-        return index
-    }
-
-    private func decodeIndex(_ bytes: [UInt8]) throws -> PackIndex {
-        do { return try PackIndex.decode(bytes, indexOffset: pack.index.offset) } catch {
-            throw AssetPackManagerError.verification("\(pack.path): \(error)")
-        }
     }
 
     // MARK: Assembly
@@ -189,7 +191,9 @@ final class PackInstaller: @unchecked Sendable {
         return s
     }
 
-    /// Fetches chunk `c`'s frame on its own, up to `chunkAttempts` times, until it verifies.
+    /// Fetches chunk `c`'s frame on its own, up to `chunkAttempts` times, until it verifies; a
+    /// mirror whose frame does not verify goes behind the others, so the next attempt asks
+    /// another one.
     private func refetch(_ c: Int, index: PackIndex) throws -> [UInt8] {
         let entry = index.chunks[c]
         let decompressor = ZstdDecompressor()
@@ -197,9 +201,13 @@ final class PackInstaller: @unchecked Sendable {
         for _ in 0..<chunkAttempts {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             guard let range = ByteRange(offset: entry.offset, length: UInt64(entry.compressedSize)) else { break }
-            let frame = try client.bytes(of: pack.path, range: range, cancellation: cancellation)
+            // The healthiest mirror first: the one whose bytes failed has gone behind the others.
+            let (frame, mirror) = try client.bytes(of: pack.path, range: range, cancellation: cancellation, smallFile: true)
             counters.refetched(UInt64(frame.count))
-            do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) } catch { lastError = error }
+            do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) } catch {
+                lastError = error
+                client.health.failed(mirror)
+            }
         }
         throw AssetPackManagerError.verification("\(pack.path): \(lastError.map { "\($0)" } ?? "chunk \(c)") (after \(chunkAttempts) attempts)")
     }

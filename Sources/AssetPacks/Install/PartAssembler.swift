@@ -22,6 +22,9 @@ final class PartAssembler: @unchecked Sendable {
     private let decompressor = ZstdDecompressor()
     /// The next sequence position to place.
     private(set) var position: Int
+    /// Told of each chunk placed, and of each frame from the spool that did not verify.
+    var placed: () -> Void = {}
+    var corruptFrame: () -> Void = {}
 
     /// - Parameters:
     ///   - directory: the folder the files are assembled in.
@@ -72,6 +75,7 @@ final class PartAssembler: @unchecked Sendable {
                 }) else {
                     throw AssetPackManagerError.storage("the bytes at download offset \(d) of part \(part.sequences) were let go before they were placed")
                 }
+                if verified == nil { corruptFrame() }
                 try place(verified ?? refetch(c))
                 // Let go of the frame only once its chunk is on disk.
                 spool.release(upTo: d + UInt64(size))
@@ -84,5 +88,6 @@ final class PartAssembler: @unchecked Sendable {
     private func place(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try writer.write($0, at: index.sequenceOffsets[position]) }
         position += 1
+        placed()
     }
 }

@@ -5,8 +5,11 @@ import Foundation
 /// The network side of one part of an install: asks for the part's bytes with Range requests,
 /// from the first byte its spool does not hold, and appends what arrives to the spool (waiting
 /// while it is full); goes on from there after a dropped connection, retrying with backoff while
-/// the server fails transiently. A server that ignores Range and sends the whole file (200) is
-/// handled by skipping to the wanted bytes.
+/// the server fails transiently. Each request goes to the healthiest mirror (`MirrorHealth`);
+/// the part's `PartWatchdog` stops a request that places no verified chunk for its limit, or
+/// whose mirror served a frame that did not verify, and the next one goes to a better mirror. A
+/// server that ignores Range and sends the whole file (200) is handled by skipping to the
+/// wanted bytes.
 struct PartDownloader: @unchecked Sendable {
     let part: InstallPart
     let plan: InstallPlan
@@ -15,19 +18,24 @@ struct PartDownloader: @unchecked Sendable {
     let client: RepositoryClient
     let cancellation: CancellationFlag
     let counters: TransferCounters
+    let watchdog: PartWatchdog
 
     func run() throws {
         var generator = SystemRandomNumberGenerator()
         var attempt = 1
         while case let from = spool.end, from < part.download.upperBound {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+            let mirror = client.health.order().first ?? 0
             do {
-                try fetch(from: from, mirror: attempt - 1)
+                try fetch(from: from, mirror: mirror)
             } catch let error as AssetPackManagerError {
                 guard case .transport(let t) = error, t.isTransient, attempt < client.retry.maxAttempts else { throw error }
+                client.health.failed(mirror)
                 // Progress resets the attempt count: a server that drops connections now and
-                // then still lets a long download finish.
-                attempt = spool.end > from ? 1 : attempt + 1
+                // then still lets a long download finish. Not a server too slow to be of use.
+                var timedOut = false
+                if case .timedOut = t { timedOut = true }
+                attempt = spool.end > from && !timedOut ? 1 : attempt + 1
                 let resume = Date().addingTimeInterval(client.retry.delay(beforeRetry: attempt, using: &generator).seconds)
                 while Date() < resume, !cancellation.isCancelled { Thread.sleep(forTimeInterval: min(0.05, resume.timeIntervalSinceNow)) }
             }
@@ -73,11 +81,21 @@ struct PartDownloader: @unchecked Sendable {
             }
             if state.wanted == 0 && b.count > take { throw RangeResponse.Enough() }
         })
+        let flag = watchdog.begin(mirror: mirror)
         do {
-            _ = try client.get(packPath, range: range, to: .stream(stream), cancellation: cancellation, attempts: .never, onlyMirror: mirror)
+            _ = try client.get(packPath, range: range, to: .stream(stream), cancellation: flag, attempts: .never, onlyMirror: mirror)
+            _ = watchdog.end()
         } catch {
-            guard RangeResponse.isEnough(error) else { throw error }
-            return
+            let reason = watchdog.end()
+            if RangeResponse.isEnough(error) { return }
+            guard case .cancelled = error, !cancellation.isCancelled, let reason else { throw error }
+            let url = client.mirrors[mirror % client.mirrors.count] + packPath
+            switch reason {
+            case .stalled:
+                throw AssetPackManagerError.transport(.timedOut(url: url, message: "no verified chunk for \(watchdog.limit)"))
+            case .corruptMirror:
+                throw AssetPackManagerError.transport(.transfer(url: url, code: 0, message: "the mirror served a chunk that did not verify; going on from another mirror"))
+            }
         }
         if state.wanted > 0 {
             throw AssetPackManagerError.transport(.transfer(url: packPath, code: 18, message: "the response ended \(state.wanted) bytes early"))

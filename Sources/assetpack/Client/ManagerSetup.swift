@@ -27,6 +27,7 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
                                                        allowedDomains: options.allowedDomains, caFile: settings.caFile,
                                                        storageLockTimeout: try options.storage.storageLockTimeout())
     configuration.parallelDownloads = try options.parallelDownloads()
+    configuration.networkLimits = try options.networkLimits()
     configuration.storageBudget = settings.storageBudget
     let manager = try AssetPackManager(configuration: configuration)
     try settings.save(root: root)

@@ -1,0 +1,33 @@
+extension AssetPackManager {
+    /// How long the manager waits on a slow or stalled server before it gives up on it and asks
+    /// the next mirror. Small files — the catalog, a pack's index, a chunk fetched again on its
+    /// own — must arrive whole within `smallFileDeadline` (every mirror and retry included) and
+    /// at `minimumAverageRate` or better once `rateGracePeriod` has passed, so a server that
+    /// drips them fails fast instead of holding a call for minutes. Pack downloads stream for
+    /// as long as they need, but an attempt that places no newly verified chunk for
+    /// `stallTimeout` fails as a transient error, and the next attempt goes to the next mirror.
+    /// Not in Apple's API (its system daemon decides).
+    public struct NetworkLimits: Sendable, Equatable {
+        /// The whole fetch of a small file, every mirror and retry included (default 60 s).
+        public var smallFileDeadline: Duration
+        /// Bytes per second a small file's transfer must average (default 1 KiB/s)…
+        public var minimumAverageRate: Int
+        /// …counted from the request's start once this long has passed (default 5 s).
+        public var rateGracePeriod: Duration
+        /// A pack download attempt that places no newly verified chunk for this long fails
+        /// (default 60 s: time for a 1 MiB frame, the largest of the default chunking, at
+        /// 17 KB/s).
+        public var stallTimeout: Duration
+
+        public init(smallFileDeadline: Duration = .seconds(60), minimumAverageRate: Int = 1024,
+                    rateGracePeriod: Duration = .seconds(5), stallTimeout: Duration = .seconds(60)) {
+            self.smallFileDeadline = smallFileDeadline
+            self.minimumAverageRate = minimumAverageRate
+            self.rateGracePeriod = rateGracePeriod
+            self.stallTimeout = stallTimeout
+        }
+
+        /// The defaults above.
+        public static let standard = NetworkLimits()
+    }
+}

@@ -1,0 +1,48 @@
+import AssetPackFormat
+import AssetPackTransport
+import Foundation
+
+/// A pack's index as an install starts from it: taken from the staging folder when a copy there
+/// still hashes to the catalog's digest, otherwise fetched with one Range request (bytes damaged
+/// on the way are fetched again, from the next mirror); decoded, and checked against the
+/// catalog's figures (`CatalogIndexAgreement`) before anything decides on them.
+struct PackIndexFetch {
+    let pack: CatalogPack
+    let client: RepositoryClient
+    /// Attempts at an index that keeps arriving damaged before the install fails.
+    var attempts = 3
+
+    /// The index's bytes and the index. `fetched` is how many bytes came over the network.
+    func load(stagedCopy path: String?, cancellation: CancellationFlag?) throws -> (bytes: [UInt8], index: PackIndex, fetched: UInt64) {
+        if let path, let bytes = FileManager.default.contents(atPath: path).map([UInt8].init), SHA256Digest.hash(bytes) == pack.digest {
+            return (bytes, try checked(bytes), 0)
+        }
+        guard let range = ByteRange(offset: pack.index.offset, length: pack.index.length) else {
+            throw AssetPackManagerError.verification("\(pack.path): the catalog gives the index an empty range")
+        }
+        var fetched: UInt64 = 0
+        for attempt in 1...attempts {
+            let (bytes, mirror) = try client.bytes(of: pack.path, range: range, cancellation: cancellation, smallFile: true)
+            fetched += UInt64(bytes.count)
+            let digest = SHA256Digest.hash(bytes)
+            if digest == pack.digest, digest == pack.index.sha256 { return (bytes, try checked(bytes), fetched) }
+            // The next attempt goes to another mirror first: one that serves a damaged index
+            // does not stand in the way of the others.
+            client.health.failed(mirror)
+            guard attempt < attempts else {
+                throw AssetPackManagerError.verification("\(pack.path): the index hashes to \(digest.hex), the catalog pins \(pack.digest.hex) (after \(attempts) attempts)")
+            }
+        }
+        throw AssetPackManagerError.verification("\(pack.path): no index")
+    }
+
+    /// `bytes` decoded as the pack's index and checked against the catalog's figures.
+    func checked(_ bytes: [UInt8]) throws -> PackIndex {
+        let index: PackIndex
+        do { index = try PackIndex.decode(bytes, indexOffset: pack.index.offset) } catch {
+            throw AssetPackManagerError.verification("\(pack.path): \(error)")
+        }
+        try CatalogIndexAgreement.check(pack, index: index)
+        return index
+    }
+}
