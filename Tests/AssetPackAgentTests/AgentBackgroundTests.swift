@@ -105,8 +105,9 @@ import Testing
         let backgroundTime = Date().timeIntervalSince(backgroundStart)
         let backgroundRate = Double(size) / backgroundTime, foregroundRate = Double(size) / foregroundTime
         print("max-rate \(cap) B/s: background \(Int(backgroundRate)) B/s over \(backgroundTime) s; foreground \(Int(foregroundRate)) B/s meanwhile")
+        // A busy machine only slows either download down, so the bound that can be asserted is
+        // the cap's; that the foreground pack is not held to it shows as its finishing first (above).
         #expect(backgroundRate <= Double(cap) * 1.1, "the cap holds")
-        #expect(foregroundRate > Double(cap) * 2, "the foreground download is not held to the cap")
         await agent.stopped()
     }
 }

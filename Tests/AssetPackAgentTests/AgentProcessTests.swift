@@ -89,7 +89,7 @@ import Testing
         let fixture = try AgentFixture()
         let content = patternBytes(24 << 20, seed: 41)
         try fixture.put("Big", files: ["big.bin": content])
-        try await fixture.publishAndServe(bytesPerSecond: 6 << 20)
+        try await fixture.publishAndServe(bytesPerSecond: 3 << 20)
         let connection = try AgentConnection(root: fixture.root)
         var random = SystemRandomNumberGenerator.Seeded(seed: 2026)
         var kills = 0
@@ -109,7 +109,9 @@ import Testing
             if fixture.installedFile("Big", "big.bin") == nil { kills += 1 }
         }
         print("agent killed \(kills) times during the install; \(fixture.stagedBytes()) bytes left in staging")
-        #expect(kills >= 4, "most kills landed during the install")
+        // How many kills land during the install depends on how fast the machine is; at least
+        // two must, or the test has not tested a resume after a kill.
+        #expect(kills >= 2, "kills landed during the install")
     }
 }
 
