@@ -25,6 +25,8 @@ public actor AssetPackManager {
     /// What the manager was made with.
     public nonisolated let configuration: Configuration
     let layout: StorageLayout
+    /// The storage root: every path below it is opened through this (`ConfinedDirectory`).
+    nonisolated let root: ConfinedDirectory
     let store: ClientStore
     let client: RepositoryClient
     let catalogClient: CatalogClient
@@ -57,9 +59,9 @@ public actor AssetPackManager {
         for url in configuration.repositoryURLs { try allowList.check(url) }
         self.configuration = configuration
         layout = StorageLayout(root: configuration.storageRoot)
-        try makeDirectory(layout.root)
+        root = try layout.openRoot()
         // Before anything reads or cleans the root: another manager may be using it.
-        storageLock = try StorageLock(layout: layout, timeout: configuration.storageLockTimeout)
+        storageLock = try StorageLock(layout: layout, root: root, timeout: configuration.storageLockTimeout)
         store = try ClientStore(path: layout.database)
         let transport: any HTTPTransport
         if let t = configuration.transport { transport = t } else {
@@ -70,7 +72,7 @@ public actor AssetPackManager {
         catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store)
         languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
         mergedNamespace = MergedNamespace(store: store, layout: layout, languages: languages)
-        try Self.reconcile(layout: layout, store: store)
+        try Self.reconcile(layout: layout, root: root, store: store)
     }
 
     // MARK: Status

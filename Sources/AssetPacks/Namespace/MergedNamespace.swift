@@ -30,7 +30,8 @@ struct MergedNamespace: Sendable {
         let candidates = try holders.compactMap { try store.installedPack($0) }
         guard let pack = languages.best(candidates, language: { $0.language }) else { throw AssetPackManagerError.fileNotFound(at: path) }
         try store.touch(pack.id, at: now)
-        return layout.installedFile(key, in: pack.directory)
+        // A folder read back from the store is used only in the form the layout gives it.
+        return layout.installedFile(key, in: try layout.checkedInstallDirectory(pack.directory, id: pack.id))
     }
 
     /// The bytes of the file `path` resolves to, memory-mapped.
@@ -44,7 +45,7 @@ struct MergedNamespace: Sendable {
     /// A read-only file descriptor on the file `path` resolves to; the caller closes it.
     func descriptor(for path: String, inPackWithID id: String?, now: Date) throws -> Int32 {
         let file = try file(at: path, inPackWithID: id, now: now)
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        let fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw AssetPackManagerError.storage("cannot open \(file): \(String(cString: strerror(errno)))") }
         return fd
     }
