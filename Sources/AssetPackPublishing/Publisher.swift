@@ -21,7 +21,10 @@ public struct Publisher {
     }
 
     public func publish(manifests: [String]) throws -> PublishReport {
-        guard options.keep >= 1 else { throw PublishError.invalidOption("--keep must be at least 1 (the current version)") }
+        if let problem = SettingBounds.problem("keep", options.keep, in: SettingBounds.keptVersions, reason: "the current version counts")
+            ?? SettingBounds.problem("threads", options.writer.threads, in: SettingBounds.threads, reason: SettingBounds.threadsReason) {
+            throw PublishError.invalidOption(problem)
+        }
         guard options.expiresIn > 0 else { throw PublishError.invalidOption("the expiry must be in the future") }
         var report = PublishReport()
         let inputs = manifests.map { ResolvedManifest(path: $0, baseDirectory: options.baseDirectory) }

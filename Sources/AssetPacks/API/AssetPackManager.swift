@@ -55,6 +55,9 @@ public actor AssetPackManager {
     /// the network. Apple's manager is the system's `shared` one instead.
     public init(configuration: Configuration) throws {
         guard !configuration.repositoryURLs.isEmpty else { throw AssetPackManagerError.invalidConfiguration("no repository URL") }
+        if let problem = SettingBounds.problem("parallelDownloads.parts", configuration.parallelDownloads.parts, in: SettingBounds.downloadParts) {
+            throw AssetPackManagerError.invalidConfiguration(problem)
+        }
         let allowList = DomainAllowList(configuration.allowedDomains)
         for url in configuration.repositoryURLs { try allowList.check(url) }
         self.configuration = configuration
