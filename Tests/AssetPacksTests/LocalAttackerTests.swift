@@ -100,3 +100,32 @@ import Testing
         #expect(await managerError { _ = try await manager.contents(at: "pack.txt") } != nil)
     }
 }
+
+extension LocalAttackerTests {
+    @Test func aLinkPlantedInAnInstalledPackIsNotReadThrough() async throws {
+        let repo = try TestRepository()
+        try repo.put("Pack", files: ["data/table.bin": patternBytes(2000, seed: 41)])
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        do {
+            let manager = try repo.manager(root: root.path, server: server)
+            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        }
+        // Between the runs: the pack's folder `data` becomes a link to a folder outside holding
+        // a file of the same name.
+        try repo.dir.write("outside/table.bin", Array("secret\n".utf8))
+        let data = try #require(try root.installedDirectory("Pack")) + "/data"
+        try FileManager.default.removeItem(atPath: data)
+        try FileManager.default.createSymbolicLink(atPath: data, withDestinationPath: repo.dir.file("outside"))
+
+        let manager = try repo.manager(root: root.path, server: server)
+        for read in ["contents", "descriptor"] {
+            let error = await managerError {
+                if read == "contents" { _ = try await manager.contents(at: "data/table.bin") } else { close(try await manager.descriptor(for: "data/table.bin")) }
+            }
+            let message = try #require(error, "\(read)").description
+            #expect(message.contains(data) && message.contains("symbolic link"), "\(read): \(message)")
+        }
+    }
+}

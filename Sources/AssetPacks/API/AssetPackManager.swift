@@ -74,7 +74,7 @@ public actor AssetPackManager {
                                   retry: configuration.retryPolicy)
         catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store)
         languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
-        mergedNamespace = MergedNamespace(store: store, layout: layout, languages: languages)
+        mergedNamespace = MergedNamespace(store: store, layout: layout, root: root, languages: languages)
         try Self.reconcile(layout: layout, root: root, store: store)
     }
 

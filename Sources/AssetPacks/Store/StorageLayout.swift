@@ -85,8 +85,9 @@ struct StorageLayout: Sendable {
     /// is of no use.
     static func isObsoleteStagedEntry(_ name: String) -> Bool { name.hasPrefix(obsoleteSegmentPrefix) }
 
-    /// The file at `path` (pack-relative) in the installed pack folder `directory` (relative).
-    func installedFile(_ path: String, in directory: String) -> String { absolute(directory) + "/" + path }
+    /// The file at `path` (pack-relative) in the installed pack folder `directory`, both and the
+    /// result relative to the root.
+    func installedFile(_ path: String, in directory: String) -> String { directory + "/" + path }
 
     /// `relative` (a path the store records) under the root.
     func absolute(_ relative: String) -> String { root + "/" + relative }
