@@ -34,6 +34,9 @@ import Testing
         (["upload", "d", "s3://b/p", "--endpoint", "http://127.0.0.1:1", "-j", "0"], "--jobs must be from 1 to 64, got 0"),
         (["ensure", "Pack", "--root", "root", "--parts", "17"], "--parts must be from 1 to 16, got 17"),
         (["install", "--root", "root", "--parts", "100000"], "--parts must be from 1 to 16, got 100000"),
+        (["status", "--root", "root", "--lock-timeout", "90000"], "--lock-timeout must be from 0s to 1d, got 25h"),
+        (["publish", "M.json", "--repo", "r", "--key", "k", "--expires", "0s"], "--expires must be from 1s to 3650d, got 0s"),
+        (["serve", "--latency", "700000"], "--latency must be from 0s to 10m, got 700s"),
     ])
     func outOfRangeValuesAreUsageErrors(arguments: [String], message: String) async throws {
         let s = try TemporaryDirectory("cli"); defer { s.remove() }

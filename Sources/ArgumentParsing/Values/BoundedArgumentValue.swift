@@ -23,12 +23,25 @@ extension ByteSize: BoundedArgumentValue {
     public var boundText: String { ByteCount.formatExactly(bytes) }
 }
 
+extension Duration: BoundedArgumentValue {
+    /// In the largest unit of the duration grammar that writes it whole: `30d`, `90s`, `250ms`.
+    public var boundText: String {
+        let ms = self / .milliseconds(1)
+        guard ms.rounded() == ms else { return "\(ms)ms" }
+        for (unit, size) in [("d", 86_400_000.0), ("h", 3_600_000.0), ("m", 60_000.0), ("s", 1000.0)]
+        where ms != 0 && (ms / size).rounded() == ms / size {
+            return "\(Int64(ms / size))\(unit)"
+        }
+        return ms == 0 ? "0s" : "\(Int64(ms))ms"
+    }
+}
+
 extension DurationWithUnit: BoundedArgumentValue {
     public static func < (a: DurationWithUnit, b: DurationWithUnit) -> Bool { a.duration < b.duration }
-    public var boundText: String { "\(duration)" }
+    public var boundText: String { duration.boundText }
 }
 
 extension DurationInMilliseconds: BoundedArgumentValue {
     public static func < (a: DurationInMilliseconds, b: DurationInMilliseconds) -> Bool { a.duration < b.duration }
-    public var boundText: String { "\(duration)" }
+    public var boundText: String { duration.boundText }
 }

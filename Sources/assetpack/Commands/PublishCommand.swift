@@ -28,7 +28,8 @@ struct PublishCommand: Command {
     var repository: String
     @Option("--key", value: "KEYFILE", help: "The private key from 'assetpack keygen' (required).")
     var keyFile: String
-    @Option("--expires", value: "DURATION", help: "How long the catalog stays valid (default 30d).")
+    @Option("--expires", value: "DURATION", help: "How long the catalog stays valid (default 30d).",
+            range: DurationWithUnit(.seconds(1))...DurationWithUnit(.seconds(3650 * 86_400)))
     var expires: DurationWithUnit?
     @Option("--keep", value: "N", help: "Versions of each pack whose files stay, the current one included (default 2).",
             range: SettingBounds.keptVersions)
@@ -117,7 +118,6 @@ struct PublishCommand: Command {
     private func publishOptions() throws(CLIError) -> PublishOptions {
         var options = PublishOptions(repository: repository)
         if let expires {
-            guard expires.duration > .zero else { throw .usage("--expires takes a duration longer than zero, such as 90s, 15m, 12h or 30d") }
             options.expiresIn = expires.duration.secondsValue
         }
         if let keep { options.keep = keep }
