@@ -129,3 +129,25 @@ extension LocalAttackerTests {
         }
     }
 }
+
+extension LocalAttackerTests {
+    @Test(arguments: ["state.sqlite", "state.sqlite-wal", "state.sqlite-shm"])
+    func aStoreFileReplacedByALinkIsRefused(name: String) async throws {
+        let repo = try TestRepository()
+        try repo.put("Pack", files: ["pack.txt": text("pack\n", repeating: 10)])
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        _ = try repo.manager(root: root.path, server: server)
+        let victim = try repo.dir.write("victim.bin", patternBytes(4096, seed: 77))
+
+        // Between the runs: one of the store's files becomes a link to a file outside.
+        let path = root.path + "/" + name
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: victim)
+        let error = await managerError { _ = try repo.manager(root: root.path, server: server) }
+        let message = try #require(error).description
+        #expect(message.contains(path), "\(message)")
+        #expect(repo.dir.contents("victim.bin") == patternBytes(4096, seed: 77))
+    }
+}

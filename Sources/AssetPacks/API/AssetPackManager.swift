@@ -65,6 +65,7 @@ public actor AssetPackManager {
         root = try layout.openRoot()
         // Before anything reads or cleans the root: another manager may be using it.
         storageLock = try StorageLock(layout: layout, root: root, timeout: configuration.storageLockTimeout)
+        try layout.checkStoreFiles(in: root)
         store = try ClientStore(path: layout.database)
         let transport: any HTTPTransport
         if let t = configuration.transport { transport = t } else {

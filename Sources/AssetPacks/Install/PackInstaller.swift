@@ -220,13 +220,6 @@ final class PackInstaller: @unchecked Sendable {
     }
 }
 
-/// Creates `path` (and its parents) unless it exists.
-func makeDirectory(_ path: String) throws {
-    do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-        throw AssetPackManagerError.storage("cannot create \(path): \(error.localizedDescription)")
-    }
-}
-
 /// Runs `work`, reporting a failure to write the staged files as a storage error.
 private func storing<T>(_ destination: String, _ work: () throws -> T) throws -> T {
     do { return try work() } catch let error as AssetPackManagerError { throw error } catch {

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import Foundation
 
 /// Where things live under the storage root (docs/FORMAT.md, "Client storage"). The one place
 /// that spells a storage path: everyone else asks it.
@@ -123,6 +124,24 @@ struct StorageLayout: Sendable {
             throw AssetPackManagerError.storage("the store records \(recorded) as the staging folder of \(id), not a folder \(Self.stagingName)/\(id)-<digest> inside \(root) (refused: the store was tampered with)")
         }
         return recorded
+    }
+
+    /// Refuses a link in place of the store's files (a symbolic link, or a hard link: a second
+    /// name of a file elsewhere). SQLite opens `state.sqlite` without following a link, but not
+    /// its `-wal`, `-shm` and `-journal` files, which it would write through.
+    func checkStoreFiles(in root: ConfinedDirectory) throws {
+        for name in [Self.databaseName, Self.databaseName + "-wal", Self.databaseName + "-shm", Self.databaseName + "-journal"] {
+            let fd: Int32
+            do { fd = try root.open(name, flags: O_RDONLY | O_NONBLOCK) } catch {
+                if error.isMissing { continue }
+                throw AssetPackManagerError.storage(error.description)
+            }
+            defer { close(fd) }
+            var st = stat()
+            guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_nlink == 1 else {
+                throw AssetPackManagerError.storage("\(absolute(name)): not a regular file of its own (a link to another file?); refusing to open the store through it")
+            }
+        }
     }
 
     /// Whether `name` is one plain path component.
