@@ -28,7 +28,7 @@ let package = Package(
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CPOSIX"),
         // The data flow.
-        .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto"]),
+        .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto", "CPOSIX"]),
         .target(name: "AssetPackPackaging", dependencies: ["AssetPackFormat", "CZstd", "CCrypto"]),
         .target(name: "AssetPackPublishing", dependencies: ["AssetPackPackaging", "AssetPackFormat", "CCrypto"]),
         .target(name: "AssetPackServer", dependencies: ["AssetPackFormat", "CMicroHTTPD", "CX509"]),

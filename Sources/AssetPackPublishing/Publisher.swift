@@ -21,7 +21,10 @@ public struct Publisher {
     }
 
     public func publish(manifests: [String]) throws -> PublishReport {
-        guard options.keep >= 1 else { throw PublishError.invalidOption("--keep must be at least 1 (the current version)") }
+        if let problem = SettingBounds.problem("keep", options.keep, in: SettingBounds.keptVersions, reason: "the current version counts")
+            ?? SettingBounds.problem("threads", options.writer.threads, in: SettingBounds.threads, reason: SettingBounds.threadsReason) {
+            throw PublishError.invalidOption(problem)
+        }
         guard options.expiresIn > 0 else { throw PublishError.invalidOption("the expiry must be in the future") }
         var report = PublishReport()
         let inputs = manifests.map { ResolvedManifest(path: $0, baseDirectory: options.baseDirectory) }
@@ -86,7 +89,7 @@ public struct Publisher {
         report.catalog = catalog
         report.changes = plan.changes
         if let cachePath { recordCache(built, plan: plan, at: cachePath, in: &report) }
-        (report.deletedFiles, report.cleanupWarnings) = deleteRetiredFiles(plan.deletions)
+        (report.deletedFiles, report.cleanupWarnings) = deleteRetiredFiles(plan.deletions, transaction: transaction)
         return report
     }
 
@@ -141,16 +144,15 @@ public struct Publisher {
     }
 
     /// Deletes pack files the retention rule dropped (after the new catalog is in place), and
-    /// their folders when empty. A failure here is a warning: the publish has succeeded.
-    private func deleteRetiredFiles(_ paths: [String]) -> (deleted: [String], warnings: [String]) {
+    /// their folders when empty, never through a link. A failure here is a warning: the
+    /// publish has succeeded.
+    private func deleteRetiredFiles(_ paths: [String], transaction: RepositoryTransaction) -> (deleted: [String], warnings: [String]) {
         var deleted: [String] = [], warnings: [String] = []
         for path in paths {
-            let full = "\(options.repository)/\(path)"
-            if unlink(full) == 0 || errno == ENOENT {
-                deleted.append(path)
-                rmdir(URL(fileURLWithPath: full).deletingLastPathComponent().path)
+            if let problem = transaction.deleteRetired(path) {
+                warnings.append("could not delete the retired pack file \(options.repository)/\(path): \(problem)")
             } else {
-                warnings.append("could not delete the retired pack file \(full): \(RepositoryTransaction.lastError())")
+                deleted.append(path)
             }
         }
         return (deleted, warnings)

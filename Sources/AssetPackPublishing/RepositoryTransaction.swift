@@ -6,10 +6,14 @@ import Foundation
 /// so a rename moves them), renamed into place, and the catalog is written last by
 /// write-temporary-then-rename. Until `commitCatalog` succeeds, `rollBack` undoes everything.
 /// An exclusive `flock` on the repository folder, held until `finish` (or roll-back), keeps two
-/// publishes apart.
+/// publishes apart. Every path inside the repository is opened, created, renamed and removed
+/// through `folder` (`ConfinedDirectory`): a link planted in it (`packs/ID` pointing elsewhere)
+/// is refused, so a publish never writes outside the repository.
 final class RepositoryTransaction {
     let repository: String
     let staging: String
+    /// The repository folder, open.
+    private(set) var folder: ConfinedDirectory?
     private var lockFD: Int32 = -1
     private var createdRepository = false
     private var createdDirectories: [String] = []
@@ -28,12 +32,15 @@ final class RepositoryTransaction {
         }
         staging = "\(repository)/\(Self.stagingPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         do {
-            lockFD = open(repository, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let folder = try Self.confined { () throws(ConfinementError) in try ConfinedDirectory(root: repository) }
+            self.folder = folder
+            lockFD = dup(folder.fd)
             guard lockFD >= 0 else { throw PublishError.io("cannot open \(repository): \(Self.lastError())") }
             try Self.lock(lockFD, repository)
-            // Staging folders left by a publish that was killed: ours to remove, under the lock.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: repository)) ?? [] where name.hasPrefix(Self.stagingPrefix) {
-                try? FileManager.default.removeItem(atPath: "\(repository)/\(name)")
+            // Staging folders left by a publish that was killed: ours to remove, under the lock
+            // (a link among them is removed itself, not followed).
+            for name in (try? folder.entries()) ?? [] where name.hasPrefix(Self.stagingPrefix) {
+                try? folder.removeTree(name)
             }
             guard mkdir(staging, 0o755) == 0 else { throw PublishError.io("cannot write into \(repository): \(Self.lastError())") }
         } catch {
@@ -47,19 +54,31 @@ final class RepositoryTransaction {
     static func lastError() -> String { String(cString: strerror(errno)) }
 
     /// Moves a staged file to `relativePath` in the repository; refuses to replace a file.
+    /// The folders on the way are created and opened without following a link: a link planted
+    /// in their place is refused, and the error names it.
     func place(_ stagedFile: String, at relativePath: String) throws {
+        guard let folder else { throw PublishError.io("the publish into \(repository) has ended") }
         let target = "\(repository)/\(relativePath)"
-        var dir = repository
-        for part in relativePath.split(separator: "/").dropLast() {
-            dir += "/\(part)"
-            if mkdir(dir, 0o755) == 0 { createdDirectories.append(dir) } else if errno != EEXIST {
-                throw PublishError.io("cannot create \(dir): \(Self.lastError())")
+        let parts = relativePath.split(separator: "/").map(String.init)
+        guard let name = parts.last else { throw PublishError.io("an empty pack path") }
+        let parent = try Self.confined { () throws(ConfinementError) -> ConfinedDirectory in
+            var dir = ""
+            for part in parts.dropLast() {
+                dir = dir.isEmpty ? part : dir + "/" + part
+                if !folder.exists(dir) { createdDirectories.append(dir) }
+                _ = try folder.directory(dir, create: true)
             }
+            return try folder.directory(dir)
         }
-        guard access(target, F_OK) != 0 else { throw PublishError.io("\(target) already exists; pack files are never replaced") }
-        guard rename(stagedFile, target) == 0 else { throw PublishError.io("cannot move a pack file to \(target): \(Self.lastError())") }
-        placedFiles.append(target)
-        Self.syncDirectory(dir)
+        guard !parent.exists(name) else { throw PublishError.io("\(target) already exists; pack files are never replaced") }
+        guard renameat(AT_FDCWD, stagedFile, parent.fd, name) == 0 else { throw PublishError.io("cannot move a pack file to \(target): \(Self.lastError())") }
+        placedFiles.append(relativePath)
+        fsync(parent.fd)
+    }
+
+    /// Runs `body`, reporting a path refused inside the repository as an I/O error naming it.
+    static func confined<T>(_ body: () throws(ConfinementError) -> T) throws -> T {
+        do { return try body() } catch { throw PublishError.io(error.description) }
     }
 
     /// Writes `catalog.json` durably and atomically. After this the publish is done; the lock
@@ -81,16 +100,26 @@ final class RepositoryTransaction {
     /// Undoes every write: placed files, folders made for them, staging, and the repository
     /// folder itself if this publish created it.
     func rollBack() {
-        for f in placedFiles.reversed() { unlink(f) }
+        for f in placedFiles.reversed() { try? folder?.removeTree(f) }
         placedFiles = []
-        for d in createdDirectories.reversed() { rmdir(d) }
+        for d in createdDirectories.reversed() { folder?.removeEmptyFolder(d) }
         createdDirectories = []
         removeStaging()
         unlock()
+        folder = nil
         if createdRepository { rmdir(repository); createdRepository = false }
     }
 
     private func removeStaging() { try? FileManager.default.removeItem(atPath: staging) }
+
+    /// Deletes the pack file `relativePath` (retired by retention), and its folder when empty,
+    /// without following a link on the way; nil when done (or already gone), or why not.
+    func deleteRetired(_ relativePath: String) -> String? {
+        guard let folder else { return "the publish into \(repository) has ended" }
+        do { try folder.removeTree(relativePath) } catch { return error.description }
+        folder.removeEmptyFolder((relativePath as NSString).deletingLastPathComponent)
+        return nil
+    }
 
     /// Takes the exclusive lock, waiting up to `lockWait` seconds for another publish to end.
     private static func lock(_ fd: Int32, _ repository: String) throws {

@@ -1,6 +1,8 @@
+import AssetPackFormat
+
 /// How an upload runs: how many transfers at once, and when and how files are cut into parts.
 public struct UploadOptions: Sendable, Equatable {
-    public static let maximumJobs = 64
+    public static let maximumJobs = SettingBounds.uploadJobs.upperBound
 
     /// Files (and parts of large files) in flight at once.
     public var jobs: Int
@@ -8,8 +10,8 @@ public struct UploadOptions: Sendable, Equatable {
 
     /// Throws `.invalidOption` when `jobs` is outside 1…64.
     public init(jobs: Int = 4, multipart: MultipartPolicy = .standard) throws(UploadError) {
-        guard (1...Self.maximumJobs).contains(jobs) else {
-            throw .invalidOption("jobs must be between 1 and \(Self.maximumJobs), not \(jobs)")
+        if let problem = SettingBounds.problem("jobs", jobs, in: SettingBounds.uploadJobs) {
+            throw .invalidOption(problem)
         }
         self.init(checkedJobs: jobs, multipart: multipart)
     }

@@ -101,3 +101,27 @@ func parseCopy(_ arguments: [String]) throws(CLIError) -> CopyCommand? {
     case .help: return nil
     }
 }
+
+/// A command whose numeric options declare the ranges they allow.
+struct PoolCommand: Command {
+    static var configuration: CommandConfiguration { CommandConfiguration(name: "pool", abstract: "Bounded options.") }
+
+    @Option("--threads", value: "N", help: "Workers.", range: 1...8, reason: "4 × the 2 cores")
+    var threads: Int?
+    @Option("--level", value: "N", help: "A level.", default: 3, range: 1...19)
+    var level: Int32
+    @Option("--cache", value: "SIZE", help: "A cache.", range: ByteSize(bytes: 1000)...ByteSize(bytes: 1 << 30))
+    var cache: ByteSize?
+    @Option("--weight", value: "N", help: "Weights; repeatable.", range: 0...1)
+    var weights: [Double]
+
+    init() {}
+    func run() throws -> Int32 { 0 }
+}
+
+func parsePool(_ arguments: [String]) throws(CLIError) -> PoolCommand? {
+    switch try PoolCommand.parse(arguments, commandPath: "tool pool") {
+    case .command(let c): return c
+    case .help: return nil
+    }
+}

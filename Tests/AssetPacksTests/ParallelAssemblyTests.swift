@@ -115,7 +115,7 @@ import Testing
         let staging = root.path + "/" + root.layout.stagingDirectory(id: "Pack", digest: pack.digest)
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
         let largest = reader.index.chunks.map { Int($0.compressedSize) }.max() ?? 0
-        let spool = try PartSpool(path: staging + "/part-0", capacity: max(4 << 20, 2 * largest + (64 << 10)))
+        let spool = try PartSpool(root: ConfinedDirectory(root: staging), path: "part-0", capacity: max(4 << 20, 2 * largest + (64 << 10)))
         let handle = try #require(FileHandle(forReadingAtPath: repo.path + "/" + pack.path))
         try handle.seek(toOffset: first.offset)
         let bytes = try #require(try handle.read(upToCount: Int(first.compressedSize)))

@@ -41,7 +41,7 @@ import Testing
         let repo = try TemporaryDirectory("cli-upload-usage")
         try repo.write("catalog.json", Array("{}".utf8))
         let base = ["upload", repo.path, "s3://bucket/x", "--endpoint", "http://127.0.0.1:9", "--dry-run"]
-        for (extra, message) in [(["--jobs", "0"], "--jobs takes a whole number from 1 to 64"),
+        for (extra, message) in [(["--jobs", "0"], "--jobs must be from 1 to 64, got 0"),
                                  (["--jobs", "many"], "--jobs takes"),
                                  (["--part-size", "4MiB"], "outside S3's limits (5 MiB to 5 GiB)"),
                                  (["--part-size", "16 XB"], "--part-size takes a size"),

@@ -1,3 +1,5 @@
+import AssetPackFormat
+
 /// An option with a value, declared once with its type:
 ///
 ///     @Option("-o", "--output", value: "DIR", help: "Where to write.") var output: String      // required
@@ -6,13 +8,32 @@
 ///     @Option("--repo", value: "URL", help: "A mirror; repeatable.") var repos: [String]      // repeatable
 ///
 /// Values arrive as `--output DIR`, `--output=DIR` or `-o DIR`; a non-repeatable option given
-/// twice is a usage error.
+/// twice is a usage error. A numeric option declares the range it allows once, and every value
+/// is checked against it:
+///
+///     @Option("--threads", value: "N", help: "Worker threads.", range: 1...64) var threads: Int?
 @propertyWrapper
 public struct Option<Value: ArgumentStorage>: DeclarationProvider {
     private let box = ValueBox<Value>()
     let declaration: Declared
 
     public init(_ names: String..., value valueName: String, help: String, default defaultValue: Value? = nil) {
+        self.init(names: names, valueName: valueName, help: help, default: defaultValue) { _, _ throws(CLIError) in }
+    }
+
+    /// An option whose every value must lie in `range` (`reason`, if given, says why it stops
+    /// there): "--threads must be from 1 to 8 (4 × the 2 cores), got 100000" is a usage error.
+    /// The help says the range.
+    public init(_ names: String..., value valueName: String, help: String, default defaultValue: Value? = nil,
+                range: ClosedRange<Value.Item>, reason: String? = nil) where Value.Item: BoundedArgumentValue {
+        let note = " Range: \(range.lowerBound.boundText) to \(range.upperBound.boundText)\(reason.map { " (\($0))" } ?? "")."
+        self.init(names: names, valueName: valueName, help: help + note, default: defaultValue) { value, display throws(CLIError) in
+            if let problem = SettingBounds.problem(display, value, in: range, reason: reason, describe: \.boundText) { throw .usage(problem) }
+        }
+    }
+
+    private init(names: [String], valueName: String, help: String, default defaultValue: Value?,
+                 check: @escaping (Value.Item, String) throws(CLIError) -> Void) {
         let box = self.box
         let display = names.max { $0.count < $1.count } ?? ""
         let note = Value.Item.helpNote.map { " " + $0 } ?? ""
@@ -23,6 +44,7 @@ public struct Option<Value: ArgumentStorage>: DeclarationProvider {
                 return
             }
             let values: [Value.Item] = try convert(texts, for: display)
+            for value in values { try check(value, display) }
             guard let assembled = Value.assemble(values) else { throw .usage("missing required option \(display)") }
             box.value = assembled
         })

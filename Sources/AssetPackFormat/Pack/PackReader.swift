@@ -84,7 +84,10 @@ public final class PackReader: @unchecked Sendable {
     /// order. Memory stays at `window` chunks. Stops at the first failure, in order.
     public func forEachChunk(_ ids: [Int], threads: Int = ProcessInfo.processInfo.activeProcessorCount, window: Int = 32,
                              _ body: (Int, [UInt8]) throws -> Void) throws {
-        let workers = max(1, threads)
+        if let problem = SettingBounds.problem("threads", threads, in: SettingBounds.threads, reason: SettingBounds.threadsReason) {
+            throw PackError.io(problem)
+        }
+        let workers = threads
         let decompressors = (0..<workers).map { _ in ZstdDecompressor() }
         var start = 0
         while start < ids.count {

@@ -21,7 +21,10 @@ public struct PackSummary: Sendable, Equatable {
 /// The output is deterministic: the same files and metadata give the same bytes.
 public struct PackWriter {
     public var parameters: ChunkingParameters = .default
+    /// zstd level, within `SettingBounds.compressionLevel` (1–19).
     public var compressionLevel: Int32 = 3
+    /// Worker threads, within `SettingBounds.threads` (1 to 4 × the cores); `write` refuses
+    /// another value with `PackWriteError.invalidSetting`.
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Bytes read per block handed to a worker (at least twice the maximum chunk size).
     public var blockSize = 4 << 20
@@ -45,6 +48,10 @@ public struct PackWriter {
     }
 
     public func write(metadata: PackMetadata, files: [SelectedFile], to destination: String) throws -> PackSummary {
+        if let problem = SettingBounds.problem("threads", threads, in: SettingBounds.threads, reason: SettingBounds.threadsReason)
+            ?? SettingBounds.problem("compression level", compressionLevel, in: SettingBounds.compressionLevel) {
+            throw PackWriteError.invalidSetting(problem)
+        }
         let out = try AtomicFile(destination: destination, digesting: digestsFile)
         defer { out.discard() }
         try out.write(PackLayout.header())

@@ -100,8 +100,10 @@ extension AssetPackManager {
         // A download that was stopped (an update of an installed pack, too) goes with the pack.
         let pending = try store.pendingDownload(id)
         if let pending {
+            // A folder read back from the store is used only in the form the layout gives it.
+            let staging = try layout.checkedStagingDirectory(pending.staging, id: id)
             try store.endDownload(id)
-            try? FileManager.default.removeItem(atPath: layout.absolute(pending.staging))
+            try? root.removeTree(staging)
         }
         guard let installed = try store.installedPack(id) else {
             if pending != nil { return }
@@ -111,9 +113,12 @@ extension AssetPackManager {
     }
 
     /// Removes an installed pack's store rows (its namespace paths with them), then its files.
+    /// A folder the store records in another form than the layout's is refused (nothing is
+    /// removed): a tampered row could name any folder.
     func uninstall(_ installed: InstalledPack) throws {
+        let directory = try layout.checkedInstallDirectory(installed.directory, id: installed.id)
         try store.removeInstalled(installed.id)
-        try? FileManager.default.removeItem(atPath: layout.absolute(installed.directory))
-        rmdir(layout.versionsFolder(of: installed.id))
+        try? root.removeTree(directory)
+        root.removeEmptyFolder(layout.versionsFolder(relativeOf: installed.id))
     }
 }

@@ -109,11 +109,16 @@ extension AssetPackManager {
         guard let k = waiters.register() else { throw CancellationError() }
         indexFetches[key] = waiters
         let fetch = PackIndexFetch(pack: entry, client: client)
-        let staged = StorageLayout.stagedIndex(layout.absolute(layout.stagingDirectory(id: entry.id, digest: entry.digest)))
+        let stagedPath = StorageLayout.stagedIndex(layout.stagingDirectory(id: entry.id, digest: entry.digest))
+        let root = self.root
         Task {
             let outcome: Result<FetchedIndex, any Error>
             do {
-                let loaded = try await offload { try fetch.load(stagedCopy: staged, cancellation: flag) }
+                let loaded = try await offload {
+                    // A staged copy that cannot be read (or is not there) is fetched again.
+                    let staged = try? StorageLayout.confined { () throws(ConfinementError) in try root.contents(of: stagedPath) }
+                    return try fetch.load(staged: staged ?? nil, cancellation: flag)
+                }
                 fetchedBytes += loaded.fetched
                 outcome = .success(FetchedIndex(bytes: loaded.bytes, index: loaded.index))
             } catch { outcome = .failure(error) }
@@ -130,16 +135,16 @@ extension AssetPackManager {
         let staging = layout.stagingDirectory(id: entry.id, digest: entry.digest)
         if let pending = try store.pendingDownload(entry.id), pending.staging != staging || pending.base != base {
             // A download of another version (or against another base) was under way: drop it.
-            try? FileManager.default.removeItem(atPath: layout.absolute(pending.staging))
+            try? root.removeTree(try layout.checkedStagingDirectory(pending.staging, id: entry.id))
         }
         try store.beginDownload(PendingDownload(id: entry.id, version: entry.version, digest: entry.digest, staging: staging, base: base))
         broadcaster.send(.began(pack))
         var previous: PackInstaller.Previous?
         if let p = previousPack, let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset) {
-            previous = PackInstaller.Previous(index: index, directory: layout.absolute(p.directory))
+            previous = PackInstaller.Previous(index: index, directory: try layout.checkedInstallDirectory(p.directory, id: p.id))
         }
         let broadcaster = self.broadcaster
-        let installer = PackInstaller(pack: entry, staging: layout.absolute(staging), client: client, previous: previous,
+        let installer = PackInstaller(pack: entry, root: root, staging: staging, client: client, previous: previous,
                                       cancellation: flag) { done, total in
             broadcaster.send(.downloading(pack, DownloadProgress(completedUnitCount: Int64(done), totalUnitCount: Int64(total))))
         }
@@ -159,7 +164,7 @@ extension AssetPackManager {
             if !resumable {
                 // Verification, storage and refusal failures leave nothing behind; network
                 // failures keep what was verified so that the next attempt resumes.
-                try? FileManager.default.removeItem(atPath: layout.absolute(staging))
+                try? root.removeTree(staging)
                 try? store.endDownload(entry.id)
             }
             // Stopped because no one waits for it any more: paused, not failed (and the pack's
@@ -185,13 +190,10 @@ extension AssetPackManager {
     /// version's files go only after both.
     private func commit(_ entry: CatalogPack, index: PackIndex, stagingFiles: String, staging: String, previous: InstalledPack?) throws {
         let directory = layout.installDirectory(id: entry.id, version: entry.version, digest: entry.digest)
-        let target = layout.absolute(directory)
-        try makeDirectory(layout.versionsFolder(of: entry.id))
-        if FileManager.default.fileExists(atPath: target), previous?.directory != directory {
-            try? FileManager.default.removeItem(atPath: target)
-        }
-        guard rename(stagingFiles, target) == 0 else {
-            throw AssetPackManagerError.storage("cannot move \(stagingFiles) to \(target): \(String(cString: strerror(errno)))")
+        try StorageLayout.confined { () throws(ConfinementError) in
+            _ = try root.directory(layout.versionsFolder(relativeOf: entry.id), create: true)
+            if root.exists(directory), previous?.directory != directory { try? root.removeTree(directory) }
+            try root.rename(stagingFiles, to: directory)
         }
         let now = configuration.now()
         try store.commitInstall(InstalledPack(id: entry.id, version: entry.version, digest: entry.digest, directory: directory,
@@ -199,7 +201,9 @@ extension AssetPackManager {
                                               downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,
                                               indexBytes: index.encoded(), indexOffset: entry.index.offset),
                                 paths: index.files.map(\.path))
-        if let previous, previous.directory != directory { try? FileManager.default.removeItem(atPath: layout.absolute(previous.directory)) }
-        try? FileManager.default.removeItem(atPath: layout.absolute(staging))
+        if let previous, previous.directory != directory, let old = try? layout.checkedInstallDirectory(previous.directory, id: previous.id) {
+            try? root.removeTree(old)
+        }
+        try? root.removeTree(staging)
     }
 }

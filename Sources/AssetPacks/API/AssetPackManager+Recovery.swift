@@ -6,35 +6,37 @@ extension AssetPackManager {
     /// rename of a download whose transaction never ran — it goes back to that download's
     /// staging folder, so that the next attempt finds every chunk verified on disk and commits
     /// without fetching — or garbage, removed. Staging folders of no pending download are removed.
-    static func reconcile(layout: StorageLayout, store: ClientStore) throws {
-        let fm = FileManager.default
+    /// Everything goes through the confined root: a link planted in `packs/` or `staging/` is
+    /// removed itself, never followed.
+    static func reconcile(layout: StorageLayout, root: ConfinedDirectory, store: ClientStore) throws {
         let installed = Set(try store.installedPacks().map(\.directory))
         let pending = try store.pendingDownloads()
-        for id in (try? fm.contentsOfDirectory(atPath: layout.packs)) ?? [] {
-            for name in (try? fm.contentsOfDirectory(atPath: layout.versionsFolder(of: id))) ?? [] {
+        for id in (try? root.entries(layout.packsFolder)) ?? [] {
+            for name in (try? root.entries(layout.versionsFolder(relativeOf: id))) ?? [] {
                 let directory = layout.installDirectory(id: id, folder: name)
                 guard !installed.contains(directory) else { continue }
                 if let download = pending.first(where: { layout.installDirectory(id: $0.id, version: $0.version, digest: $0.digest) == directory }),
-                   restage(layout.absolute(directory), into: layout.absolute(StorageLayout.stagedFiles(download.staging))) {
+                   let staging = try? layout.checkedStagingDirectory(download.staging, id: download.id),
+                   restage(directory, into: StorageLayout.stagedFiles(staging), root: root) {
                     continue
                 }
-                try? fm.removeItem(atPath: layout.absolute(directory))
+                try? root.removeTree(directory)
             }
-            rmdir(layout.versionsFolder(of: id))
+            root.removeEmptyFolder(layout.versionsFolder(relativeOf: id))
         }
         let staged = Set(pending.map(\.staging))
-        for name in (try? fm.contentsOfDirectory(atPath: layout.staging)) ?? [] where !staged.contains(layout.stagingDirectory(named: name)) {
-            try? fm.removeItem(atPath: layout.absolute(layout.stagingDirectory(named: name)))
+        for name in (try? root.entries(layout.stagingFolder)) ?? [] where !staged.contains(layout.stagingDirectory(named: name)) {
+            try? root.removeTree(layout.stagingDirectory(named: name))
         }
     }
 
     /// Moves a committed-but-unrecorded pack folder back to where its download assembled it.
     /// Its files were complete and flushed before the rename, so they replace whatever the
     /// staging folder holds in their place.
-    private static func restage(_ folder: String, into files: String) -> Bool {
+    private static func restage(_ folder: String, into files: String, root: ConfinedDirectory) -> Bool {
         let parent = (files as NSString).deletingLastPathComponent
-        guard (try? makeDirectory(parent)) != nil else { return false }
-        try? FileManager.default.removeItem(atPath: files)
-        return rename(folder, files) == 0
+        guard (try? root.directory(parent, create: true)) != nil else { return false }
+        try? root.removeTree(files)
+        return (try? root.rename(folder, to: files)) != nil
     }
 }

@@ -25,6 +25,8 @@ public actor AssetPackManager {
     /// What the manager was made with.
     public nonisolated let configuration: Configuration
     let layout: StorageLayout
+    /// The storage root: every path below it is opened through this (`ConfinedDirectory`).
+    nonisolated let root: ConfinedDirectory
     let store: ClientStore
     let client: RepositoryClient
     let catalogClient: CatalogClient
@@ -58,13 +60,17 @@ public actor AssetPackManager {
     /// the network. Apple's manager is the system's `shared` one instead.
     public init(configuration: Configuration) throws {
         guard !configuration.repositoryURLs.isEmpty else { throw AssetPackManagerError.invalidConfiguration("no repository URL") }
+        if let problem = SettingBounds.problem("parallelDownloads.parts", configuration.parallelDownloads.parts, in: SettingBounds.downloadParts) {
+            throw AssetPackManagerError.invalidConfiguration(problem)
+        }
         let allowList = DomainAllowList(configuration.allowedDomains)
         for url in configuration.repositoryURLs { try allowList.check(url) }
         self.configuration = configuration
         layout = StorageLayout(root: configuration.storageRoot)
-        try makeDirectory(layout.root)
+        root = try layout.openRoot()
         // Before anything reads or cleans the root: another manager may be using it.
-        storageLock = try StorageLock(layout: layout, timeout: configuration.storageLockTimeout)
+        storageLock = try StorageLock(layout: layout, root: root, timeout: configuration.storageLockTimeout)
+        try layout.checkStoreFiles(in: root)
         store = try ClientStore(path: layout.database)
         let transport: any HTTPTransport
         if let t = configuration.transport { transport = t } else {
@@ -74,8 +80,8 @@ public actor AssetPackManager {
                                   retry: configuration.retryPolicy, limits: configuration.networkLimits)
         catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store)
         languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
-        mergedNamespace = MergedNamespace(store: store, layout: layout, languages: languages)
-        try Self.reconcile(layout: layout, store: store)
+        mergedNamespace = MergedNamespace(store: store, layout: layout, root: root, languages: languages)
+        try Self.reconcile(layout: layout, root: root, store: store)
     }
 
     // MARK: Status

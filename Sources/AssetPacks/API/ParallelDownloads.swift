@@ -5,7 +5,8 @@ extension AssetPackManager {
     /// writing use every core. Packs with less content than `minimumInstallSize` come over one
     /// connection.
     public struct ParallelDownloads: Sendable, Equatable {
-        /// How many stretches (and connections) a large pack is assembled in; at least 1.
+        /// How many stretches (and connections) a large pack is assembled in, within
+        /// `SettingBounds.downloadParts` (1–16; `AssetPackManager.init` refuses more).
         public var parts: Int
         /// Uncompressed bytes below which a pack comes over one connection.
         public var minimumInstallSize: UInt64

@@ -22,7 +22,9 @@ public struct RootSettings: Sendable, Equatable {
 
     /// The settings saved in the root at `path` (empty when nothing was saved yet).
     public static func load(root path: String) throws -> RootSettings {
-        guard FileManager.default.fileExists(atPath: StorageLayout(root: path).database) else { return RootSettings() }
+        let layout = StorageLayout(root: path)
+        guard FileManager.default.fileExists(atPath: layout.database) else { return RootSettings() }
+        try layout.checkStoreFiles(in: try layout.openRoot())
         let store = try ClientStore(path: StorageLayout(root: path).database)
         return RootSettings(repositoryURLs: (try store.setting("repositoryURLs"))?.split(separator: "\n").map(String.init) ?? [],
                             publicKey: try store.setting("publicKey"), caFile: try store.setting("caFile"),
@@ -32,7 +34,8 @@ public struct RootSettings: Sendable, Equatable {
     /// Saves the settings in the root at `path` (creating it), replacing what it held; an empty
     /// or nil field is removed.
     public func save(root path: String) throws {
-        try makeDirectory(path)
+        let layout = StorageLayout(root: path)
+        try layout.checkStoreFiles(in: try layout.openRoot())
         let store = try ClientStore(path: StorageLayout(root: path).database)
         try store.setSetting("repositoryURLs", repositoryURLs.isEmpty ? nil : repositoryURLs.joined(separator: "\n"))
         try store.setSetting("publicKey", publicKey)

@@ -5,9 +5,10 @@ import Foundation
 /// folder. Several writers fill one folder side by side, each its own stretch (`range`) of the
 /// stream, so files are never truncated or replaced: each byte is written in place (`pwrite`),
 /// and a file a writer holds whole gets its mode when its last byte is in. A file a resumed run
-/// left read-only is made writable for the write and given its mode back after.
+/// left read-only is made writable for the write and given its mode back after. Every file and
+/// folder is opened through `root` (`ConfinedDirectory`): a link planted among them is refused.
 struct ContentRangeWriter {
-    let root: String
+    let root: ConfinedDirectory
     let index: PackIndex
     let range: Range<UInt64>
     /// Whether empty files placed at `range.upperBound` are this writer's (the stream's end).
@@ -17,7 +18,7 @@ struct ContentRangeWriter {
     private var restoreMode = false
     private var madeDirectories: Set<String> = [""]
 
-    init(root: String, index: PackIndex, range: Range<UInt64>, includesEnd: Bool) {
+    init(root: ConfinedDirectory, index: PackIndex, range: Range<UInt64>, includesEnd: Bool) {
         self.root = root
         self.index = index
         self.range = range
@@ -68,9 +69,8 @@ struct ContentRangeWriter {
     func setModeOfFile(straddling offset: UInt64) throws {
         let f = index.file(containing: offset)
         guard let f, index.fileOffsets[f] < offset else { return }
-        let path = root + "/" + index.files[f].path
-        guard chmod(path, mode_t(index.files[f].mode)) == 0 else {
-            throw PackError.io("cannot set the mode of \(index.files[f].path): \(String(cString: strerror(errno)))")
+        do { try root.setMode(index.files[f].path, mode_t(index.files[f].mode)) } catch {
+            throw PackError.io("cannot set the mode of \(index.files[f].path): \(error)")
         }
     }
 
@@ -89,19 +89,21 @@ struct ContentRangeWriter {
         var dir = ""
         for component in file.path.split(separator: "/").dropLast() {
             dir = dir.isEmpty ? String(component) : dir + "/" + component
-            if madeDirectories.insert(dir).inserted, mkdir(root + "/" + dir, 0o755) != 0, errno != EEXIST {
-                throw PackError.io("cannot create directory \(dir): \(String(cString: strerror(errno)))")
+            if !madeDirectories.contains(dir) {
+                do { _ = try root.directory(dir, create: true) } catch {
+                    throw PackError.io("cannot create the folder \(dir): \(error)")
+                }
+                madeDirectories.insert(dir)
             }
         }
-        let path = root + "/" + file.path
-        let flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC
-        fd = Foundation.open(path, flags, 0o600)
         restoreMode = false
-        if fd < 0 && errno == EACCES && chmod(path, 0o600) == 0 {
-            fd = Foundation.open(path, flags, 0o600)
-            restoreMode = true
-        }
-        guard fd >= 0 else { throw PackError.io("cannot create \(file.path): \(String(cString: strerror(errno)))") }
+        do { fd = try root.open(file.path, flags: O_WRONLY | O_CREAT, mode: 0o600) } catch let error where error.code == EACCES {
+            do {
+                try root.setMode(file.path, 0o600)
+                fd = try root.open(file.path, flags: O_WRONLY | O_CREAT, mode: 0o600)
+                restoreMode = true
+            } catch { throw PackError.io("cannot create \(file.path): \(error)") }
+        } catch { throw PackError.io("cannot create \(file.path): \(error)") }
         current = f
     }
 

@@ -2,10 +2,11 @@ import AssetPackFormat
 import Foundation
 
 /// Reads byte ranges of a pack's content stream from the files of an installed (or partly
-/// assembled) copy: a chunk of the stream may span several small files.
+/// assembled) copy: a chunk of the stream may span several small files. Files are opened
+/// through the confined folder (no link followed); without a folder, nothing is there.
 struct ContentStreamReader {
     let index: PackIndex
-    let directory: String
+    let directory: ConfinedDirectory?
 
     /// The bytes at stream offsets [offset, offset + length), or nil when a file is missing or short.
     func read(offset: UInt64, length: Int) -> [UInt8]? {
@@ -18,8 +19,7 @@ struct ContentStreamReader {
             let inFile = start - index.fileOffsets[f]
             let n = Int(min(UInt64(length - done), file.size - inFile))
             if n > 0 {
-                let fd = open(directory + "/" + file.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-                guard fd >= 0 else { return nil }
+                guard let fd = try? directory?.open(file.path, flags: O_RDONLY) else { return nil }
                 defer { close(fd) }
                 var got = 0
                 while got < n {

@@ -12,9 +12,11 @@ struct PackIndexFetch {
     /// Attempts at an index that keeps arriving damaged before the install fails.
     var attempts = 3
 
-    /// The index's bytes and the index. `fetched` is how many bytes came over the network.
-    func load(stagedCopy path: String?, cancellation: CancellationFlag?) throws -> (bytes: [UInt8], index: PackIndex, fetched: UInt64) {
-        if let path, let bytes = FileManager.default.contents(atPath: path).map([UInt8].init), SHA256Digest.hash(bytes) == pack.digest {
+    /// The index's bytes and the index: `staged` (the staging folder's copy, read through the
+    /// confined root) when it hashes to the catalog's digest, else fetched. `fetched` is how many
+    /// bytes came over the network.
+    func load(staged: [UInt8]?, cancellation: CancellationFlag?) throws -> (bytes: [UInt8], index: PackIndex, fetched: UInt64) {
+        if let bytes = staged, SHA256Digest.hash(bytes) == pack.digest {
             return (bytes, try checked(bytes), 0)
         }
         guard let range = ByteRange(offset: pack.index.offset, length: pack.index.length) else {

@@ -10,16 +10,20 @@ import Foundation
 /// own: frames are decompressed and verified (SHA-256) as they arrive and written straight into
 /// their files. Memory stays at a part's spool (4 MiB) and a frame or two per part.
 ///
-/// Everything lives in `staging` and survives the process being killed: the index file, the
+/// Everything lives in `staging` (relative to `root`, and opened through it: a link planted in
+/// the staging folder between two runs is refused, never written through) and survives the process being killed: the index file, the
 /// parts' spools and the files assembled so far. A new run verifies each part's files chunk by
 /// chunk to find where to go on, takes up the bytes its spool holds, and fetches only the rest.
 final class PackInstaller: @unchecked Sendable {
     struct Previous {
         var index: PackIndex
+        /// The installed folder, relative to the root.
         var directory: String
     }
 
     let pack: CatalogPack
+    let root: ConfinedDirectory
+    /// The staging folder, relative to `root`.
     let staging: String
     let client: RepositoryClient
     let previous: Previous?
@@ -37,11 +41,15 @@ final class PackInstaller: @unchecked Sendable {
     /// Network bytes this run fetched (the figure the kill test checks).
     var fetchedBytes: UInt64 { indexBytesFetched + counters.fetchedBytes }
 
+    /// The folder the files are assembled in, relative to `root`.
     var filesDirectory: String { StorageLayout.stagedFiles(staging) }
+    /// `filesDirectory`, open (set by `run`).
+    private var files: ConfinedDirectory?
 
-    init(pack: CatalogPack, staging: String, client: RepositoryClient, previous: Previous?,
+    init(pack: CatalogPack, root: ConfinedDirectory, staging: String, client: RepositoryClient, previous: Previous?,
          cancellation: CancellationFlag, progress: @escaping @Sendable (UInt64, UInt64) -> Void) {
         self.pack = pack
+        self.root = root
         self.staging = staging
         self.client = client
         self.previous = previous
@@ -52,31 +60,35 @@ final class PackInstaller: @unchecked Sendable {
     /// Runs (or resumes) the assembly; on success every file is complete, verified and flushed
     /// to disk in `filesDirectory`, and the index is returned.
     func run() throws -> PackIndex {
-        try makeDirectory(staging)
-        try makeDirectory(filesDirectory)
+        let (stagingFolder, files) = try StorageLayout.confined { () throws(ConfinementError) in
+            (try root.directory(staging, create: true), try root.directory(filesDirectory, create: true))
+        }
+        self.files = files
         // What an earlier client version left in the staging folder is of no use.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: staging)) ?? [] where StorageLayout.isObsoleteStagedEntry(name) {
-            unlink(staging + "/" + name)
+        for name in (try? stagingFolder.entries()) ?? [] where StorageLayout.isObsoleteStagedEntry(name) {
+            try? stagingFolder.removeTree(name)
         }
         let index = try loadIndex()
         let plan = InstallPlan(index: index, previous: previous?.index)
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
         counters = TransferCounters()
-        try assembleParts(parts, index: index, plan: plan)
-        try fillDeferred(parts, index: index, plan: plan)
+        try assembleParts(parts, index: index, plan: plan, files: files)
+        try fillDeferred(parts, index: index, plan: plan, files: files)
         progress(plan.downloadBytes, plan.downloadBytes)
-        try syncFileSystem()
+        try syncFileSystem(files)
         return index
     }
 
     /// Runs every part on a thread of its own (finding where it stands on disk, then fetching
     /// and assembling the rest); the first failure stops the others.
-    private func assembleParts(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan) throws {
+    private func assembleParts(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, files: ConfinedDirectory) throws {
         let workers = DispatchGroup()
         let stop = CancellationFlag()
         let failures = FirstFailure()
-        let old = previous.map { ContentStreamReader(index: $0.index, directory: $0.directory) }
-        let destination = "\(pack.id) into \(filesDirectory)"
+        // The previous version's folder, if it can still be opened (its files are read as they
+        // stand, and a missing one is fetched).
+        let old = previous.map { ContentStreamReader(index: $0.index, directory: try? root.directory($0.directory)) }
+        let destination = "\(pack.id) into \(files.path)"
         @Sendable func start(_ work: @escaping @Sendable () -> Void) {
             workers.enter()
             let t = Thread { work(); workers.leave() }
@@ -89,9 +101,9 @@ final class PackInstaller: @unchecked Sendable {
             start { [self] in
                 var spool: PartSpool?
                 do {
-                    let assembler = try PartAssembler(index: index, plan: plan, part: part, directory: filesDirectory,
-                                                      spoolPath: StorageLayout.partSpool(staging, part: k), previous: old,
-                                                      start: resumePoint(part, index: index, plan: plan))
+                    let assembler = try PartAssembler(index: index, plan: plan, part: part, directory: files,
+                                                      root: root, spoolPath: StorageLayout.partSpool(staging, part: k), previous: old,
+                                                      start: resumePoint(part, index: index, plan: plan, files: files))
                     spool = assembler.spool
                     assembler.placed = { watchdog.progressed() }
                     assembler.corruptFrame = { [client] in
@@ -138,11 +150,11 @@ final class PackInstaller: @unchecked Sendable {
 
     /// Places the chunks whose first use lies in an earlier part (copied from there, now that
     /// it is on disk), and gives files that straddle two parts their mode.
-    private func fillDeferred(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan) throws {
-        var writer = ContentRangeWriter(root: filesDirectory, index: index, range: 0..<UInt64.max, includesEnd: false)
+    private func fillDeferred(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, files: ConfinedDirectory) throws {
+        var writer = ContentRangeWriter(root: files, index: index, range: 0..<UInt64.max, includesEnd: false)
         defer { writer.abandon() }
-        let staged = ContentStreamReader(index: index, directory: filesDirectory)
-        let destination = "\(pack.id) into \(filesDirectory)"
+        let staged = ContentStreamReader(index: index, directory: files)
+        let destination = "\(pack.id) into \(files.path)"
         for part in parts.dropFirst() {
             for s in part.sequences where part.defers(s, in: plan) {
                 guard case .earlier(let first) = plan.sources[s] else { continue }
@@ -163,29 +175,29 @@ final class PackInstaller: @unchecked Sendable {
         let fetch = PackIndexFetch(pack: pack, client: client, attempts: chunkAttempts)
         if let bytes = checkedIndex, SHA256Digest.hash(bytes) == pack.digest {
             let index = try fetch.checked(bytes)
-            if FileManager.default.contents(atPath: path).map([UInt8].init) != bytes { try save(bytes, at: path) }
+            let saved = try StorageLayout.confined { () throws(ConfinementError) in try root.contents(of: path) }
+            if saved != bytes { try save(bytes, at: path) }
             return index
         }
-        let loaded = try fetch.load(stagedCopy: path, cancellation: cancellation)
+        let staged = try StorageLayout.confined { () throws(ConfinementError) in try root.contents(of: path) }
+        let loaded = try fetch.load(staged: staged, cancellation: cancellation)
         indexBytesFetched += loaded.fetched
         if loaded.fetched > 0 { try save(loaded.bytes, at: path) }
         return loaded.index
     }
 
     private func save(_ bytes: [UInt8], at path: String) throws {
-        do {
-            let file = try AtomicFile(destination: path)
-            try file.write(bytes)
-            try file.commit()
-        } catch { throw AssetPackManagerError.storage("cannot save the index in \(staging): \(error)") }
+        do { try root.write(bytes, to: path) } catch {
+            throw AssetPackManagerError.storage("cannot save the index in \(root.display(staging)): \(error)")
+        }
     }
 
     // MARK: Assembly
 
     /// The first position of `part` whose bytes are not yet correct on disk (copies deferred to
     /// the end are not looked at: they are placed after every part).
-    private func resumePoint(_ part: InstallPart, index: PackIndex, plan: InstallPlan) -> Int {
-        let reader = ContentStreamReader(index: index, directory: filesDirectory)
+    private func resumePoint(_ part: InstallPart, index: PackIndex, plan: InstallPlan, files: ConfinedDirectory) -> Int {
+        let reader = ContentStreamReader(index: index, directory: files)
         var s = part.sequences.lowerBound
         while s < part.sequences.upperBound, part.defers(s, in: plan) || reader.verifiedChunk(atSequence: s) != nil { s += 1 }
         return s
@@ -212,18 +224,8 @@ final class PackInstaller: @unchecked Sendable {
         throw AssetPackManagerError.verification("\(pack.path): \(lastError.map { "\($0)" } ?? "chunk \(c)") (after \(chunkAttempts) attempts)")
     }
 
-    private func syncFileSystem() throws {
-        let fd = open(filesDirectory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw AssetPackManagerError.storage("cannot open \(filesDirectory)") }
-        defer { close(fd) }
-        guard cposix_syncfs(fd) == 0 else { throw AssetPackManagerError.storage("cannot flush \(filesDirectory) to disk: \(String(cString: strerror(errno)))") }
-    }
-}
-
-/// Creates `path` (and its parents) unless it exists.
-func makeDirectory(_ path: String) throws {
-    do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-        throw AssetPackManagerError.storage("cannot create \(path): \(error.localizedDescription)")
+    private func syncFileSystem(_ files: ConfinedDirectory) throws {
+        guard cposix_syncfs(files.fd) == 0 else { throw AssetPackManagerError.storage("cannot flush \(files.path) to disk: \(String(cString: strerror(errno)))") }
     }
 }
 

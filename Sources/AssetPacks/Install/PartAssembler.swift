@@ -28,9 +28,11 @@ final class PartAssembler: @unchecked Sendable {
 
     /// - Parameters:
     ///   - directory: the folder the files are assembled in.
-    ///   - spoolPath: the file that keeps the received bytes.
+    ///   - root: the storage root, through which the spool is opened.
+    ///   - spoolPath: the file that keeps the received bytes, relative to `root`.
     ///   - start: the first position not yet on disk.
-    init(index: PackIndex, plan: InstallPlan, part: InstallPart, directory: String, spoolPath: String,
+    init(index: PackIndex, plan: InstallPlan, part: InstallPart, directory: ConfinedDirectory,
+         root: ConfinedDirectory, spoolPath: String,
          previous: ContentStreamReader?, start: Int) throws {
         self.index = index
         self.plan = plan
@@ -44,7 +46,7 @@ final class PartAssembler: @unchecked Sendable {
         // Room for 4 MiB (two bursts of a rate-limited server) and twice the largest frame, or for
         // the part's whole download when that is less.
         let room = min(Int(part.download.upperBound - part.download.lowerBound), max(4 << 20, 2 * largest + (64 << 10)))
-        spool = largest > 0 ? try PartSpool(path: spoolPath, capacity: room) : nil
+        spool = largest > 0 ? try PartSpool(root: root, path: spoolPath, capacity: room) : nil
         var next = part.download.upperBound
         for s in start..<part.sequences.upperBound { if case .remote(let d) = plan.sources[s] { next = d; break } }
         _ = spool?.resume(at: next)

@@ -1,3 +1,4 @@
+import AssetPackFormat
 import AssetPackTransport
 import Foundation
 
@@ -16,6 +17,8 @@ final class PartSpool: @unchecked Sendable {
     private static let magic: UInt64 = 0x314C_4F4F_5053_5041   // "APSPOOL1"
     private static let header = 64
     let path: String
+    private let root: ConfinedDirectory
+    private let relative: String
     let capacity: Int
     private let base: UnsafeMutableRawPointer
     private let mappedSize: Int
@@ -30,12 +33,15 @@ final class PartSpool: @unchecked Sendable {
 
     /// `capacity`: at least twice the largest frame, or all the bytes the part downloads, so that
     /// a frame always fits.
-    init(path: String, capacity: Int) throws {
+    /// `path` is relative to `root`, and opened through it (no link is followed).
+    init(root: ConfinedDirectory, path relative: String, capacity: Int) throws {
+        let path = root.display(relative)
         self.path = path
+        self.root = root
+        self.relative = relative
         self.capacity = capacity
         mappedSize = Self.header + capacity
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw AssetPackManagerError.storage("cannot create \(path): \(String(cString: strerror(errno)))") }
+        let fd = try StorageLayout.confined { () throws(ConfinementError) in try root.open(relative, flags: O_RDWR | O_CREAT, mode: 0o600) }
         defer { Foundation.close(fd) }
         // Blocks are reserved before mapping: a store into a hole of a full file system would
         // kill the process (SIGBUS) instead of failing.
@@ -156,7 +162,7 @@ final class PartSpool: @unchecked Sendable {
     }
 
     /// Deletes the file: the part is complete.
-    func remove() { unlink(path) }
+    func remove() { try? root.removeTree(relative) }
 
     private func set(start: UInt64, count: Int, head: Int) {
         setWord(2, 0)

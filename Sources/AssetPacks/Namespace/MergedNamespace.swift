@@ -6,9 +6,13 @@ import Foundation
 /// the user's languages prefer; a lookup marks the pack used (for the storage budget's
 /// least-recently-used order). `AssetPackManager`'s `contents(at:)`, `url(for:)`,
 /// `descriptor(for:)` and `namespace()` read through it.
+///
+/// Files are opened through the confined root (`ConfinedDirectory`): a link planted inside an
+/// installed pack's folder is refused, not followed out of the root.
 struct MergedNamespace: Sendable {
     let store: ClientStore
     let layout: StorageLayout
+    let root: ConfinedDirectory
     let languages: LanguageResolver
 
     /// Every path with the installed packs that hold it, in path order.
@@ -23,6 +27,11 @@ struct MergedNamespace: Sendable {
     /// The absolute path of the file `path` resolves to (only in pack `id` when given), the
     /// holding pack marked used at `now`; `fileNotFound` when no installed pack holds it.
     func file(at path: String, inPackWithID id: String?, now: Date) throws -> String {
+        layout.absolute(try relativeFile(at: path, inPackWithID: id, now: now))
+    }
+
+    /// `file(at:…)` relative to the root.
+    private func relativeFile(at path: String, inPackWithID id: String?, now: Date) throws -> String {
         let key = PackPath.normalizedSelector(path)
         guard PackPath.problemWithStoredPath(key) == nil else { throw AssetPackManagerError.fileNotFound(at: path) }
         var holders = try store.packs(holding: key)
@@ -30,22 +39,27 @@ struct MergedNamespace: Sendable {
         let candidates = try holders.compactMap { try store.installedPack($0) }
         guard let pack = languages.best(candidates, language: { $0.language }) else { throw AssetPackManagerError.fileNotFound(at: path) }
         try store.touch(pack.id, at: now)
-        return layout.installedFile(key, in: pack.directory)
+        // A folder read back from the store is used only in the form the layout gives it.
+        return layout.installedFile(key, in: try layout.checkedInstallDirectory(pack.directory, id: pack.id))
     }
 
     /// The bytes of the file `path` resolves to, memory-mapped.
     func contents(at path: String, inPackWithID id: String?, now: Date) throws -> Data {
-        let file = try file(at: path, inPackWithID: id, now: now)
-        do { return try Data(contentsOf: URL(fileURLWithPath: file), options: .alwaysMapped) } catch {
-            throw AssetPackManagerError.storage("cannot read \(file): \(error.localizedDescription)")
+        let fd = try descriptor(for: path, inPackWithID: id, now: now)
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw AssetPackManagerError.storage("cannot read \(path): \(String(cString: strerror(errno)))") }
+        let size = Int(st.st_size)
+        guard size > 0 else { return Data() }
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
+            throw AssetPackManagerError.storage("cannot map \(path): \(String(cString: strerror(errno)))")
         }
+        return Data(bytesNoCopy: p, count: size, deallocator: .custom { p, n in munmap(p, n) })
     }
 
     /// A read-only file descriptor on the file `path` resolves to; the caller closes it.
     func descriptor(for path: String, inPackWithID id: String?, now: Date) throws -> Int32 {
-        let file = try file(at: path, inPackWithID: id, now: now)
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw AssetPackManagerError.storage("cannot open \(file): \(String(cString: strerror(errno)))") }
-        return fd
+        let file = try relativeFile(at: path, inPackWithID: id, now: now)
+        return try StorageLayout.confined { () throws(ConfinementError) in try root.open(file, flags: O_RDONLY) }
     }
 }

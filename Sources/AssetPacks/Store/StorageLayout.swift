@@ -1,4 +1,5 @@
 import AssetPackFormat
+import Foundation
 
 /// Where things live under the storage root (docs/FORMAT.md, "Client storage"). The one place
 /// that spells a storage path: everyone else asks it.
@@ -14,6 +15,12 @@ import AssetPackFormat
 /// `absolute(_:)` makes them whole. `lock`, `database`, `packs`, `staging` and
 /// `versionsFolder(of:)` are absolute. The `staged…` and `partSpool` paths are inside a staging
 /// folder given either way.
+///
+/// Nothing below the root is opened by path: `openRoot()` gives the root as a
+/// `ConfinedDirectory`, through which every open, rename and removal resolves relative paths
+/// without following a symbolic link at any component (another process of the user could plant
+/// one between two runs). A path read back from the store is used only once
+/// `checkedInstallDirectory`/`checkedStagingDirectory` found it in the form this layout gives it.
 package struct StorageLayout: Sendable {
     package let root: String
 
@@ -33,6 +40,14 @@ package struct StorageLayout: Sendable {
 
     /// The storage lock (`StorageLock`).
     var lock: String { absolute(Self.lockName) }
+    /// The storage lock, relative to the root.
+    var lockFile: String { Self.lockName }
+    /// The folder of installed packs, relative to the root.
+    var packsFolder: String { Self.packsName }
+    /// The folder of downloads in progress, relative to the root.
+    var stagingFolder: String { Self.stagingName }
+    /// The folder holding the version folders of installed pack `id`, relative to the root.
+    func versionsFolder(relativeOf id: String) -> String { Self.packsName + "/" + id }
     /// The client store (`ClientStore`).
     var database: String { absolute(Self.databaseName) }
     /// The folder of installed packs.
@@ -81,9 +96,66 @@ package struct StorageLayout: Sendable {
     /// is of no use.
     static func isObsoleteStagedEntry(_ name: String) -> Bool { name.hasPrefix(obsoleteSegmentPrefix) }
 
-    /// The file at `path` (pack-relative) in the installed pack folder `directory` (relative).
-    func installedFile(_ path: String, in directory: String) -> String { absolute(directory) + "/" + path }
+    /// The file at `path` (pack-relative) in the installed pack folder `directory`, both and the
+    /// result relative to the root.
+    func installedFile(_ path: String, in directory: String) -> String { directory + "/" + path }
 
     /// `relative` (a path the store records) under the root.
     func absolute(_ relative: String) -> String { root + "/" + relative }
+
+    // MARK: Confinement
+
+    /// The root (created if needed), through which every path below it is opened.
+    func openRoot() throws -> ConfinedDirectory {
+        try Self.confined { () throws(ConfinementError) in try ConfinedDirectory(root: root, create: true) }
+    }
+
+    /// Runs `body`, reporting a path refused or failed below the root as a storage error.
+    static func confined<T>(_ body: () throws(ConfinementError) -> T) throws -> T {
+        do { return try body() } catch { throw AssetPackManagerError.storage(error.description) }
+    }
+
+    /// `recorded`, the install folder the store gives pack `id`, when it has the form
+    /// `packs/<id>/<folder>` this layout gives it; a storage error naming it otherwise (a
+    /// tampered store may point anywhere, `..` or an absolute path included).
+    func checkedInstallDirectory(_ recorded: String, id: String) throws -> String {
+        let parts = recorded.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == Self.packsName, parts[1] == id, Self.isPlainName(parts[2]), Self.isPlainName(parts[1]) else {
+            throw AssetPackManagerError.storage("the store records \(recorded) as the folder of \(id), not a folder \(Self.packsName)/\(id)/<version> inside \(root) (refused: the store was tampered with)")
+        }
+        return recorded
+    }
+
+    /// `recorded`, the staging folder the store gives a download of pack `id`, when it has the
+    /// form `staging/<id>-<digest16>`; a storage error naming it otherwise.
+    func checkedStagingDirectory(_ recorded: String, id: String) throws -> String {
+        let parts = recorded.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == Self.stagingName, Self.isPlainName(parts[1]), parts[1].hasPrefix(id + "-") else {
+            throw AssetPackManagerError.storage("the store records \(recorded) as the staging folder of \(id), not a folder \(Self.stagingName)/\(id)-<digest> inside \(root) (refused: the store was tampered with)")
+        }
+        return recorded
+    }
+
+    /// Refuses a link in place of the store's files (a symbolic link, or a hard link: a second
+    /// name of a file elsewhere). SQLite opens `state.sqlite` without following a link, but not
+    /// its `-wal`, `-shm` and `-journal` files, which it would write through.
+    func checkStoreFiles(in root: ConfinedDirectory) throws {
+        for name in [Self.databaseName, Self.databaseName + "-wal", Self.databaseName + "-shm", Self.databaseName + "-journal"] {
+            let fd: Int32
+            do { fd = try root.open(name, flags: O_RDONLY | O_NONBLOCK) } catch {
+                if error.isMissing { continue }
+                throw AssetPackManagerError.storage(error.description)
+            }
+            defer { close(fd) }
+            var st = stat()
+            guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_nlink == 1 else {
+                throw AssetPackManagerError.storage("\(absolute(name)): not a regular file of its own (a link to another file?); refusing to open the store through it")
+            }
+        }
+    }
+
+    /// Whether `name` is one plain path component.
+    private static func isPlainName(_ name: Substring) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.utf8.contains(0)
+    }
 }

@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -7,16 +8,25 @@ import Glibc
 /// (`StorageLayout.lock`), held for the lock's lifetime (the manager's) and released by
 /// `deinit` — or by the kernel when the process ends, however it ends (SIGKILL too). The file
 /// holds the holder's process ID, to name it to whoever waits. Another manager, in this process
-/// or another, waits up to `timeout` for it.
+/// or another, waits up to `timeout` for it. The file is opened through the confined root with
+/// `O_NOFOLLOW`: a link planted in its place is refused, never written through.
 final class StorageLock: Sendable {
     let path: String
     private let fd: Int32
 
-    init(layout: StorageLayout, timeout: Duration) throws {
+    init(layout: StorageLayout, root directory: ConfinedDirectory, timeout: Duration) throws {
         let root = layout.root
         let path = layout.lock
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw AssetPackManagerError.storage("cannot open \(path): \(String(cString: strerror(errno)))") }
+        let fd = try StorageLayout.confined { () throws(ConfinementError) in
+            try directory.open(layout.lockFile, flags: O_RDWR | O_CREAT, mode: 0o644)
+        }
+        // A hard link to a file elsewhere would be truncated and written too: only a regular
+        // file with no other name is the lock.
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_nlink == 1 else {
+            close(fd)
+            throw AssetPackManagerError.storage("\(path): not a regular file of its own (a link to another file?); refusing to use it as the lock")
+        }
         let deadline = ContinuousClock.now + timeout
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let e = errno

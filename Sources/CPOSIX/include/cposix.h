@@ -3,7 +3,12 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 /// syncfs(2), which Glibc declares only under _GNU_SOURCE: flushes the file system holding `fd`.
 static inline int cposix_syncfs(int fd) { return syncfs(fd); }
@@ -11,4 +16,21 @@ static inline int cposix_syncfs(int fd) { return syncfs(fd); }
 /// SO_PEERCRED (Linux; `struct ucred` needs _GNU_SOURCE): the user and process on the other end
 /// of a connected Unix socket. Returns 0, or -1 with errno set.
 int cposix_peer_credentials(int fd, uid_t *uid, pid_t *pid);
+
+/// openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS: opens `path` relative to the directory
+/// `dirfd`, refusing any component that is a symbolic link (ELOOP) or that leads out of `dirfd`
+/// (EXDEV). Glibc has no wrapper, so the system call is made directly; a kernel without it
+/// (before 5.6) answers -1 with errno ENOSYS, and the caller walks the path itself.
+static inline int cposix_openat_beneath(int dirfd, const char *path, int flags, unsigned int mode) {
+#ifdef SYS_openat2
+    struct open_how how = {0};
+    how.flags = (uint64_t)(unsigned int)flags;
+    how.mode = ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) ? (uint64_t)mode : 0;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS;
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
 #endif

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import AssetPackFormat
 import AssetPacks
 
 /// The options of the commands that talk to a repository; the root remembers the repository,
@@ -15,7 +16,8 @@ struct ClientOptions: ParsableArguments {
     var allowedDomains: [String]
     @Flag("--json", help: "Print JSON instead of text: one line per progress update, then {\"event\": \"done\", \"fetchedBytes\": N}.")
     var json: Bool
-    @Option("--parts", value: "N", help: "Assemble each pack in N parts, each over a connection of its own (default: 4 for packs of 32 MiB or more, else 1).")
+    @Option("--parts", value: "N", help: "Assemble each pack in N parts, each over a connection of its own (default: 4 for packs of 32 MiB or more, else 1).",
+            range: SettingBounds.downloadParts)
     var parts: Int?
     @Option("--fetch-deadline", value: "SECONDS", help: "Time the catalog or a pack index may take to arrive, every mirror and retry included (default 60).", default: .seconds(60))
     var fetchDeadline: Duration
@@ -27,7 +29,6 @@ struct ClientOptions: ParsableArguments {
     /// `--parts` as the manager's setting (the default when absent).
     func parallelDownloads() throws(CLIError) -> AssetPackManager.ParallelDownloads {
         guard let parts else { return .standard }
-        guard (1...16).contains(parts) else { throw .usage("--parts takes a number from 1 to 16, got '\(parts)'") }
         return .init(parts: parts, minimumInstallSize: 0)
     }
 

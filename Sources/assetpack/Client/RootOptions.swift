@@ -4,14 +4,12 @@ import ArgumentParsing
 struct RootOptions: ParsableArguments {
     @Option("--root", value: "DIR", help: "The storage root (installed packs and state).")
     var root: String
-    @Option("--lock-timeout", value: "SECONDS", help: "How long to wait while another process uses the root (default 30).", default: .seconds(30))
+    @Option("--lock-timeout", value: "SECONDS", help: "How long to wait while another process uses the root (default 30).", default: .seconds(30),
+            range: .zero ... .seconds(86_400))
     var lockTimeout: Duration
 
-    /// `--lock-timeout`, checked (0 to 86400 seconds).
+    /// `--lock-timeout` (its declaration holds it to 0 to 86400 seconds).
     func storageLockTimeout() throws(CLIError) -> Duration {
-        guard lockTimeout >= .zero, lockTimeout <= .seconds(86_400) else {
-            throw .usage("--lock-timeout takes seconds from 0 to 86400, got \(lockTimeout)")
-        }
-        return lockTimeout
+        lockTimeout
     }
 }

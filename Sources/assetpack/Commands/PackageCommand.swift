@@ -19,11 +19,13 @@ struct PackageCommand: Command {
     var manifestPath: String
     @Option("-o", "--output", value: "PACKFILE", help: "Where to write the pack (required).")
     var output: String
-    @Option("--threads", value: "N", help: "Worker threads (default: all cores).")
+    @Option("--threads", value: "N", help: "Worker threads (default: all cores).",
+            range: SettingBounds.threads, reason: SettingBounds.threadsReason)
     var threads: Int?
-    @Option("--level", value: "N", help: "zstd level, 1–19 (default 3).")
+    @Option("--level", value: "N", help: "zstd level (default 3).", range: SettingBounds.compressionLevel)
     var level: Int32?
-    @Option("--chunk-average", value: "SIZE", help: "Average chunk size, a power of two (default 262144 = 256KiB); minimum and maximum follow at ¼ and 4×.")
+    @Option("--chunk-average", value: "SIZE", help: "Average chunk size, a power of two (default 262144 = 256KiB); minimum and maximum follow at ¼ and 4×.",
+            range: ByteSize(bytes: 256)...ByteSize(bytes: UInt64(ChunkingParameters.largestAllowedChunk / 4)))
     var chunkAverage: ByteSize?
     @Flag("--json", help: "Print the summary as JSON.")
     var json: Bool
@@ -33,14 +35,8 @@ struct PackageCommand: Command {
     func run() throws -> Int32 {
         let (manifest, files) = try ResolvedManifest(path: manifestPath).reportOrThrow()
         var writer = PackWriter()
-        if let n = threads {
-            guard n >= 1 else { throw CLIError.usage("--threads takes a whole number ≥ 1") }
-            writer.threads = n
-        }
-        if let n = level {
-            guard (1...19).contains(n) else { throw CLIError.usage("--level takes a whole number from 1 to 19") }
-            writer.compressionLevel = n
-        }
+        if let n = threads { writer.threads = n }
+        if let n = level { writer.compressionLevel = n }
         if let average = chunkAverage {
             guard let n = Int(exactly: average.bytes), n <= Int.max / 4 else { throw CLIError.usage("--chunk-average: \(average.bytes) bytes is too large") }
             let p = ChunkingParameters(minimumSize: n / 4, averageSize: n, maximumSize: n * 4)

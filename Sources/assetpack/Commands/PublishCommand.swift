@@ -28,9 +28,11 @@ struct PublishCommand: Command {
     var repository: String
     @Option("--key", value: "KEYFILE", help: "The private key from 'assetpack keygen' (required).")
     var keyFile: String
-    @Option("--expires", value: "DURATION", help: "How long the catalog stays valid (default 30d).")
+    @Option("--expires", value: "DURATION", help: "How long the catalog stays valid (default 30d).",
+            range: DurationWithUnit(.seconds(1))...DurationWithUnit(.seconds(3650 * 86_400)))
     var expires: DurationWithUnit?
-    @Option("--keep", value: "N", help: "Versions of each pack whose files stay, the current one included (default 2).")
+    @Option("--keep", value: "N", help: "Versions of each pack whose files stay, the current one included (default 2).",
+            range: SettingBounds.keptVersions)
     var keep: Int?
     @Flag("--check", help: "Lint only; write nothing (the cache is read, not written). Exits 1 on lint errors.")
     var check: Bool
@@ -52,7 +54,8 @@ struct PublishCommand: Command {
     var maxInstallSize: ByteSize?
     @Option("--essential-max-install-size", value: "SIZE", help: "Limit on essential packs' uncompressed size (BAEssentialMaxInstallSize).")
     var essentialMaxInstallSize: ByteSize?
-    @Option("--threads", value: "N", help: "Worker threads for packaging (default: all cores).")
+    @Option("--threads", value: "N", help: "Worker threads for packaging (default: all cores).",
+            range: SettingBounds.threads, reason: SettingBounds.threadsReason)
     var threads: Int?
     @Flag("--json", help: "Print the result as JSON.")
     var json: Bool
@@ -115,17 +118,10 @@ struct PublishCommand: Command {
     private func publishOptions() throws(CLIError) -> PublishOptions {
         var options = PublishOptions(repository: repository)
         if let expires {
-            guard expires.duration > .zero else { throw .usage("--expires takes a duration longer than zero, such as 90s, 15m, 12h or 30d") }
             options.expiresIn = expires.duration.secondsValue
         }
-        if let keep {
-            guard keep >= 1 else { throw .usage("--keep takes a whole number ≥ 1 (the current version counts)") }
-            options.keep = keep
-        }
-        if let threads {
-            guard threads >= 1 else { throw .usage("--threads takes a whole number ≥ 1") }
-            options.writer.threads = threads
-        }
+        if let keep { options.keep = keep }
+        if let threads { options.writer.threads = threads }
         if let limits {
             guard limits == "apple" else { throw .usage("--limits takes \"apple\", not \"\(limits)\"") }
             options.lint.appleLimits = true

@@ -37,7 +37,8 @@ struct ServeCommand: Command {
     var tlsFolder: String?
     @Option("--access-log", value: "FILE", help: "Append access log lines to FILE instead of standard error.")
     var accessLog: String?
-    @Option("--latency", value: "MS", help: "Wait MS milliseconds before each response.")
+    @Option("--latency", value: "MS", help: "Wait MS milliseconds before each response.",
+            range: DurationInMilliseconds(.zero)...DurationInMilliseconds(.seconds(600)))
     var latency: DurationInMilliseconds?
     @Option("--bandwidth", value: "BYTES_PER_S", help: "Throttle each response body to this many bytes per second.")
     var bandwidth: ByteSize?

@@ -33,7 +33,8 @@ struct UploadCommand: Command {
     var region: String?
     @Option("--ca", value: "FILE", help: "Trust the CA certificates in FILE instead of the system's.")
     var caFile: String?
-    @Option("--jobs", "-j", value: "N", help: "Transfers (files, parts of large files) in flight at once, 1–64 (default: 4).")
+    @Option("--jobs", "-j", value: "N", help: "Transfers (files, parts of large files) in flight at once (default: 4).",
+            range: SettingBounds.uploadJobs)
     var jobs: Int?
     @Option("--multipart-threshold", value: "SIZE", help: "Files of SIZE or more use a multipart upload, e.g. 64MiB (default: 64MiB, at most 5GiB).")
     var multipartThreshold: ByteSize?
@@ -85,12 +86,7 @@ struct UploadCommand: Command {
     /// --jobs, --multipart-threshold and --part-size, checked (a bad value is a usage error).
     private func uploadOptions() throws(CLIError) -> UploadOptions {
         var jobs = UploadOptions.standard.jobs
-        if let n = self.jobs {
-            guard (1...UploadOptions.maximumJobs).contains(n) else {
-                throw .usage("--jobs takes a whole number from 1 to \(UploadOptions.maximumJobs), not '\(n)'")
-            }
-            jobs = n
-        }
+        if let n = self.jobs { jobs = n }
         let threshold = multipartThreshold?.bytes ?? MultipartPolicy.standard.threshold
         let partSize = self.partSize?.bytes ?? MultipartPolicy.standard.minimumPartSize
         do throws(UploadError) {

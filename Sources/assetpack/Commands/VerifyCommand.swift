@@ -11,7 +11,8 @@ struct VerifyCommand: Command {
 
     @Argument("PACKFILE")
     var pack: String
-    @Option("--threads", value: "N", help: "Worker threads (default: all cores).")
+    @Option("--threads", value: "N", help: "Worker threads (default: all cores).",
+            range: SettingBounds.threads, reason: SettingBounds.threadsReason)
     var threads: Int?
 
     init() {}
@@ -19,10 +20,7 @@ struct VerifyCommand: Command {
     func run() throws -> Int32 {
         let reader = try openPack(pack)
         var threads = reader.index.chunks.isEmpty ? 1 : 0
-        if let n = self.threads {
-            guard n >= 1 else { throw CLIError.usage("--threads takes a whole number ≥ 1") }
-            threads = n
-        }
+        if let n = self.threads { threads = n }
         do {
             if threads > 0 {
                 try reader.forEachChunk(Array(reader.index.chunks.indices), threads: threads) { _, _ in }

@@ -1,0 +1,32 @@
+import AssetPackFormat
+@testable import AssetPackPublishing
+import Foundation
+import TestRepositories
+import TestSupport
+import Testing
+
+/// Another process of the same user can write into the repository folder between two publishes:
+/// a link planted where a pack's folder was must not make the next publish write elsewhere.
+@Suite struct RepositoryLinkTests {
+    @Test func aPackFolderReplacedByALinkIsNotWrittenThrough() throws {
+        let ws = try workspace()
+        try ws.put("Alpha", files: ["big.bin": patternBytes(100_000, seed: 11)])
+        _ = try Publisher(key: testKey, options: ws.options()).publish(manifests: ["\(ws.dir.path)/Alpha.json"])
+        let before = ws.catalogBytes()
+
+        // Between the runs: packs/Alpha becomes a link to a folder outside the repository.
+        let outside = ws.dir.file("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let folder = ws.path + "/packs/Alpha"
+        try FileManager.default.moveItem(atPath: folder, toPath: ws.dir.file("moved-away"))
+        try FileManager.default.createSymbolicLink(atPath: folder, withDestinationPath: outside)
+
+        try ws.put("Alpha", files: ["big.bin": patternBytes(100_000, seed: 12)])
+        let options = ws.options { $0.now = publishedAt.addingTimeInterval(60) }
+        var message = ""
+        do { _ = try Publisher(key: testKey, options: options).publish(manifests: ["\(ws.dir.path)/Alpha.json"]) } catch { message = "\(error)" }
+        #expect(message.contains(folder) && message.contains("symbolic link"), "\(message)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: outside)) ?? []).isEmpty)
+        #expect(ws.catalogBytes() == before)
+    }
+}
