@@ -14,19 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kills=${1:-20}; rate=${2:-2m}; size=${3:-256}; seed=${4:-4}
-scripts/install-deps.sh
-if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
-  swift build -c release --product assetpack >/dev/null
-  bin=$(swift build -c release --show-bin-path)/assetpack
-fi
-out=$PWD/bench/out/kill-resume; corpus=$PWD/bench/out/corpus-$size
-[ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
-
-rm -rf "$out"; mkdir -p "$out/repo"
-"$bin" keygen -o "$out/key" >/dev/null 2>&1
-(cd "$corpus" && "$bin" publish Manifest.json --repo "$out/repo" --key "$out/key" >/dev/null)
-pack=$(cd "$out/repo" && ls packs/bench-corpus/*.pack)
-pack_size=$(stat -c %s "$out/repo/$pack")
+name=kill-resume
+source bench/published-corpus.sh
 
 source bench/nginx.sh
 trap stop_nginx EXIT

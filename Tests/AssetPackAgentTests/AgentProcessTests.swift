@@ -91,7 +91,7 @@ import Testing
         try fixture.put("Big", files: ["big.bin": content])
         try await fixture.publishAndServe(bytesPerSecond: 3 << 20)
         let connection = try AgentConnection(root: fixture.root)
-        var random = SystemRandomNumberGenerator.Seeded(seed: 2026)
+        var random = SeededGenerator(seed: 2026)
         var kills = 0
         for run in 0..<9 {
             let agent = try AgentChild.start(executable, ["agent", "--root", fixture.root], output: fixture.dir.file("agent\(run).log"))
@@ -115,17 +115,3 @@ import Testing
     }
 }
 
-extension SystemRandomNumberGenerator {
-    /// A deterministic generator (SplitMix64) for reproducible test schedules.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-}
