@@ -121,6 +121,7 @@ import Testing
         // The waiting command learns it was paused and fails with the agent's reason.
         try await waitUntil("the waiting ensure to end", timeout: .seconds(30)) { !waiting.isRunning }
         #expect(waiting.terminationStatus == 1)
+        #expect(fixture.dir.text("ensure.err")?.contains("the download of Big was cancelled; it is paused") == true, "\(fixture.dir.text("ensure.err") ?? "")")
         let status = try await Assetpack.run(["status", "Big", "--root", root])
         #expect(status.status == 0 && status.stdout.contains("[paused"), "\(status.stdout) \(status.stderr)")
         let json = try await Assetpack.run(["status", "--json", "--root", root])
