@@ -18,8 +18,7 @@ struct AgentAPI: Sendable {
             switch (request.method, route.first ?? "") {
             case ("GET", "status") where route.count == 1:
                 var report = try service.statusReport()
-                let manager = service.manager
-                report.fetchedBytes = try wait { await manager.fetchedBytes }
+                report.fetchedBytes = service.manager.fetchedBytesNow
                 return .json(report)
             case ("GET", "packs") where route.count == 1: return .json(try allPacks())
             case ("GET", "packs") where route.count == 2: return .json(try pack(route[1]))
