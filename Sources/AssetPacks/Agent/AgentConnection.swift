@@ -126,10 +126,12 @@ public final class AgentConnection: Sendable {
 
     /// `statusUpdates` (or one pack's), handed back once the agent has taken the subscription (its
     /// first bytes arrived): no update the agent sends after this returns is missed. When no
-    /// agent answers, it returns at once with a stream that has ended.
+    /// agent answers, it returns at once with a stream that has ended; if the agent says nothing
+    /// for 5 seconds, it returns then with the stream as it is.
     public func subscribedStatusUpdates(forAssetPackWithID id: String? = nil) async -> AsyncStream<DownloadStatusUpdate> {
         let subscribed = OnceSignal()
         let stream = events(query: id.map { "?pack=" + Self.escape($0) } ?? "", subscribed: subscribed)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { subscribed.fire() }
         await subscribed.wait()
         return stream
     }
