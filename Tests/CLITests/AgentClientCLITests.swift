@@ -14,7 +14,7 @@ import Testing
         try fixture.repository.put("Levels", files: ["level1.json": levels, "readme.txt": readme])
         try fixture.repository.put("Core", policy: .essential(installationEventTypes: [.firstInstallation]), files: ["core.bin": patternBytes(200_000, seed: 45)])
         try fixture.repository.put("Extras", policy: .prefetch(installationEventTypes: [.firstInstallation]), files: ["extras.bin": patternBytes(200_000, seed: 46)])
-        try fixture.publishAndServe()
+        try await fixture.publishAndServe()
         let local = fixture.dir.file("local"), shared = fixture.dir.file("shared")
 
         let alone = try await Assetpack.run(["ensure", "Levels", "--root", local] + fixture.settings)
@@ -65,7 +65,7 @@ import Testing
         let fixture = try AgentCLIFixture()
         let big = patternBytes(3 << 20, seed: 42)
         try fixture.repository.put("Big", files: ["big.bin": big])
-        try fixture.publishAndServe(bytesPerSecond: 1 << 20)
+        try await fixture.publishAndServe(bytesPerSecond: 1 << 20)
         let root = fixture.dir.file("root")
         let agent = try await fixture.startAgent(root: root)
         defer { agent.stop() }
@@ -87,7 +87,7 @@ import Testing
         let fixture = try AgentCLIFixture()
         let big = patternBytes(3 << 20, seed: 43)
         try fixture.repository.put("Big", files: ["big.bin": big])
-        try fixture.publishAndServe(bytesPerSecond: 1 << 20)
+        try await fixture.publishAndServe(bytesPerSecond: 1 << 20)
         let root = fixture.dir.file("root")
         let agent = try await fixture.startAgent(root: root)
         defer { agent.stop() }
@@ -107,7 +107,7 @@ import Testing
     @Test func cancelPausesTheAgentsDownloadAndStatusShowsIt() async throws {
         let fixture = try AgentCLIFixture()
         try fixture.repository.put("Big", files: ["big.bin": patternBytes(4 << 20, seed: 44)])
-        try fixture.publishAndServe(bytesPerSecond: 512 << 10)
+        try await fixture.publishAndServe(bytesPerSecond: 512 << 10)
         let root = fixture.dir.file("root")
         let agent = try await fixture.startAgent(root: root)
         defer { agent.stop() }
@@ -162,9 +162,12 @@ private final class AgentCLIFixture: @unchecked Sendable {
     /// What a first client command passes to set a root up.
     var settings: [String] { ["--repo", server?.url ?? "http://127.0.0.1:9/", "--public-key", repository.publicKey.text] }
 
-    func publishAndServe(bytesPerSecond: UInt64 = 0) throws {
-        try repository.publish()
-        server = try repository.serve { $0.bandwidthBytesPerSecond = bytesPerSecond }
+    func publishAndServe(bytesPerSecond: UInt64 = 0) async throws {
+        let repository = self.repository
+        server = try await offPool {
+            try repository.publish()
+            return try repository.serve { $0.bandwidthBytesPerSecond = bytesPerSecond }
+        }
     }
 
     /// `assetpack agent` for `root`, once it answers.
