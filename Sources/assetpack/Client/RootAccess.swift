@@ -42,8 +42,8 @@ enum RootAccess {
         throw CLIError.usage("""
             an agent (process \(pid)) holds the root \(root) and downloads with its own settings: \(refused.joined(separator: ", ")) \
             cannot change them from here. Leave \(refused.count == 1 ? "it" : "them") out, or stop the agent (kill -TERM \(pid)) and \
-            either start it again with the new setting ('assetpack agent --root \(root)' takes --repo, --public-key and --ca) or run \
-            this command without it (the root remembers --storage-budget for the agent's next start)
+            then either start it again with the new setting ('assetpack agent --root \(root)' takes --repo, --public-key and --ca) \
+            or run this command while no agent runs (the root remembers --storage-budget for the agent's next start)
             """)
     }
 
