@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackPackaging", "AssetPackFormat", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "AssetPackFormat"]),
-        .testTarget(name: "CLITests", dependencies: ["AssetPacks", "TestSupport", "assetpack"]),
+        .testTarget(name: "CLITests", dependencies: ["AssetPacks", "AssetPackFormat", "TestSupport", "TestRepositories", "assetpack"]),
         .testTarget(name: "AssetPackAgentTests", dependencies: ["AssetPackAgent", "AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer",
                                                               "AssetPackFormat", "AssetPackTransport", "TestSupport", "TestRepositories", "assetpack"]),
         .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackFormat", "AssetPackTransport", "TestSupport",

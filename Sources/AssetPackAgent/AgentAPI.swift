@@ -16,7 +16,10 @@ struct AgentAPI: Sendable {
         let route = Array(segments.dropFirst())
         do {
             switch (request.method, route.first ?? "") {
-            case ("GET", "status") where route.count == 1: return .json(try service.statusReport())
+            case ("GET", "status") where route.count == 1:
+                var report = try service.statusReport()
+                report.fetchedBytes = service.manager.fetchedBytesNow
+                return .json(report)
             case ("GET", "packs") where route.count == 1: return .json(try allPacks())
             case ("GET", "packs") where route.count == 2: return .json(try pack(route[1]))
             case ("DELETE", "packs") where route.count == 2: return try remove(route[1])

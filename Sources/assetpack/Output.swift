@@ -11,3 +11,9 @@ func jsonString<T: Encodable>(_ value: T) -> String {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: try! encoder.encode(value), as: UTF8.self)
 }
+
+/// One line of key-sorted JSON (a `--json` event line).
+func jsonLine(_ fields: [String: Any]) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+}

@@ -52,7 +52,11 @@ public actor AssetPackManager {
     var indexFetches: [String: WaiterGroup<FetchedIndex>] = [:]
     /// Network bytes fetched by installs of this manager (for the resume figure). Not in Apple's
     /// API.
-    public internal(set) var fetchedBytes: UInt64 = 0
+    public internal(set) var fetchedBytes: UInt64 = 0 { didSet { fetchedBytesMirror.store(fetchedBytes) } }
+    private nonisolated let fetchedBytesMirror = FetchedBytesMirror()
+    /// `fetchedBytes`, read without waiting for the manager: the agent's `GET /v1/status` answers
+    /// at once while a download holds the manager.
+    public nonisolated var fetchedBytesNow: UInt64 { fetchedBytesMirror.load() }
 
     /// Makes a manager on `configuration.storageRoot`: checks the repository URLs against the
     /// allow-list, creates and locks the root (waiting up to `storageLockTimeout` for another
@@ -147,4 +151,12 @@ public actor AssetPackManager {
             t.start()
         }
     }
+}
+
+/// A copy of `AssetPackManager.fetchedBytes` that any thread may read.
+private final class FetchedBytesMirror: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: UInt64 = 0
+    func store(_ new: UInt64) { lock.withLock { value = new } }
+    func load() -> UInt64 { lock.withLock { value } }
 }

@@ -124,7 +124,19 @@ public final class AgentConnection: Sendable {
         events(query: "?pack=" + Self.escape(id))
     }
 
-    private func events(query: String) -> AsyncStream<DownloadStatusUpdate> {
+    /// `statusUpdates` (or one pack's), handed back once the agent has taken the subscription (its
+    /// first bytes arrived): no update the agent sends after this returns is missed. When no
+    /// agent answers, it returns at once with a stream that has ended; if the agent says nothing
+    /// for 5 seconds, it returns then with the stream as it is.
+    public func subscribedStatusUpdates(forAssetPackWithID id: String? = nil) async -> AsyncStream<DownloadStatusUpdate> {
+        let subscribed = OnceSignal()
+        let stream = events(query: id.map { "?pack=" + Self.escape($0) } ?? "", subscribed: subscribed)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { subscribed.fire() }
+        await subscribed.wait()
+        return stream
+    }
+
+    private func events(query: String, subscribed: OnceSignal? = nil) -> AsyncStream<DownloadStatusUpdate> {
         let (stream, continuation) = AsyncStream<DownloadStatusUpdate>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         let flag = CancellationFlag()
         continuation.onTermination = { _ in flag.cancel() }
@@ -133,6 +145,7 @@ public final class AgentConnection: Sendable {
         let thread = Thread {
             let parser = ServerSentEventParser()
             let body = HTTPBodyStream { bytes in
+                subscribed?.fire()
                 for data in parser.append(bytes) {
                     guard let event = try? JSONDecoder().decode(AgentEvent.self, from: Data(data.utf8)), let update = event.update else { continue }
                     continuation.yield(update)
@@ -140,6 +153,7 @@ public final class AgentConnection: Sendable {
                 }
             }
             _ = try? transport.send(request, to: .stream(body), cancellation: flag)
+            subscribed?.fire()
             continuation.finish()
         }
         thread.start()
@@ -189,5 +203,33 @@ public final class AgentConnection: Sendable {
     /// A namespace path, its slashes kept.
     static func escapePath(_ path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { escape(String($0)) }.joined(separator: "/")
+    }
+}
+
+/// Fires once; every `wait`, before or after, returns after that.
+final class OnceSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var fired = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func fire() {
+        let waiting: [CheckedContinuation<Void, Never>] = lock.withLock {
+            guard !fired else { return [] }
+            fired = true
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let now: Bool = lock.withLock {
+                if fired { return true }
+                waiters.append(waiter)
+                return false
+            }
+            if now { waiter.resume() }
+        }
     }
 }

@@ -58,7 +58,10 @@ public struct AgentStatusReport: Sendable, Codable, Equatable {
     public var requests: [AgentRequestRecord]
     /// Open event streams.
     public var subscribers: Int
-    public init(pid: Int32, root: String, socket: String, maxParallel: Int, running: [String], requests: [AgentRequestRecord], subscribers: Int) {
+    /// Bytes the agent has fetched from the network since it started (absent from older agents).
+    public var fetchedBytes: UInt64?
+    public init(pid: Int32, root: String, socket: String, maxParallel: Int, running: [String], requests: [AgentRequestRecord], subscribers: Int,
+                fetchedBytes: UInt64? = nil) {
         self.pid = pid
         self.root = root
         self.socket = socket
@@ -66,6 +69,7 @@ public struct AgentStatusReport: Sendable, Codable, Equatable {
         self.running = running
         self.requests = requests
         self.subscribers = subscribers
+        self.fetchedBytes = fetchedBytes
     }
 }
 

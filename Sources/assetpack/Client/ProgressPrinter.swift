@@ -3,15 +3,48 @@ import AssetPacks
 import Foundation
 
 /// Prints status updates while a command runs: a progress bar on a terminal, JSON lines otherwise.
+/// The updates come from the command's own manager or from the agent's event stream; both print
+/// alike.
 final class ProgressPrinter: @unchecked Sendable {
     private let json: Bool
     private let terminal = isatty(STDERR_FILENO) == 1
     private var task: Task<Void, Never>?
+    private let only: Set<String>?
+    private let lock = NSLock()
+    /// Packs that began and have not finished, failed or paused yet.
+    private var open: Set<String> = []
+    private let shown = DispatchSemaphore(value: 0)
 
-    init(manager: AssetPackManager, json: Bool) {
+    convenience init(manager: AssetPackManager, json: Bool) {
+        self.init(updates: manager.statusUpdates, json: json)
+    }
+
+    /// Prints `updates`; with `only`, the updates of those packs alone (the agent's stream carries
+    /// every download of the root, whoever asked for it).
+    init(updates: AsyncStream<DownloadStatusUpdate>, json: Bool, only: Set<String>? = nil) {
         self.json = json
-        let stream = manager.statusUpdates
-        task = Task { [self] in for await update in stream { show(update) } }
+        self.only = only
+        task = Task { [self] in
+            for await update in updates where only?.contains(update.assetPack.id) ?? true {
+                show(update)
+                lock.withLock {
+                    switch update {
+                    case .began(let p), .downloading(let p, _): open.insert(p.id)
+                    case .finished(let p), .failed(let p, _), .paused(let p): open.remove(p.id)
+                    }
+                }
+                shown.signal()
+            }
+        }
+    }
+
+    /// Waits (at most `limit`) until every pack that began has finished, failed or paused: the
+    /// agent's events travel apart from its answers and may arrive a moment after them.
+    func settle(within limit: Duration = .seconds(5)) {
+        let deadline = ContinuousClock.now + limit
+        while lock.withLock({ !open.isEmpty }), ContinuousClock.now < deadline {
+            _ = shown.wait(timeout: .now() + .milliseconds(100))
+        }
     }
 
     /// Stops listening once every update sent so far is shown (a cancelled stream still hands
@@ -27,11 +60,16 @@ final class ProgressPrinter: @unchecked Sendable {
 
     /// The last JSON line of a command that downloads: what it fetched from the network.
     func finish(_ manager: AssetPackManager, _ fields: [String: any Sendable] = [:]) {
+        finish(fetchedBytes: (try? runBlocking { await manager.fetchedBytes }) ?? 0, fields)
+    }
+
+    /// The last JSON line, with the bytes fetched given (through an agent: what it fetched meanwhile).
+    func finish(fetchedBytes: UInt64, _ fields: [String: any Sendable] = [:]) {
         stop()
         guard json || !terminal else { return }
         var line: [String: Any] = fields
         line["event"] = "done"
-        line["fetchedBytes"] = (try? runBlocking { await manager.fetchedBytes }) ?? 0
+        line["fetchedBytes"] = fetchedBytes
         let data = (try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])) ?? Data()
         print(String(decoding: data, as: UTF8.self))
         fflush(nil)

@@ -16,10 +16,14 @@ struct CatCommand: Command {
     init() {}
 
     func run() throws -> Int32 {
-        let manager = try makeLocalManager(storage)
         let path = self.path, pack = self.pack
         let data: Data
-        do { data = try runBlocking { try await manager.contents(at: path, searchingInAssetPackWithID: pack) } } catch { throw CLIError.failure("\(error)") }
+        if case .agent(let agent) = RootAccess.resolve(root: storage.root) {
+            do { data = try runBlocking { try await agent.contents(at: path, searchingInAssetPackWithID: pack) } } catch { throw agentFailure(error) }
+        } else {
+            let manager = try makeLocalManager(storage)
+            do { data = try runBlocking { try await manager.contents(at: path, searchingInAssetPackWithID: pack) } } catch { throw CLIError.failure("\(error)") }
+        }
         FileHandle.standardOutput.write(data)
         return 0
     }

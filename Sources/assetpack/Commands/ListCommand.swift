@@ -14,9 +14,13 @@ struct ListCommand: Command {
     init() {}
 
     func run() throws -> Int32 {
-        let manager = try makeLocalManager(storage)
         let entries: [(path: String, packIDs: [String])]
-        do { entries = try runBlocking { try await manager.namespace().map { ($0.path, $0.packIDs) } } } catch { throw CLIError.failure("\(error)") }
+        if case .agent(let agent) = RootAccess.resolve(root: storage.root) {
+            do { entries = try runBlocking { try await agent.namespace().map { ($0.path, $0.packs) } } } catch { throw agentFailure(error) }
+        } else {
+            let manager = try makeLocalManager(storage)
+            do { entries = try runBlocking { try await manager.namespace().map { ($0.path, $0.packIDs) } } } catch { throw CLIError.failure("\(error)") }
+        }
         if json {
             struct E: Encodable { var path: String; var packs: [String] }
             print(jsonString(entries.map { E(path: $0.path, packs: $0.packIDs) }))

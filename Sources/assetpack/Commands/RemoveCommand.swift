@@ -13,9 +13,13 @@ struct RemoveCommand: Command {
     init() {}
 
     func run() throws -> Int32 {
-        let manager = try makeLocalManager(storage)
         let id = self.id
-        do { try runBlocking { try await manager.remove(assetPackWithID: id) } } catch { throw CLIError.failure("\(error)") }
+        if case .agent(let agent) = RootAccess.resolve(root: storage.root) {
+            do { try runBlocking { try await agent.remove(assetPackWithID: id) } } catch { throw agentFailure(error) }
+        } else {
+            let manager = try makeLocalManager(storage)
+            do { try runBlocking { try await manager.remove(assetPackWithID: id) } } catch { throw CLIError.failure("\(error)") }
+        }
         printError("removed \(id)")
         return 0
     }

@@ -11,12 +11,30 @@ struct UpdateCommand: Command {
     init() {}
 
     func run() throws -> Int32 {
-        let manager = try makeManager(download.client, storageBudget: download.storageBudget)
-        let printer = ProgressPrinter(manager: manager, json: download.client.json)
-        defer { printer.stop() }
         let result: (updated: [AssetPack], removed: [String])
-        do { result = try runBlocking { try await manager.checkForUpdates() } } catch { throw CLIError.failure("\(error)") }
-        printer.finish(manager, ["updated": result.updated.map(\.description), "removed": result.removed])
+        if let agent = try RootAccess.agent(for: download.client, storageBudget: download.storageBudget) {
+            let updates = try runBlocking { await agent.subscribedStatusUpdates() }
+            let printer = ProgressPrinter(updates: updates, json: download.client.json)
+            defer { printer.stop() }
+            let before = (try? runBlocking { try await agent.agentStatus().fetchedBytes }) ?? nil
+            do {
+                let answer = try runBlocking { try await agent.checkForUpdates() }
+                result = (answer.updated.map(\.assetPack), answer.removed)
+            } catch {
+                printer.settle()
+                throw agentFailure(error)
+            }
+            printer.settle()
+            let after = (try? runBlocking { try await agent.agentStatus().fetchedBytes }) ?? nil
+            printer.finish(fetchedBytes: (after ?? 0) - min(after ?? 0, before ?? 0),
+                           ["updated": result.updated.map(\.description), "removed": result.removed])
+        } else {
+            let manager = try makeManager(download.client, storageBudget: download.storageBudget)
+            let printer = ProgressPrinter(manager: manager, json: download.client.json)
+            defer { printer.stop() }
+            do { result = try runBlocking { try await manager.checkForUpdates() } } catch { throw CLIError.failure("\(error)") }
+            printer.finish(manager, ["updated": result.updated.map(\.description), "removed": result.removed])
+        }
         if !download.client.json {
             let updated = result.updated.map(\.description).joined(separator: ", ")
             let removed = result.removed.joined(separator: ", ")

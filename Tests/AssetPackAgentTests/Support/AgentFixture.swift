@@ -103,14 +103,6 @@ final class AgentFixture: @unchecked Sendable {
     }
 }
 
-/// Runs blocking work on a thread of its own and waits for it without holding one of Swift's
-/// pool threads.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}
-
 /// A child process with its output (standard output and error together) in a file, waited for
 /// without holding a thread of the shared pool.
 struct AgentChild {
