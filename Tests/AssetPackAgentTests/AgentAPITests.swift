@@ -145,7 +145,9 @@ import Testing
     @Test func aPackACallerWaitsForGoesFirst() async throws {
         let fixture = try AgentFixture()
         for (i, id) in ["First", "Detached", "Waited"].enumerated() { try fixture.put(id, files: ["\(id).bin": patternBytes(3 << 20, seed: UInt64(i))]) }
-        try await fixture.publishAndServe(bytesPerSecond: 2 << 20)
+        // Slow enough (3 s a pack) that First is still under way when Waited is asked for, even
+        // on a busy machine.
+        try await fixture.publishAndServe(bytesPerSecond: 1 << 20)
         let agent = try await fixture.startAgent(maxParallel: 1)
         defer { agent.stop() }
         let connection = try AgentConnection(root: fixture.root)

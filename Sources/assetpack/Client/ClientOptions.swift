@@ -6,12 +6,7 @@ import AssetPacks
 /// key and CA given.
 struct ClientOptions: ParsableArguments {
     var storage = RootOptions()
-    @Option("--repo", value: "URL", help: "Repository base URL (where catalog.json is); repeat for mirrors. Remembered by the root.")
-    var repositories: [String]
-    @Option("--public-key", value: "KEY", help: "The publisher's public key, or its .pub file. Remembered by the root.")
-    var publicKey: String?
-    @Option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
-    var caFile: String?
+    var repository = RepositoryOptions()
     @Option("--allow-domain", value: "HOST", help: "Allow downloads only from these hosts (*.example.com for subdomains).")
     var allowedDomains: [String]
     @Flag("--json", help: "Print JSON instead of text: one line per progress update, then {\"event\": \"done\", \"fetchedBytes\": N}.")

@@ -7,12 +7,7 @@ import Foundation
 /// options given now (and `storageBudget`, when given) are remembered for next time.
 func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument? = nil) throws -> AssetPackManager {
     let root = options.storage.root
-    var settings = try RootSettings.load(root: root)
-    if !options.repositories.isEmpty { settings.repositoryURLs = options.repositories }
-    if let key = options.publicKey {
-        do { settings.publicKey = try Ed25519PublicKey(argument: key).text } catch { throw CLIError.failure("--public-key: \(error)") }
-    }
-    if let ca = options.caFile { settings.caFile = URL(fileURLWithPath: ca).standardizedFileURL.path }
+    var settings = try options.repository.applied(to: RootSettings.load(root: root))
     switch storageBudget {
     case .none?: settings.storageBudget = nil
     case .bytes(let bytes)?: settings.storageBudget = bytes

@@ -26,10 +26,7 @@ enum RootAccess {
         guard case .agent(let agent) = resolve(root: options.storage.root) else { return nil }
         let root = options.storage.root
         let settings = try RootSettings.load(root: root)
-        var refused: [String] = []
-        if !options.repositories.isEmpty, options.repositories != settings.repositoryURLs { refused.append("--repo") }
-        if let key = options.publicKey, (try? Ed25519PublicKey(argument: key).text) != settings.publicKey { refused.append("--public-key") }
-        if let ca = options.caFile, URL(fileURLWithPath: ca).standardizedFileURL.path != settings.caFile { refused.append("--ca") }
+        var refused = options.repository.changes(to: settings)
         if !options.allowedDomains.isEmpty { refused.append("--allow-domain") }
         if options.parts != nil { refused.append("--parts") }
         switch storageBudget {

@@ -21,12 +21,7 @@ struct AgentCommand: Command {
 
     @Option("--root", value: "DIR", help: "The storage root (installed packs and state).")
     var root: String
-    @Option("--repo", value: "URL", help: "Repository base URL (where catalog.json is); repeat for mirrors. Remembered by the root.")
-    var repositories: [String]
-    @Option("--public-key", value: "KEY", help: "The publisher's public key, or its .pub file. Remembered by the root.")
-    var publicKey: String?
-    @Option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
-    var caFile: String?
+    var repository = RepositoryOptions()
     @Option("--socket", value: "PATH", help: "The agent's Unix socket (default ROOT/agent.sock).")
     var socket: String?
     @Option("--max-parallel", value: "N", help: "Packs downloaded at once, 1 to 64 (default 2).", default: 2)
@@ -44,18 +39,13 @@ struct AgentCommand: Command {
         guard (1...64).contains(maxParallel) else { throw CLIError.usage("--max-parallel takes a number from 1 to 64, got \(maxParallel)") }
         guard updateInterval >= .zero else { throw CLIError.usage("--update-interval takes a duration of 0 (never) or more, got \(updateInterval)") }
         if let maxRate, maxRate.bytes == 0 { throw CLIError.usage("--max-rate takes a rate above 0 bytes per second") }
-        if !repositories.isEmpty || publicKey != nil || caFile != nil {
+        if !repository.isEmpty {
             // Remembered by the root before the agent takes it (the agent fails at start if
             // someone else holds the root meanwhile).
-            do {
-                var settings = try RootSettings.load(root: root)
-                if !repositories.isEmpty { settings.repositoryURLs = repositories }
-                if let publicKey { settings.publicKey = try Ed25519PublicKey(argument: publicKey).text }
-                if let caFile { settings.caFile = URL(fileURLWithPath: caFile).standardizedFileURL.path }
-                try settings.save(root: root)
-            } catch {
-                throw CLIError.failure("\(error)")
-            }
+            let settings: RootSettings
+            do { settings = try RootSettings.load(root: root) } catch { throw CLIError.failure("\(error)") }
+            let updated = try repository.applied(to: settings)
+            do { try updated.save(root: root) } catch { throw CLIError.failure("\(error)") }
         }
         // Signals are taken on a queue, not by a handler: the stop runs in ordinary code.
         signal(SIGTERM, SIG_IGN)
