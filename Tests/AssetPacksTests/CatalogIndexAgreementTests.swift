@@ -70,25 +70,11 @@ import Testing
         try expectNothingDownloaded(repo, server, root: root, big: big)
     }
 
-    @Test func anUnderstatedInstallSizeDoesNotPassTheStorageBudgetAndEvictsNothing() async throws {
-        let repo = try repository()
-        let big = try #require(try repo.catalog().pack(withID: "Big"))
-        let server = try repo.serve()
-        let root = repo.dir.file("root")
-        // Small is installed; the budget holds it and 100 kB more, not Big.
-        do {
-            let manager = try repo.manager(root: root, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Small"))
-        }
-        try lie(repo) { $0.installSize = 10_000 }
-        let manager = try repo.manager(root: root, server: server) { $0.storageBudget = 120_000 }
-        let message = try #require(verificationMessage(await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Big")) }))
-        #expect(message.contains("installSize") && message.contains("\(big.installSize) bytes"))
-        try expectNothingDownloaded(repo, server, root: root, big: big)
-        #expect(try await manager.assetPackIsAvailableLocally(withID: "Small"))
-    }
-
-    @Test func anOverstatedInstallSizeEvictsNothing() async throws {
+    /// A catalog's installSize that understates the index (10 kB: the budget would hold Big beside
+    /// Small) or overstates it (300 kB: the whole budget, so Small would be evicted for it) is
+    /// refused before the budget decides anything: nothing is downloaded, nothing evicted.
+    @Test(arguments: [(claimed: UInt64(10_000), budget: UInt64(120_000)), (claimed: 300_000, budget: 300_000)])
+    func aMisstatedInstallSizeMeetsTheStorageBudgetNeverAndEvictsNothing(claimed: UInt64, budget: UInt64) async throws {
         let repo = try repository()
         let big = try #require(try repo.catalog().pack(withID: "Big"))
         let server = try repo.serve()
@@ -97,11 +83,10 @@ import Testing
             let manager = try repo.manager(root: root, server: server)
             try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Small"))
         }
-        // The budget would hold Big beside Small, but the catalog claims Big needs all of it.
-        try lie(repo) { $0.installSize = 300_000 }
-        let manager = try repo.manager(root: root, server: server) { $0.storageBudget = 300_000 }
+        try lie(repo) { $0.installSize = claimed }
+        let manager = try repo.manager(root: root, server: server) { $0.storageBudget = budget }
         let message = try #require(verificationMessage(await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Big")) }))
-        #expect(message.contains("installSize") && message.contains("300000 bytes"))
+        #expect(message.contains("installSize") && message.contains("\(claimed) bytes") && message.contains("\(big.installSize) bytes"), "\(message)")
         try expectNothingDownloaded(repo, server, root: root, big: big)
         #expect(try await manager.assetPackIsAvailableLocally(withID: "Small"))
     }
