@@ -1,0 +1,13 @@
+import AssetPackMigration
+
+/// The OpenStep property list parser that reads project.pbxproj for the audit and the ODR converter.
+enum PropertyListFuzzTarget {
+    static func run(_ bytes: [UInt8]) {
+        do {
+            let node = try OpenStepPropertyListParser.parse(bytes)
+            _ = String(describing: node)
+        } catch {
+            _ = error.description
+        }
+    }
+}
