@@ -141,7 +141,7 @@ run_target() {
   local corpus=$work/corpus/$t crashes=$work/crashes/$t log=$work/logs/$t.log
   mkdir -p "$corpus" "$crashes" "$work/logs" "$work/tmp"
   local maxlen=4096
-  [ "$t" = pack-index ] && maxlen=65536
+  [ "$t" = pack-index ] && maxlen=16384
   [ "$t" = catalog ] || [ "$t" = plist ] && maxlen=32768
   set +e
   # shellcheck disable=SC2086
@@ -169,7 +169,7 @@ run_target() {
 [ $# -ge 1 ] || usage
 case $1 in
   --list) printf '%s\n' "${targets[@]}"; exit 0 ;;
-  --build) build_binary; build_seeds; exit 0 ;;
+  --build) mkdir -p "$work"; exec 9> "$work/build.lock"; flock 9; build_binary; build_seeds; exit 0 ;;
   --all) [ $# -eq 2 ] || usage; selected=("${targets[@]}"); seconds=$2 ;;
   -*) usage ;;
   *) [ $# -eq 2 ] || usage
@@ -179,8 +179,13 @@ esac
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || die "SECONDS must be a whole number ≥ 1, not \"$seconds\""
 # The Swift runtime's backtracer would take seconds per crash; libFuzzer and ASan report instead.
 export SWIFT_BACKTRACE=enable=no
+# Concurrent runs (one per target) build the binary and the seeds once, under a lock.
+mkdir -p "$work"
+exec 9> "$work/build.lock"
+flock 9
 build_binary
 build_seeds
+flock -u 9
 status=0
 for t in "${selected[@]}"; do run_target "$t" "$seconds" || status=1; done
 exit $status

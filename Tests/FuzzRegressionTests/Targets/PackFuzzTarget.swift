@@ -23,7 +23,11 @@ enum PackFuzzTarget {
                 if let index = try? PackIndex.decode(indexBytes, indexOffset: trailer.indexOffset) { exercise(index, at: trailer.indexOffset) }
             }
         }
-        readThroughFile(bytes)
+        // PackReader refuses anything shorter or without the magic before reading further;
+        // only candidates are written out (a file per input is most of this target's cost).
+        if bytes.count >= PackLayout.headerSize + PackLayout.trailerSize, bytes.starts(with: PackLayout.headerMagic) {
+            readThroughFile(bytes)
+        }
     }
 
     /// What the product asks of an index it has accepted: every lookup stays in bounds, and the
