@@ -4,8 +4,7 @@ import AssetPackMigration
 enum KeyValuesFuzzTarget {
     static func run(_ bytes: [UInt8]) {
         do {
-            let document = try KeyValuesParser.parse(bytes)
-            _ = String(describing: document)
+            _ = try KeyValuesParser.parse(bytes)
         } catch {
             _ = error.description
         }

@@ -4,8 +4,7 @@ import AssetPackMigration
 enum PropertyListFuzzTarget {
     static func run(_ bytes: [UInt8]) {
         do {
-            let node = try OpenStepPropertyListParser.parse(bytes)
-            _ = String(describing: node)
+            _ = try OpenStepPropertyListParser.parse(bytes)
         } catch {
             _ = error.description
         }
