@@ -59,6 +59,10 @@ let package = Package(
         .testTarget(name: "AssetPackUploadTests", dependencies: ["AssetPackUpload", "AssetPackTransport", "TestSupport"]),
         .testTarget(name: "AssetPackMigrationTests", dependencies: ["AssetPackMigration", "AssetPackPackaging", "AssetPackFormat", "TestSupport"],
                     exclude: ["Fixtures"]),
+        // Replays the inputs the fuzzers (scripts/fuzz.sh, Fuzz/) once crashed on; the target logic in
+        // Targets/ is also what the fuzz binary links.
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["AssetPackFormat", "AssetPackPackaging", "AssetPackServer", "AssetPackMigration"],
+                    exclude: ["FuzzRegressions"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "AssetPackFormat"]),
         .testTarget(name: "CLITests", dependencies: ["AssetPacks", "AssetPackFormat", "TestSupport", "TestRepositories", "assetpack"]),
         .testTarget(name: "AssetPackAgentTests", dependencies: ["AssetPackAgent", "AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer",

@@ -55,4 +55,12 @@ import Testing
         let seventeen = "bytes=" + (0..<17).map { "\($0 * 10)-\($0 * 10 + 1)" }.joined(separator: ",")
         #expect(ByteRangeRequest(header: seventeen, length: 1000) == .whole)
     }
+
+    /// Found by the http fuzzer: on a representation near 2^64 bytes (a sparse file) the sizes of
+    /// a few whole-file ranges overflowed their sum and trapped the server.
+    @Test func rangeSetsOfHugeFilesDoNotOverflow() {
+        #expect(ByteRangeRequest(header: "bytes=0-,0-", length: .max) == .whole)
+        #expect(ByteRangeRequest(header: "bytes=0-,0-,0-", length: 1 << 63) == .whole)
+        #expect(ByteRangeRequest(header: "bytes=0-", length: .max) == .ranges([0...(.max - 1)]))
+    }
 }

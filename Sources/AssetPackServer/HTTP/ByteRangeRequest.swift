@@ -48,9 +48,14 @@ public enum ByteRangeRequest: Equatable, Sendable {
             if start < length { satisfiable.append(start...end) }
         }
         guard !satisfiable.isEmpty else { self = .unsatisfiable; return }
-        // At most 16 ranges of at most the length each: the sum cannot overflow.
-        let requested = satisfiable.reduce(UInt64(0)) { $0 + $1.count64 }
-        guard requested <= length else { self = .whole; return }
+        // Sixteen ranges of a representation near 2^64 bytes (a sparse file) can overflow the
+        // sum, so it stops as soon as it passes the length.
+        var requested: UInt64 = 0
+        for range in satisfiable {
+            let (sum, overflow) = requested.addingReportingOverflow(range.count64)
+            guard !overflow, sum <= length else { self = .whole; return }
+            requested = sum
+        }
         self = .ranges(coalesced(satisfiable))
     }
 }
