@@ -171,7 +171,19 @@ let verifyClock = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test func payloadThatIsNotJSONIsMalformed() throws {
         let bytes = try signed(Array("not json".utf8))
-        #expect(throws: CatalogError.malformed("payload: not valid JSON")) { try verifier.verify(bytes, now: verifyClock) }
+        let error = #expect(throws: CatalogError.self) { try verifier.verify(bytes, now: verifyClock) }
+        #expect(error.map { "\($0)" }?.contains("payload: not valid JSON (line 1, column 1") == true, "\(String(describing: error))")
+    }
+
+    /// Found by the catalog fuzzer: Foundation's decoder takes the last of two equal keys, and
+    /// the format check read the payload with the strict parser, which refuses duplicates, and
+    /// skipped the check when it could not — so a duplicate key let `catalogFormat: 2` through.
+    @Test func payloadWithADuplicateKeyIsMalformedAndFormatIsAlwaysChecked() throws {
+        let payload = String(decoding: CatalogCoding.encode(sampleCatalog()), as: UTF8.self)
+        #expect(payload.hasPrefix(#"{"catalogFormat":1,"#))
+        let duplicate = try signed(Array(payload.replacingOccurrences(of: #"{"catalogFormat":1,"#, with: #"{"catalogFormat":1,"catalogFormat":2,"#).utf8))
+        let error = #expect(throws: CatalogError.self) { try verifier.verify(duplicate, now: verifyClock) }
+        #expect(error.map { "\($0)" }?.contains("duplicate key") == true, "\(String(describing: error))")
     }
 
     /// Signs arbitrary payload bytes the way the publisher does.

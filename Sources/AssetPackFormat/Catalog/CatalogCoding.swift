@@ -27,7 +27,13 @@ public enum CatalogCoding {
             }
             return date
         }
-        if case .number(let format)? = formatField(payload), Int(exactly: format) != CatalogFormat.version {
+        // The strict reader first: Foundation's would take the last of two equal keys, so a
+        // payload with a duplicate `catalogFormat` (or any duplicate) could mean one thing to us
+        // and another to a stricter reader, and would slip past the format check below.
+        let root: JSONNode
+        do { root = try JSONParser.parse(payload) } catch { throw .malformed("payload: not valid JSON (\(error))") }
+        if case .object(let members) = root.value, case .number(let format)? = members.first(where: { $0.key == "catalogFormat" })?.value.value,
+           Int(exactly: format) != CatalogFormat.version {
             throw .unsupportedFormat(Int(exactly: format) ?? -1)
         }
         let catalog: Catalog
@@ -42,12 +48,6 @@ public enum CatalogCoding {
         return catalog
     }
 
-    /// The payload's `catalogFormat`, read before the full decode so that a newer format gets
-    /// "unsupported format" rather than a confusing missing-key error.
-    private static func formatField(_ payload: [UInt8]) -> JSONValue? {
-        guard let root = try? JSONParser.parse(payload), case .object(let members) = root.value else { return nil }
-        return members.first { $0.key == "catalogFormat" }?.value.value
-    }
 
     static func keyPath(_ path: [CodingKey]) -> String {
         var out = ""
