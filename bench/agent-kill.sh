@@ -53,18 +53,5 @@ if ! installed; then
   kill -TERM "$agent"; wait "$agent" || true; agent=""
 fi
 
-installed_dir=$(echo "$root"/packs/bench-corpus/*/)
-diff -r "$corpus/content" "$installed_dir/content" || { echo "FAIL: the installed tree differs from the corpus" >&2; exit 1; }
-[ -z "$(ls -A "$root/staging" 2>/dev/null)" ] || { echo "FAIL: staging left behind: $(ls "$root/staging")" >&2; exit 1; }
-echo "verify: installed tree equals the corpus after $killed kills of the agent"
-
-fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")
-requests=$(awk '$1 ~ /\.pack$/' "$NGINX_LOG" | wc -l)
-python3 - "$fetched" "$pack_size" "$requests" <<'PY'
-import sys
-fetched, size, requests = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-extra = 100 * (fetched - size) / size
-print(f"pack bytes fetched over all runs: {fetched} B in {requests} requests; pack {size} B")
-print(f"re-downloaded extra: {extra:.2f} % -> {'PASS' if extra <= 10 else 'FAIL'} (limit 10 %)")
-sys.exit(0 if extra <= 10 else 1)
-PY
+source bench/install-outcome.sh
+check_install_outcome "$root" "after $killed kills of the agent"
