@@ -76,6 +76,8 @@ public final class AgentService: @unchecked Sendable {
         }
         // The root first: a second agent stops here, naming the process that holds it.
         let manager = try AssetPackManager(configuration: managerConfiguration)
+        // Links planted in place of the queue's files are refused, as for the client store.
+        try layout.checkAgentDatabaseFiles()
         let queue = try RequestQueueStore(path: layout.agentDatabase)
         if configuration.acceptsInheritedSocket, let inherited = try SocketActivation.inheritedSocket() {
             socket = UnixListeningSocket(inherited: inherited.descriptor, path: inherited.path)

@@ -29,6 +29,23 @@ import Testing
         await agent.stopped()
     }
 
+    /// A link planted in place of the agent's queue files between two runs: the agent refuses to
+    /// start instead of writing through it, and the file it pointed at is untouched.
+    @Test(arguments: ["agent.sqlite", "agent.sqlite-wal", "agent.sqlite-shm"])
+    func aQueueFileReplacedByALinkIsRefused(name: String) async throws {
+        let fixture = try AgentFixture()
+        try fixture.put("A", files: ["a.bin": [1]])
+        try await fixture.publishAndServe()
+        let victim = try fixture.dir.write("victim.bin", patternBytes(4096, seed: 78))
+        let path = fixture.root + "/" + name
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: victim)
+        await #expect { _ = try await fixture.startAgent() } throws: { error in
+            "\(error)".contains(path)
+        }
+        #expect(fixture.dir.contents("victim.bin") == patternBytes(4096, seed: 78))
+    }
+
     @Test func aLiveAgentsSocketAndALockedRootAreClearErrors() async throws {
         let first = try AgentFixture(), second = try AgentFixture()
         for f in [first, second] {

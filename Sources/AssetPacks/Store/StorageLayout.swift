@@ -140,7 +140,16 @@ package struct StorageLayout: Sendable {
     /// name of a file elsewhere). SQLite opens `state.sqlite` without following a link, but not
     /// its `-wal`, `-shm` and `-journal` files, which it would write through.
     func checkStoreFiles(in root: ConfinedDirectory) throws {
-        for name in [Self.databaseName, Self.databaseName + "-wal", Self.databaseName + "-shm", Self.databaseName + "-journal"] {
+        try checkDatabaseFiles(named: Self.databaseName, in: root)
+    }
+
+    /// The same for the agent's queue (`agent.sqlite` and its companions).
+    package func checkAgentDatabaseFiles() throws {
+        try checkDatabaseFiles(named: Self.agentDatabaseName, in: try openRoot())
+    }
+
+    private func checkDatabaseFiles(named databaseName: String, in root: ConfinedDirectory) throws {
+        for name in [databaseName, databaseName + "-wal", databaseName + "-shm", databaseName + "-journal"] {
             let fd: Int32
             do { fd = try root.open(name, flags: O_RDONLY | O_NONBLOCK) } catch {
                 if error.isMissing { continue }
