@@ -41,7 +41,7 @@ stale() { local out=$1; shift; [ ! -e "$out" ] || [ -n "$(find "$@" -type f -new
 # Compiles each C shim and Swift module only when its sources changed, then links.
 build_binary() {
   local modules=(AssetPackFormat AssetPackPackaging AssetPackServer AssetPackMigration)
-  local cshims=(CZstd CCrypto CX509 CMicroHTTPD)
+  local cshims=(CZstd CCrypto CX509 CMicroHTTPD CPOSIX)
   local b=$work/build started=$SECONDS rebuilt=
   mkdir -p "$b/obj" "$b/modules" "$b/bin"
   local map=$b/modules/module.modulemap cflags=()
