@@ -4,15 +4,27 @@ import Foundation
 /// The SHA-256 of a file on disk, read in blocks.
 enum FileDigest {
     static func of(_ path: String) -> SHA256Digest? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return of(descriptor: fd)
+    }
+
+    /// The SHA-256 of the file open at `fd`, read from its start (by offset: the descriptor's
+    /// position is left alone); `fd` stays open.
+    static func of(descriptor fd: Int32) -> SHA256Digest? {
         let hasher = SHA256Hasher()
-        do {
-            // read(upToCount:) returns nil or empty data at the end of the file.
-            while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty { hasher.update(block) }
-        } catch {
-            return nil
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
+        while true {
+            let n = block.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if n == 0 { return hasher.finalize() }
+            block.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            offset += off_t(n)
         }
-        return hasher.finalize()
     }
 }

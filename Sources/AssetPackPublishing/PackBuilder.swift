@@ -22,6 +22,9 @@ struct BuiltPack {
 /// leave every time stamp as it was; `FileStamp.Timestamp.settledBefore`).
 struct PackBuilder {
     let repository: String
+    /// The repository folder, open: the reused pack files are read beneath it; nil when there is
+    /// no repository yet (nothing to reuse).
+    let folder: ConfinedDirectory?
     let writer: PackWriter
     /// The cache to reuse packs from; nil packages every pack.
     let cache: PublishCache?
@@ -30,8 +33,10 @@ struct PackBuilder {
     var clock: () -> FileStamp.Timestamp = FileStamp.Timestamp.fileSystemNow
     private(set) var warnings: [String] = []
 
-    init(repository: String, writer: PackWriter, cache: PublishCache?, afterPackaging: ((String) throws -> Void)?) {
+    init(repository: String, folder: ConfinedDirectory?, writer: PackWriter, cache: PublishCache?,
+         afterPackaging: ((String) throws -> Void)?) {
         self.repository = repository
+        self.folder = folder
         self.writer = writer
         self.cache = cache
         self.afterPackaging = afterPackaging
@@ -91,7 +96,8 @@ struct PackBuilder {
             return no("the entry does not name the pack's content-addressed path")
         }
         let reader: PackReader
-        do { reader = try PackReader(path: "\(repository)/\(entry.path)") } catch { return no(error.description) }
+        guard let folder else { return no("there is no repository to reuse it from") }
+        do { reader = try RepositoryPackFile.reader(entry.path, in: folder) } catch { return no("\(error)") }
         let index = reader.index
         guard reader.fileSize == entry.size else { return no("it has \(reader.fileSize) bytes, the cache says \(entry.size)") }
         guard reader.digest == entry.digest, reader.trailer.indexOffset == entry.indexOffset, reader.trailer.indexLength == entry.indexLength else {

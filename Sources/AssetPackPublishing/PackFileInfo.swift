@@ -23,11 +23,16 @@ struct PackFileInfo {
         self.chunking = chunking
     }
 
-    /// Reads the pack at `path`; `sha256` is the file's digest when known already (hashed as it
-    /// was written), otherwise the file is read through to compute it.
+    /// Reads the pack at `path` (a file this publish staged); `sha256` is the file's digest when
+    /// known already (hashed as it was written), otherwise the file is read through to compute it.
     init(path: String, sha256 known: SHA256Digest? = nil) throws {
         let reader = try PackReader(path: path)
         guard let sha256 = known ?? FileDigest.of(path) else { throw PublishError.io("cannot read \(path)") }
+        self.init(reader: reader, sha256: sha256)
+    }
+
+    /// Describes the pack `reader` has open, whose whole file hashes to `sha256`.
+    init(reader: PackReader, sha256: SHA256Digest) {
         metadata = reader.index.metadata
         size = reader.fileSize
         installSize = reader.index.installSize

@@ -63,7 +63,7 @@ public struct Publisher {
             cache = loaded
             report.cacheWarnings += [warning].compactMap { $0 }
         }
-        var builder = PackBuilder(repository: options.repository, writer: options.writer, cache: cache, afterPackaging: options.afterPackaging)
+        var builder = PackBuilder(repository: options.repository, folder: transaction?.folder ?? (try? ConfinedDirectory(root: options.repository)), writer: options.writer, cache: cache, afterPackaging: options.afterPackaging)
         var built: [BuiltPack] = []
         for (i, input) in inputs.enumerated() {
             built.append(try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(staging)/\(i).pack"))
@@ -120,20 +120,21 @@ public struct Publisher {
             // A reused pack's file was checked in place, under this publish's lock.
             guard let b = built.first(where: { $0.info.metadata.assetPackID == entry.id }), let staged = b.staged else { continue }
             let target = "\(options.repository)/\(entry.path)"
-            var st = stat()
-            guard stat(target, &st) == 0 else {
+            guard let folder = transaction.folder else { throw PublishError.io("the publish into \(options.repository) has ended") }
+            guard folder.exists(entry.path) else {
                 try transaction.place(staged, at: entry.path)
                 if entry.sha256 != b.info.sha256 { plan.packs[i] = b.info.catalogEntry(version: entry.version, path: entry.path) }
                 continue
             }
             // An unchanged pack whose file is in place: the signed old entry describes it (its
-            // index is read to make sure, not its chunks).
-            if old?.pack(withID: entry.id) == entry, UInt64(st.st_size) == entry.size,
-               (try? PackReader(path: target))?.digest == entry.digest { continue }
+            // index is read to make sure, not its chunks). Both reads open the file beneath the
+            // repository folder with no link followed.
+            if old?.pack(withID: entry.id) == entry, let reader = try? RepositoryPackFile.reader(entry.path, in: folder),
+               reader.fileSize == entry.size, reader.digest == entry.digest { continue }
             // Earlier content coming back (its file was retired but kept): check that the file
             // is the pack its name says, and describe it.
             let existing: PackFileInfo
-            do { existing = try PackFileInfo(path: target) } catch {
+            do { existing = try RepositoryPackFile.info(entry.path, in: folder) } catch {
                 throw PublishError.io("\(target) is not the pack its name says (\(error)); remove it")
             }
             guard existing.digest == b.info.digest else {

@@ -29,4 +29,23 @@ import Testing
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: outside)) ?? []).isEmpty)
         #expect(ws.catalogBytes() == before)
     }
+
+    /// A pack file the next publish would reuse (or describe in place), replaced by a link to an
+    /// identical copy outside: the publish reads nothing through it and says which file to remove.
+    @Test func aPackFileReplacedByALinkIsNotReadThrough() throws {
+        let ws = try workspace()
+        try ws.put("Alpha", files: ["big.bin": patternBytes(100_000, seed: 13)])
+        let first = try Publisher(key: testKey, options: ws.options()).publish(manifests: ["\(ws.dir.path)/Alpha.json"])
+        let before = ws.catalogBytes()
+        let path = ws.path + "/" + (first.catalog?.packs.first?.path ?? "")
+        let copy = ws.dir.file("copy.pack")
+        try FileManager.default.moveItem(atPath: path, toPath: copy)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: copy)
+
+        let options = ws.options { $0.now = publishedAt.addingTimeInterval(60) }
+        var message = ""
+        do { _ = try Publisher(key: testKey, options: options).publish(manifests: ["\(ws.dir.path)/Alpha.json"]) } catch { message = "\(error)" }
+        #expect(message.contains(path) && message.contains("symbolic link") && message.contains("remove it"), "\(message)")
+        #expect(ws.catalogBytes() == before)
+    }
 }

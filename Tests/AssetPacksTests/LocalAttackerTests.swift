@@ -120,9 +120,13 @@ extension LocalAttackerTests {
         try FileManager.default.createSymbolicLink(atPath: data, withDestinationPath: repo.dir.file("outside"))
 
         let manager = try repo.manager(root: root.path, server: server)
-        for read in ["contents", "descriptor"] {
+        for read in ["contents", "descriptor", "url"] {
             let error = await managerError {
-                if read == "contents" { _ = try await manager.contents(at: "data/table.bin") } else { close(try await manager.descriptor(for: "data/table.bin")) }
+                switch read {
+                case "contents": _ = try await manager.contents(at: "data/table.bin")
+                case "descriptor": close(try await manager.descriptor(for: "data/table.bin"))
+                default: _ = try await manager.url(for: "data/table.bin")
+                }
             }
             let message = try #require(error, "\(read)").description
             #expect(message.contains(data) && message.contains("symbolic link"), "\(read): \(message)")

@@ -9,10 +9,18 @@ public final class PackReader: @unchecked Sendable {
     public let fileSize: UInt64
     private let fd: Int32
 
-    public init(path: String) throws(PackError) {
-        self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
+    public convenience init(path: String) throws(PackError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
+        try self.init(adopting: fd, path: path)
+    }
+
+    /// Reads the pack open at `fd` (opened by the caller, e.g. confined beneath a folder with no
+    /// link followed); the reader owns the descriptor from here on, and closes it on failure too.
+    /// `path` only names the file in errors.
+    public init(adopting fd: Int32, path: String) throws(PackError) {
+        self.path = path
+        self.fd = fd
         do {
             var st = stat()
             guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw PackError.notAPack("\(path) is not a regular file") }

@@ -26,8 +26,15 @@ struct MergedNamespace: Sendable {
 
     /// The absolute path of the file `path` resolves to (only in pack `id` when given), the
     /// holding pack marked used at `now`; `fileNotFound` when no installed pack holds it.
+    /// The path is handed out only after the file opened beneath the root with no link
+    /// followed (a link planted in the install folder is refused here, as by `descriptor`);
+    /// what the caller then does with the path is beyond the root's confinement, which is why
+    /// `descriptor` and `contents` are the safer reads.
     func file(at path: String, inPackWithID id: String?, now: Date) throws -> String {
-        layout.absolute(try relativeFile(at: path, inPackWithID: id, now: now))
+        let file = try relativeFile(at: path, inPackWithID: id, now: now)
+        let fd = try StorageLayout.confined { () throws(ConfinementError) in try root.open(file, flags: O_RDONLY) }
+        close(fd)
+        return layout.absolute(file)
     }
 
     /// `file(at:…)` relative to the root.
