@@ -2,14 +2,16 @@
 """Generates the benchmark corpus (about SIZE_MIB, default 1024) deterministically:
 text and JSON (~20 %), incompressible media-like files (~25 %), many small files (~5 %),
 and one model-like file of half the total (bf16-like weights: random mantissas, narrow exponents).
-Usage: corpus.py DIR [SIZE_MIB]. Writes DIR/Manifest.json selecting everything."""
+Usage: corpus.py DIR [SIZE_MIB]. Writes DIR/Manifest.json selecting everything.
+Environment: CORPUS_SEED (another seed, other bytes of the same shape), CORPUS_ID (the pack ID,
+default bench-corpus)."""
 import json, os, random, sys
 
 def main():
     root = sys.argv[1]
     total = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
     mib = 1 << 20
-    rng = random.Random(20261130)
+    rng = random.Random(int(os.environ.get('CORPUS_SEED', '20261130')))
     os.makedirs(root, exist_ok=True)
     words = [''.join(rng.choice('abcdefghijklmnopqrstuvwxyz') for _ in range(rng.randint(2, 10))) for _ in range(5000)]
 
@@ -65,7 +67,7 @@ def main():
     raw[1::2] = raw[1::2].translate(table)
     write('models/generator.weights', bytes(raw))
     with open(os.path.join(root, 'Manifest.json'), 'w') as f:
-        json.dump({"assetPackID": "bench-corpus", "downloadPolicy": {"onDemand": {}},
+        json.dump({"assetPackID": os.environ.get('CORPUS_ID', 'bench-corpus'), "downloadPolicy": {"onDemand": {}},
                    "fileSelectors": [{"directory": "content"}], "platforms": ["iOS", "macOS"]}, f, indent=2)
 
 if __name__ == '__main__':
