@@ -9,15 +9,7 @@ import Testing
     static let documentedListen = "127.0.0.1:8080"
 
     /// The first ```nginx block of docs/HOSTING.md.
-    static func documentedServerBlock() throws -> String {
-        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("docs/HOSTING.md")
-        let text = try String(contentsOf: docs, encoding: .utf8)
-        guard let start = text.range(of: "```nginx\n"), let end = text.range(of: "\n```", range: start.upperBound..<text.endIndex) else {
-            throw NginxError("docs/HOSTING.md has no ```nginx block")
-        }
-        return String(text[start.upperBound..<end.lowerBound])
-    }
+    static func documentedServerBlock() throws -> String { try DocumentedBlock.first("nginx", in: "docs/HOSTING.md") }
 
     static var nginxPath: String? {
         (["/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx", "/opt/homebrew/bin/nginx"]).first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -8,10 +8,17 @@ public final class NginxServer: @unchecked Sendable {
     private let prefix: TemporaryDirectory
     private let process: ServerProcess
 
+    /// The access log, when asked for: a line per response, `URI STATUS BODY_BYTES_SENT RANGE`.
+    public let accessLogPath: String?
+
     /// `locations` is extra configuration placed in the server block (e.g. `location = /old { return 302 /new; }`).
-    public init(root: String, certificate: SelfSignedCertificate? = nil, locations: String = "") throws {
+    public init(root: String, certificate: SelfSignedCertificate? = nil, locations: String = "", accessLog: Bool = false) throws {
         let prefix = try TemporaryDirectory("nginx")
         self.prefix = prefix
+        let accessLogPath = accessLog ? prefix.file("access.log") : nil
+        self.accessLogPath = accessLogPath
+        let logging = accessLogPath.map { "log_format bytes '$request_uri $status $body_bytes_sent $http_range'; access_log \($0) bytes;" }
+            ?? "access_log off;"
         scheme = certificate == nil ? "http" : "https"
         for folder in ["body", "proxy", "fastcgi", "uwsgi", "scgi"] {
             try FileManager.default.createDirectory(atPath: prefix.file("tmp/\(folder)"), withIntermediateDirectories: true)
@@ -27,7 +34,7 @@ public final class NginxServer: @unchecked Sendable {
             error_log \(prefix.file("error.log")) warn;
             events { worker_connections 512; }
             http {
-                access_log off;
+                \(logging)
                 client_body_temp_path \(prefix.file("tmp/body"));
                 proxy_temp_path \(prefix.file("tmp/proxy"));
                 fastcgi_temp_path \(prefix.file("tmp/fastcgi"));
@@ -52,6 +59,12 @@ public final class NginxServer: @unchecked Sendable {
     }
 
     public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path.hasPrefix("/") ? "" : "/")\(path)" }
+
+    /// The access log's lines so far, each split into its fields.
+    public func accessLog() -> [[String]] {
+        guard let accessLogPath, let text = try? String(contentsOfFile: accessLogPath, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+    }
 
     public func stop() { process.stop() }
 }
