@@ -28,7 +28,9 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badSignature(let keyID):
             return "tampered catalog: the signature by key ID \(keyID) does not match the payload bytes"
         case .expired(let expires, let now):
-            return "expired catalog: it expired at \(RFC3339.string(expires)) and it is now \(RFC3339.string(now))"
+            return "expired catalog: it expired at \(RFC3339.string(expires)) and it is now \(RFC3339.string(now)) "
+                + "(the publisher must publish again; a repository copied to removable media needs a longer life: "
+                + "`assetpack publish --expires 365d`)"
         case .rolledBack(let version, let minimum):
             return "rolled-back catalog: version \(version) is older than version \(minimum), which was already accepted"
         }

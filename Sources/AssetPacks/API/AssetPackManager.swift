@@ -76,10 +76,12 @@ public actor AssetPackManager {
         storageLock = try StorageLock(layout: layout, root: root, timeout: configuration.storageLockTimeout)
         try layout.checkStoreFiles(in: root)
         store = try ClientStore(path: layout.database)
-        let transport: any HTTPTransport
-        if let t = configuration.transport { transport = t } else {
-            do { transport = try CurlTransport(caFile: configuration.caFile) } catch { throw AssetPackManagerError.transport(error) }
+        let network: any HTTPTransport
+        if let t = configuration.transport { network = t } else {
+            do { network = try CurlTransport(caFile: configuration.caFile) } catch { throw AssetPackManagerError.transport(error) }
         }
+        // A repository folder (`file://`) is read in place beside the HTTP mirrors.
+        let transport = SchemeRoutingTransport(network: network)
         client = RepositoryClient(mirrors: configuration.repositoryURLs, transport: transport, allowList: allowList,
                                   retry: configuration.retryPolicy, limits: configuration.networkLimits)
         catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store)

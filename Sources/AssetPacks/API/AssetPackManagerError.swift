@@ -57,6 +57,8 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
         case let .invalidPreservationPriority(priority, id):
             return "\(id): preservation priority \(priority) is out of range (0...1)"
         case let .domainNotAllowed(host, url): return "\(url): host \(host) is not in the domain allow-list"
+        case let .insecureRedirect(from, to) where to.lowercased().hasPrefix("file:"):
+            return "\(from) redirected to \(to): a redirect to a local file is refused (a repository folder must be configured as such)"
         case let .insecureRedirect(from, to):
             return "\(from) redirected to \(to): a redirect from https to http is refused (the repository was configured with an https URL)"
         case .downloadDeclined(let id): return "the shouldDownload hook declined to download \"\(id)\""

@@ -1,3 +1,4 @@
+import AssetPackTransport
 import Foundation
 
 /// Which hosts the client may download from, as Apple's BADownloadDomainAllowList: `example.com`
@@ -24,9 +25,14 @@ public struct DomainAllowList: Sendable, Equatable {
         }
     }
 
-    /// Returns when `url` has a host and it is allowed; otherwise throws `invalidConfiguration`
-    /// (no host) or `domainNotAllowed` naming the host.
+    /// Returns when `url` has a host and it is allowed, or is a `file://` URL (a repository
+    /// folder has no host; the list governs the network, and no redirect leads to a file);
+    /// otherwise throws `invalidConfiguration` (no host) or `domainNotAllowed` naming the host.
     public func check(_ url: String) throws(AssetPackManagerError) {
+        if url.lowercased().hasPrefix("file:") {
+            guard FileTransport.path(of: url) != nil else { throw .invalidConfiguration("\(url) is not a file:// URL with an absolute path") }
+            return
+        }
         guard let host = URLComponents(string: url)?.host, !host.isEmpty else {
             throw .invalidConfiguration("\(url) is not an http(s) URL with a host")
         }

@@ -136,6 +136,10 @@ final class RepositoryClient: Sendable {
             }
             let response = try transport.send(request, to: destination, cancellation: cancellation)
             if response.isRedirect, let next = response.redirectURL {
+                // Only to the network: a server must not point a client at its own files.
+                if !Self.isNetwork(next) {
+                    throw .aborted(url: current, underlying: AssetPackManagerError.insecureRedirect(from: current, to: next))
+                }
                 if secure, !Self.isHTTPS(next) {
                     throw .aborted(url: current, underlying: AssetPackManagerError.insecureRedirect(from: current, to: next))
                 }
@@ -148,6 +152,7 @@ final class RepositoryClient: Sendable {
     }
 
     private static func isHTTPS(_ url: String) -> Bool { url.lowercased().hasPrefix("https://") }
+    private static func isNetwork(_ url: String) -> Bool { isHTTPS(url) || url.lowercased().hasPrefix("http://") }
 }
 
 /// What `bytes(of:range:)` has collected in the current attempt (shared with the stream's callbacks).

@@ -1,17 +1,23 @@
 import ArgumentParsing
 import AssetPackFormat
 import AssetPacks
+import AssetPackTransport
 import Foundation
 
 /// Where a root's packs come from and whom to trust: what the client commands and the agent
 /// take, and the root remembers.
 struct RepositoryOptions: ParsableArguments {
-    @Option("--repo", value: "URL", help: "Repository base URL (where catalog.json is); repeat for mirrors. Remembered by the root.")
+    @Option("--repo", value: "URL|DIR", help: "Repository base URL (where catalog.json is), or a repository folder (a copy on a USB stick or a share; also file://); repeat for mirrors. Remembered by the root.")
     var repositories: [String]
     @Option("--public-key", value: "KEY", help: "The publisher's public key, or its .pub file. Remembered by the root.")
     var publicKey: String?
     @Option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
     var caFile: String?
+
+    /// The repositories as URLs: a folder path becomes the `file://` URL of its absolute path.
+    var repositoryURLs: [String] {
+        repositories.map { $0.contains("://") ? $0 : FileTransport.url(forPath: URL(fileURLWithPath: $0).standardizedFileURL.path) }
+    }
 
     /// Whether any of them was given.
     var isEmpty: Bool { repositories.isEmpty && publicKey == nil && caFile == nil }
@@ -19,7 +25,7 @@ struct RepositoryOptions: ParsableArguments {
     /// `settings` with the options given now in place of what the root remembered.
     func applied(to settings: RootSettings) throws(CLIError) -> RootSettings {
         var settings = settings
-        if !repositories.isEmpty { settings.repositoryURLs = repositories }
+        if !repositories.isEmpty { settings.repositoryURLs = repositoryURLs }
         if let publicKey {
             do { settings.publicKey = try Ed25519PublicKey(argument: publicKey).text } catch { throw .failure("--public-key: \(error)") }
         }
@@ -30,7 +36,7 @@ struct RepositoryOptions: ParsableArguments {
     /// The options that would change what `settings` holds (a value given again is no change).
     func changes(to settings: RootSettings) -> [String] {
         var changed: [String] = []
-        if !repositories.isEmpty, repositories != settings.repositoryURLs { changed.append("--repo") }
+        if !repositories.isEmpty, repositoryURLs != settings.repositoryURLs { changed.append("--repo") }
         if let publicKey, (try? Ed25519PublicKey(argument: publicKey).text) != settings.publicKey { changed.append("--public-key") }
         if let caFile, URL(fileURLWithPath: caFile).standardizedFileURL.path != settings.caFile { changed.append("--ca") }
         return changed
