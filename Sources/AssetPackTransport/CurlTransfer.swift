@@ -84,15 +84,9 @@ final class CurlTransfer {
             }
             body.append(contentsOf: bytes)
         case .fileDescriptor(let fd):
-            var offset = 0
-            while offset < bytes.count {
-                let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    fileError = .file(path: "file descriptor \(fd)", message: "write failed: \(String(cString: strerror(errno)))")
-                    return false
-                }
-                offset += n
+            do throws(TransportError) { try HTTPBodyDestination.writeAll(bytes, to: fd) } catch {
+                fileError = error
+                return false
             }
         case .stream(let stream):
             do { try stream.onBytes(bytes) } catch {

@@ -108,16 +108,7 @@ public struct FileTransport: HTTPTransport {
                          into response: inout HTTPResponse) throws(TransportError) {
         switch destination {
         case .memory: response.body.append(contentsOf: bytes)
-        case .fileDescriptor(let out):
-            var done = 0
-            while done < bytes.count {
-                let w = write(out, bytes.baseAddress! + done, bytes.count - done)
-                if w < 0 {
-                    if errno == EINTR { continue }
-                    throw .file(path: "file descriptor \(out)", message: "write failed: \(String(cString: strerror(errno)))")
-                }
-                done += w
-            }
+        case .fileDescriptor(let out): try HTTPBodyDestination.writeAll(bytes, to: out)
         case .stream(let stream):
             do { try stream.onBytes(bytes) } catch { throw .aborted(url: url, underlying: error) }
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the body of a 2xx response goes. Bodies of other statuses are always kept in memory,
 /// up to 64 KiB, for the error message (so a stream never sees an error page).
 public enum HTTPBodyDestination: Sendable {
@@ -25,5 +27,21 @@ public struct HTTPBodyStream: @unchecked Sendable {
                 onBytes: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.onResponse = onResponse
         self.onBytes = onBytes
+    }
+}
+
+extension HTTPBodyDestination {
+    /// Writes all of `bytes` to `fd` (a `.fileDescriptor` destination), resuming after EINTR
+    /// and short writes; the error names the descriptor.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws(TransportError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .file(path: "file descriptor \(fd)", message: "write failed: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
     }
 }
