@@ -1,21 +1,25 @@
+import AssetPackFormat
 import Foundation
 
 /// What a storage root remembers between runs of the command-line client: the repository, the
-/// trusted key, the CA file and the storage budget, so that later commands need only `--root`.
+/// trusted key (or pinned root key), the CA file and the storage budget, so that later commands need only `--root`.
 public struct RootSettings: Sendable, Equatable {
     /// `Configuration.repositoryURLs` (empty: none remembered).
     public var repositoryURLs: [String]
     /// The publisher's key as `ed25519:…` text (`Configuration.publicKey`).
     public var publicKey: String?
+    /// The pinned root key as `ed25519:…` text (`Configuration.rootKey`): root mode.
+    public var rootKey: String?
     /// `Configuration.caFile`: an absolute path.
     public var caFile: String?
     /// `Configuration.storageBudget` (nil: none).
     public var storageBudget: UInt64?
 
     /// Settings with these values (all empty by default).
-    public init(repositoryURLs: [String] = [], publicKey: String? = nil, caFile: String? = nil, storageBudget: UInt64? = nil) {
+    public init(repositoryURLs: [String] = [], publicKey: String? = nil, rootKey: String? = nil, caFile: String? = nil, storageBudget: UInt64? = nil) {
         self.repositoryURLs = repositoryURLs
         self.publicKey = publicKey
+        self.rootKey = rootKey
         self.caFile = caFile
         self.storageBudget = storageBudget
     }
@@ -27,7 +31,7 @@ public struct RootSettings: Sendable, Equatable {
         try layout.checkStoreFiles(in: try layout.openRoot())
         let store = try ClientStore(path: StorageLayout(root: path).database)
         return RootSettings(repositoryURLs: (try store.setting("repositoryURLs"))?.split(separator: "\n").map(String.init) ?? [],
-                            publicKey: try store.setting("publicKey"), caFile: try store.setting("caFile"),
+                            publicKey: try store.setting("publicKey"), rootKey: try store.setting("rootKey"), caFile: try store.setting("caFile"),
                             storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) })
     }
 
@@ -39,7 +43,19 @@ public struct RootSettings: Sendable, Equatable {
         let store = try ClientStore(path: StorageLayout(root: path).database)
         try store.setSetting("repositoryURLs", repositoryURLs.isEmpty ? nil : repositoryURLs.joined(separator: "\n"))
         try store.setSetting("publicKey", publicKey)
+        try store.setSetting("rootKey", rootKey)
         try store.setSetting("caFile", caFile)
         try store.setSetting("storageBudget", storageBudget.map { String($0) })
+    }
+
+    /// The trust these settings configure, for `Configuration`: the pinned root key (root mode)
+    /// when there is one, else the catalog key; nil when there is neither.
+    public func trustedKeys() throws -> (publicKey: Ed25519PublicKey, rootKey: Ed25519PublicKey?)? {
+        if let rootKey {
+            let key = try Ed25519PublicKey(text: rootKey)
+            return (try publicKey.map { try Ed25519PublicKey(text: $0) } ?? key, key)
+        }
+        guard let publicKey else { return nil }
+        return (try Ed25519PublicKey(text: publicKey), nil)
     }
 }

@@ -10,11 +10,13 @@ struct RepositoryOptions: ParsableArguments {
     var repositories: [String]
     @Option("--public-key", value: "KEY", help: "The publisher's public key, or its .pub file. Remembered by the root.")
     var publicKey: String?
+    @Option("--root-key", value: "KEY", help: "Pin the repository's root public key (or its .pub file): root mode, recommended. Remembered by the root.")
+    var rootKey: String?
     @Option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
     var caFile: String?
 
     /// Whether any of them was given.
-    var isEmpty: Bool { repositories.isEmpty && publicKey == nil && caFile == nil }
+    var isEmpty: Bool { repositories.isEmpty && publicKey == nil && rootKey == nil && caFile == nil }
 
     /// `settings` with the options given now in place of what the root remembered.
     func applied(to settings: RootSettings) throws(CLIError) -> RootSettings {
@@ -22,6 +24,9 @@ struct RepositoryOptions: ParsableArguments {
         if !repositories.isEmpty { settings.repositoryURLs = repositories }
         if let publicKey {
             do { settings.publicKey = try Ed25519PublicKey(argument: publicKey).text } catch { throw .failure("--public-key: \(error)") }
+        }
+        if let rootKey {
+            do { settings.rootKey = try Ed25519PublicKey(argument: rootKey).text } catch { throw .failure("--root-key: \(error)") }
         }
         if let caFile { settings.caFile = URL(fileURLWithPath: caFile).standardizedFileURL.path }
         return settings
@@ -32,6 +37,7 @@ struct RepositoryOptions: ParsableArguments {
         var changed: [String] = []
         if !repositories.isEmpty, repositories != settings.repositoryURLs { changed.append("--repo") }
         if let publicKey, (try? Ed25519PublicKey(argument: publicKey).text) != settings.publicKey { changed.append("--public-key") }
+        if let rootKey, (try? Ed25519PublicKey(argument: rootKey).text) != settings.rootKey { changed.append("--root-key") }
         if let caFile, URL(fileURLWithPath: caFile).standardizedFileURL.path != settings.caFile { changed.append("--ca") }
         return changed
     }
