@@ -27,8 +27,9 @@ public struct RootRotation {
     @discardableResult
     public func rotate(repository: String) throws -> RootMetadata {
         guard expiresIn > 0 else { throw PublishError.invalidOption("the root's expiry must be in the future") }
+        // Until root.json is in place, a failure rolls everything back (roots/N+1.root.json
+        // included, and the repository folder when this made it).
         let transaction = try RepositoryTransaction(repository: repository)
-        defer { transaction.finish() }
         // Whole seconds, as the file says it.
         let expires = Date(timeIntervalSince1970: now.addingTimeInterval(expiresIn).timeIntervalSince1970.rounded(.down))
         let trust = try RepositoryTrust.load(repository: repository)
@@ -65,6 +66,7 @@ public struct RootRotation {
         }
         try transaction.placeNew(bytes, at: TrustRole.rootPath(version: next.version))
         try transaction.commitFile(TrustRole.root.fileName, bytes)
+        transaction.finish()
         return next
     }
 }

@@ -29,12 +29,12 @@ public struct TimestampSigner {
             throw PublishError.io("\(repository) is not a repository folder")
         }
         let transaction = try RepositoryTransaction(repository: repository)
-        defer { transaction.finish() }
         guard let trust = try RepositoryTrust.load(repository: repository) else {
             throw PublishError.trust("\(repository) has no root (roots/1.root.json): run 'assetpack rotate --repo \(repository) --root-key ROOT.key …' first")
         }
         let stamp = try makeTimestamp(trust: trust, repository: repository, catalogBytes: try Self.catalogBytes(repository))
         try transaction.commitFile(TrustRole.timestamp.fileName, try stamp.signed(by: key))
+        transaction.finish()
         return stamp
     }
 

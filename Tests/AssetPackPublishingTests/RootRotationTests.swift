@@ -125,4 +125,16 @@ import Testing
         #expect(throws: PublishError.self) { try RootRotation(rootKey: keys.root).rotate(repository: ws.path) }
         #expect(ws.contents("catalog.json") == nil)
     }
+
+    @Test func aRotationThatCannotWriteRootJSONLeavesNoNewRootBehind() throws {
+        let (ws, keys) = try repository()
+        try ws.startRoot(keys)
+        // root.json cannot be replaced (a folder stands in its place): roots/2 must not stay.
+        try FileManager.default.removeItem(atPath: ws.path + "/root.json")
+        try FileManager.default.createDirectory(atPath: ws.path + "/root.json/x", withIntermediateDirectories: true)
+        #expect(throws: (any Error).self) { try RootRotation(rootKey: keys.root).rotate(repository: ws.path) }
+        #expect(ws.contents("roots/2.root.json") == nil)
+        #expect(try trust(ws).current.version == 1)
+        #expect(!(try FileManager.default.contentsOfDirectory(atPath: ws.path)).contains { $0.hasPrefix(".assetpack-staging") })
+    }
 }

@@ -33,6 +33,11 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         r = try await run(["status", "--root", root])
         #expect(r.status == 0 && r.stderr.contains("repository: root v1, timestamp v1, catalog v1"), "\(r.stderr)")
+        // Or pinned with a root file shipped with the app.
+        r = try await run(["ensure", "Pack", "--repo", server.url, "--root", repo.dir.file("client2"), "--root-file", "repo/roots/1.root.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        r = try await run(["ensure", "Pack", "--repo", server.url, "--root", repo.dir.file("client3"), "--root-file", "catalog.key.pub"])
+        #expect(r.status == 1 && r.stderr.contains("--root-file") && r.stderr.contains("malformed"), "\(r.stderr)")
 
         // The catalog key leaks: the root key rotates it out, the old key can no longer publish,
         // the new one publishes, and the client follows.

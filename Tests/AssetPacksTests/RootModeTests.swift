@@ -10,12 +10,13 @@ import Testing
 /// only as the fresh timestamp names it, keeps root and timestamp versions only once every check
 /// passed, and refuses each attack with an error that names it.
 @Suite struct RootModeTests {
-    func repository(rootExpiresIn: TimeInterval = 365 * 86_400, rootNow: Date = Date()) throws -> (TestRepository, TestRootKeys) {
+    func repository(rootExpiresIn: TimeInterval = 365 * 86_400, rootNow: Date = Date(),
+                    publishedAt: Date = Date()) throws -> (TestRepository, TestRootKeys) {
         let repo = try TestRepository()
         let keys = try TestRootKeys()
         try repo.put("Pack", files: ["pack.txt": text("content\n", repeating: 10)])
         try repo.startRoot(keys, expiresIn: rootExpiresIn, now: rootNow)
-        try repo.publish(keys)
+        try repo.publish(keys, now: publishedAt)
         return (repo, keys)
     }
 
@@ -138,15 +139,17 @@ import Testing
     }
 
     @Test func staleTimestampIsRefusedOnlineAndReportedOffline() async throws {
-        let (repo, keys) = try repository()
+        // One clock for the publish and the clients, so that the figures are exact.
+        let base = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let (repo, keys) = try repository(publishedAt: base)
         let server = try repo.serve()
         let root = "root"
         do {
-            let manager = try manager(repo, keys, root: root, server: server)
+            let manager = try manager(repo, keys, root: root, server: server, now: base)
             try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
         }
         // Two hours on (the timestamp lives one hour): a repository frozen since is refused online.
-        let later = Date().addingTimeInterval(2 * 3600)
+        let later = base.addingTimeInterval(2 * 3600)
         do {
             let manager = try manager(repo, keys, root: root, server: server, now: later)
             let error = await trustError { try await manager.checkForUpdates() }
@@ -164,9 +167,8 @@ import Testing
         #expect(try await offline.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .upToDate])
         #expect(try await offline.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
         let freshness = try #require(try await offline.repositoryFreshness())
-        #expect(freshness.isStale)
-        #expect(freshness.staleFor > 3000 && freshness.staleFor < 3700)
-        #expect(freshness.age >= 2 * 3600 - 60)
+        #expect(freshness.isStale && freshness.staleFor == 3600 && freshness.age == 7200)
+        #expect(freshness.lastVerified == base && freshness.timestampExpires == base.addingTimeInterval(3600))
     }
 
     @Test func rolledBackTimestampIsRefused() async throws {
@@ -222,5 +224,29 @@ import Testing
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.publicKey = keys.catalog.publicKey }
         try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
         #expect(try await manager.repositoryFreshness() == nil)
+    }
+
+    @Test func anInitialRootFileStartsTheWalkAtItsVersion() async throws {
+        let (repo, keys) = try repository()
+        let newRoot = try SigningKey.generate()
+        try rotate(repo, keys) { $0.newRootKey = newRoot }
+        let server = try repo.serve()
+        // An app built after the handover ships roots/2.root.json: it never reads roots/1.
+        let file = try #require(repo.contents("roots/2.root.json"))
+        do {
+            let manager = try repo.manager(root: repo.dir.file("shipped"), server: server) { $0.initialRoot = file }
+            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            #expect(try await manager.repositoryFreshness()?.rootVersion == 2)
+        }
+        #expect(!server.requests().contains { $0.path == "/roots/1.root.json" })
+        // Pinning the new root key alone cannot start the chain: roots/1 was signed by the old key.
+        let keyOnly = try repo.manager(root: repo.dir.file("key-only"), server: server) { $0.rootKey = newRoot.publicKey }
+        #expect(await trustError { _ = try await keyOnly.assetPack(withID: "Pack") } == .rootNotSignedByPrevious(version: 1, trustedVersion: 0))
+        // A file that is no root signed by its own key is a configuration error at once.
+        var tampered = file
+        tampered[tampered.count / 3] ^= 0x01
+        #expect(throws: AssetPackManagerError.self) {
+            _ = try repo.manager(root: repo.dir.file("bad"), server: server) { $0.initialRoot = tampered }
+        }
     }
 }

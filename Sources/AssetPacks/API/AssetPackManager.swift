@@ -83,7 +83,7 @@ public actor AssetPackManager {
         client = RepositoryClient(mirrors: configuration.repositoryURLs, transport: transport, allowList: allowList,
                                   retry: configuration.retryPolicy, limits: configuration.networkLimits)
         catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
-                                      rootKey: configuration.rootKey)
+                                      anchor: try TrustAnchor.configured(configuration))
         languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
         mergedNamespace = MergedNamespace(store: store, layout: layout, root: root, languages: languages)
         try Self.reconcile(layout: layout, root: root, store: store)

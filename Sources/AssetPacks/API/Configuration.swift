@@ -18,6 +18,12 @@ extension AssetPackManager {
         /// catalog must be the one a fresh `timestamp.json` names (docs/CLIENT.md, "Pinning the
         /// root"). nil: single-key mode with `publicKey`.
         public var rootKey: Ed25519PublicKey?
+        /// Root mode from a root file shipped with the app (a `roots/N.root.json`) instead of a
+        /// key: trusted as is once it is signed by a root key it names, and the walk starts at
+        /// its version — so an app built after a root key rotation starts from the new root.
+        /// Takes precedence over `rootKey`. A file that does not parse or is not signed so makes
+        /// `init` fail (`invalidConfiguration`).
+        public var initialRoot: [UInt8]?
         /// Where installed packs, downloads in progress and the state database live.
         public var storageRoot: String
         /// Compressed bytes all packs together may download [BADownloadAllowance].

@@ -6,7 +6,8 @@ extension CatalogClient {
     static let maximumRootSteps = 1024
 
     /// Root mode (docs/FORMAT.md, "Client verification order"):
-    /// 1. start from the last accepted root (or the pinned key, when none was accepted from it);
+    /// 1. start from the last accepted root (or the anchor — the pinned key or the initial root
+    ///    file — when none was accepted from it);
     /// 2. read `root.json`'s version (unverified: only a hint of how far to walk); older than the
     ///    trusted root → **rolled-back root**;
     /// 3. walk `roots/N+1.root.json`, `roots/N+2.root.json`… up to it, each checked by
@@ -18,10 +19,10 @@ extension CatalogClient {
     ///    the store when it already holds them —, signed by a catalog key of the root, not expired,
     ///    not rolled back, with the version the timestamp names;
     /// 7. only then root, timestamp and catalog are stored, in one transaction.
-    func refreshTrusted(rootKey: Ed25519PublicKey, now: Date) throws -> Catalog {
-        let stored = try store.acceptedTrust().flatMap { $0.anchor == rootKey.text ? $0 : nil }
-        var root = TrustedRoot.pinned(rootKey)
-        if let stored {
+    func refreshTrusted(anchor: TrustAnchor, now: Date) throws -> Catalog {
+        let stored = try store.acceptedTrust().flatMap { $0.anchor == anchor.id ? $0 : nil }
+        var root = anchor.start
+        if let stored, stored.rootVersion >= root.version {
             root = try Self.mapped { try TrustedRoot(acceptedFile: stored.root, file: "the client store's root") }
         }
         let trusted = root
@@ -58,7 +59,7 @@ extension CatalogClient {
                 (try check(response.body), response.body)
             }
         }
-        let trust = AcceptedTrust(anchor: rootKey.text, rootVersion: walked.version, root: walked.envelope!, timestampVersion: timestamp.version,
+        let trust = AcceptedTrust(anchor: anchor.id, rootVersion: walked.version, root: walked.envelope!, timestampVersion: timestamp.version,
                                   timestamp: timestampBytes, timestampExpires: timestamp.expires, checkedAt: now)
         try store.acceptTrusted(trust, catalogVersion: catalog.version, payload: CatalogCoding.encode(catalog), envelope: body)
         return catalog
@@ -78,7 +79,7 @@ extension CatalogClient {
 
     /// How fresh the client's view of the repository is (root mode), from the store alone.
     func freshness(now: Date) throws -> RepositoryFreshness? {
-        guard let rootKey, let trust = try store.acceptedTrust(), trust.anchor == rootKey.text,
+        guard let anchor, let trust = try store.acceptedTrust(), trust.anchor == anchor.id,
               let catalog = try store.acceptedCatalog() else { return nil }
         return RepositoryFreshness(rootVersion: trust.rootVersion, timestampVersion: trust.timestampVersion, catalogVersion: catalog.version,
                                    lastVerified: trust.checkedAt, timestampExpires: trust.timestampExpires, now: now)

@@ -6,18 +6,19 @@ import Foundation
 /// restarts too), and keeps the last good one for an offline start. Each mirror's catalog is
 /// checked on its own: a mirror that serves a refused one is passed over for the session.
 ///
-/// With a pinned root key (`rootKey`), the catalog's keys come from the repository's root chain
-/// and the catalog must be the one a fresh timestamp names (`CatalogClient+Trust.swift`).
+/// In root mode (`anchor`: a pinned root key or an initial root file), the catalog's keys come
+/// from the repository's root chain and the catalog must be the one a fresh timestamp names
+/// (`CatalogClient+Trust.swift`).
 struct CatalogClient {
     let client: RepositoryClient
     let verifier: CatalogVerifier
     let store: ClientStore
-    /// Root mode: the pinned root key; nil for a single catalog key (`verifier`).
-    var rootKey: Ed25519PublicKey? = nil
+    /// Root mode: where the root chain starts; nil for a single catalog key (`verifier`).
+    var anchor: TrustAnchor? = nil
 
     /// Downloads and accepts the current catalog.
     func refresh(now: Date) throws -> Catalog {
-        if let rootKey { return try refreshTrusted(rootKey: rootKey, now: now) }
+        if let anchor { return try refreshTrusted(anchor: anchor, now: now) }
         let accepted = try store.acceptedCatalog()
         // Each mirror's catalog is checked on its own: one that serves a bad one goes to the back
         // of the line for the session, and the next mirror's is taken.
@@ -37,8 +38,8 @@ struct CatalogClient {
     /// `allowExpired` (reading status offline).
     func cached(now: Date, allowExpired: Bool) throws -> Catalog? {
         guard let accepted = try store.acceptedCatalog() else { return nil }
-        if let rootKey {
-            guard let trust = try store.acceptedTrust(), trust.anchor == rootKey.text else { return nil }
+        if let anchor {
+            guard let trust = try store.acceptedTrust(), trust.anchor == anchor.id else { return nil }
             return try Self.mapped {
                 try TrustedRoot(acceptedFile: trust.root, file: "the client store's root")
                     .verifyCatalog(accepted.envelope, now: allowExpired ? nil : now, minimumVersion: accepted.version)

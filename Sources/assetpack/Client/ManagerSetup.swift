@@ -14,13 +14,13 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     case nil: break
     }
     guard !settings.repositoryURLs.isEmpty else { throw CLIError.usage("no repository: pass --repo URL (the root remembers it)") }
-    let keys = try savedKeys(settings)
-    guard let keys else { throw CLIError.usage("no public key: pass --root-key ROOTKEY (root mode) or --public-key KEY (the root remembers it)") }
+    let trust = try savedTrust(settings)
+    guard let trust else { throw CLIError.usage("no public key: pass --root-key ROOTKEY (root mode) or --public-key KEY (the root remembers it)") }
     // The manager first: it locks the root, so no other process sees the settings change.
-    var configuration = AssetPackManager.Configuration(repositoryURLs: settings.repositoryURLs, publicKey: keys.publicKey, storageRoot: root,
+    var configuration = AssetPackManager.Configuration(repositoryURLs: settings.repositoryURLs, publicKey: trust.publicKey, storageRoot: root,
                                                        allowedDomains: options.allowedDomains, caFile: settings.caFile,
                                                        storageLockTimeout: try options.storage.storageLockTimeout())
-    configuration.rootKey = keys.rootKey
+    trust.apply(to: &configuration)
     configuration.parallelDownloads = try options.parallelDownloads()
     configuration.networkLimits = try options.networkLimits()
     configuration.storageBudget = settings.storageBudget
@@ -33,16 +33,16 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
 func makeLocalManager(_ options: RootOptions) throws -> AssetPackManager {
     let root = options.root
     let settings = try RootSettings.load(root: root)
-    guard let keys = try savedKeys(settings), !settings.repositoryURLs.isEmpty else {
+    guard let trust = try savedTrust(settings), !settings.repositoryURLs.isEmpty else {
         throw CLIError.failure("\(root) is not an initialised storage root (run 'assetpack install' first)")
     }
-    var configuration = AssetPackManager.Configuration(repositoryURLs: settings.repositoryURLs, publicKey: keys.publicKey, storageRoot: root,
+    var configuration = AssetPackManager.Configuration(repositoryURLs: settings.repositoryURLs, publicKey: trust.publicKey, storageRoot: root,
                                                        caFile: settings.caFile, storageLockTimeout: try options.storageLockTimeout())
-    configuration.rootKey = keys.rootKey
+    trust.apply(to: &configuration)
     return try AssetPackManager(configuration: configuration)
 }
 
-/// The catalog key and the pinned root key the root remembers.
-private func savedKeys(_ settings: RootSettings) throws(CLIError) -> (publicKey: Ed25519PublicKey, rootKey: Ed25519PublicKey?)? {
-    do { return try settings.trustedKeys() } catch { throw CLIError.failure("the saved key is invalid: \(error)") }
+/// The keys (and initial root file) the root remembers.
+private func savedTrust(_ settings: RootSettings) throws(CLIError) -> RootSettings.Trust? {
+    do { return try settings.trust() } catch { throw CLIError.failure("the saved key is invalid: \(error)") }
 }
