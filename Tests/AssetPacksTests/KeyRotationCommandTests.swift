@@ -52,6 +52,16 @@ import Testing
         r = try await run(["status", "--root", root])
         #expect(r.status == 0 && r.stderr.contains("repository: root v2, timestamp v2, catalog v2"), "\(r.stderr)")
 
+        // What a pinned client sees, checked by the publisher.
+        r = try await run(["verify-catalog", "repo", "--root-key", "root.key.pub"])
+        #expect(r.status == 0 && r.stdout.contains("Root:       version 2") && r.stdout.contains("Timestamp:  version 2"), "\(r.stderr)")
+        r = try await run(["verify-catalog", server.url, "--root-key", "root.key.pub", "--json"])
+        #expect(r.status == 0 && r.stdout.contains("\"version\" : 2"), "\(r.stdout) \(r.stderr)")
+        r = try await run(["verify-catalog", "repo", "--root-key", "catalog2.key.pub"])
+        #expect(r.status == 1 && r.stderr.contains("forged root"), "\(r.stderr)")
+        r = try await run(["verify-catalog", "repo"])
+        #expect(r.status == 2, "\(r.stderr)")
+
         // The cron job re-signs the timestamp alone; the catalog key cannot.
         let previousTimestamp = try #require(repo.contents("timestamp.json"))
         r = try await run(["timestamp", "--repo", "repo", "--key", "timestamp.key", "--expires", "1d"])
