@@ -17,10 +17,13 @@ public struct RootRotation {
     public var timestampKeys: [Ed25519PublicKey]?
     /// How long the new root stays valid (default 365 days).
     public var expiresIn: TimeInterval = RootRotation.defaultExpiry
+    /// The clock the new root's expiry counts from.
     public var now = Date()
 
+    /// How long a root stays valid unless `--expires` says otherwise.
     public static let defaultExpiry: TimeInterval = 365 * 86_400
 
+    /// A rotation signed with `rootKey` that changes nothing but the version and expiry until told.
     public init(rootKey: SigningKey) { self.rootKey = rootKey }
 
     /// Writes the next root into `repository` under its publish lock and returns it.

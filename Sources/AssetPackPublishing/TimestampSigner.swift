@@ -9,10 +9,14 @@ public struct TimestampSigner {
     /// The default lifetime of a timestamp (`--expires`).
     public static let defaultExpiry: TimeInterval = 86_400
 
+    /// A timestamp key of the repository's newest root.
     public var key: SigningKey
+    /// How long the new timestamp stays valid.
     public var expiresIn: TimeInterval
+    /// The clock the expiry counts from (and the catalog's expiry is checked against).
     public var now: Date
 
+    /// A signer with this key.
     public init(key: SigningKey, expiresIn: TimeInterval = TimestampSigner.defaultExpiry, now: Date = Date()) {
         self.key = key
         self.expiresIn = expiresIn

@@ -9,6 +9,7 @@ public struct CatalogVerifier: Sendable {
     /// The first trusted key.
     public var publicKey: Ed25519PublicKey { publicKeys[0] }
 
+    /// Trusts a signature by `publicKey` alone.
     public init(publicKey: Ed25519PublicKey) { publicKeys = [publicKey] }
 
     /// Trusts a signature by any of `publicKeys` (not empty).

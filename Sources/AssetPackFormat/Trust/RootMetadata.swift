@@ -4,6 +4,7 @@ import Foundation
 /// the catalog and the timestamp, until when, at which version. Any one listed key of a role
 /// suffices (a threshold of one).
 public struct RootMetadata: Sendable, Equatable, Codable {
+    /// `TrustRole.formatVersion`, inside the signed bytes.
     public var rootFormat: Int
     /// 1 for the first root, then +1 with every rotation; a client accepts version N+1 only
     /// from version N.
@@ -18,6 +19,7 @@ public struct RootMetadata: Sendable, Equatable, Codable {
     /// Public keys that may sign `timestamp.json`.
     public var timestampKeys: [String]
 
+    /// A root of this version naming these keys (in their text form).
     public init(version: Int, expires: Date, rootKeys: [Ed25519PublicKey], catalogKeys: [Ed25519PublicKey], timestampKeys: [Ed25519PublicKey]) {
         rootFormat = TrustRole.formatVersion
         self.version = version
@@ -40,8 +42,10 @@ public struct RootMetadata: Sendable, Equatable, Codable {
         return root
     }
 
-    /// The keys of each role, parsed (they were checked when the payload was decoded).
+    /// The root keys, parsed (every key list was checked when the payload was decoded).
     public var rootPublicKeys: [Ed25519PublicKey] { rootKeys.compactMap { try? Ed25519PublicKey(text: $0) } }
+    /// The catalog keys, parsed.
     public var catalogPublicKeys: [Ed25519PublicKey] { catalogKeys.compactMap { try? Ed25519PublicKey(text: $0) } }
+    /// The timestamp keys, parsed.
     public var timestampPublicKeys: [Ed25519PublicKey] { timestampKeys.compactMap { try? Ed25519PublicKey(text: $0) } }
 }

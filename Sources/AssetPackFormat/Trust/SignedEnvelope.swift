@@ -8,10 +8,14 @@ import Foundation
 /// {"rootFormat": 1, "payload": "<base64>", "signatures": [{"algorithm": "ed25519", "keyID": "…", "signature": "<base64>"}]}
 /// ```
 public struct SignedEnvelope: Sendable, Equatable {
+    /// Which file this is (its format key and signing context).
     public var role: TrustRole
+    /// The exact signed bytes.
     public var payload: [UInt8]
+    /// Signatures over the role's context and the payload.
     public var signatures: [CatalogSignature]
 
+    /// An envelope of these parts.
     public init(role: TrustRole, payload: [UInt8], signatures: [CatalogSignature]) {
         self.role = role
         self.payload = payload

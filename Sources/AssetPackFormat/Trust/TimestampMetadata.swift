@@ -6,12 +6,14 @@ import Foundation
 public struct TimestampMetadata: Sendable, Equatable, Codable {
     /// The catalog the timestamp names.
     public struct CatalogReference: Sendable, Equatable, Codable {
+        /// The catalog's `version`.
         public var version: Int
         /// Bytes of `catalog.json`.
         public var size: UInt64
         /// 64 lowercase hex: SHA-256 of `catalog.json`'s bytes, exactly as served.
         public var sha256: String
 
+        /// The catalog of this version whose file has this size and digest.
         public init(version: Int, size: UInt64, sha256: SHA256Digest) {
             self.version = version
             self.size = size
@@ -19,12 +21,16 @@ public struct TimestampMetadata: Sendable, Equatable, Codable {
         }
     }
 
+    /// `TrustRole.formatVersion`, inside the signed bytes.
     public var timestampFormat: Int
     /// +1 every time the timestamp is signed; clients refuse versions below the last they accepted.
     public var version: Int
+    /// After this, clients online refuse the timestamp (a frozen view).
     public var expires: Date
+    /// The catalog this timestamp vouches for.
     public var catalog: CatalogReference
 
+    /// A timestamp of this version for `catalog`.
     public init(version: Int, expires: Date, catalog: CatalogReference) {
         timestampFormat = TrustRole.formatVersion
         self.version = version
@@ -32,6 +38,7 @@ public struct TimestampMetadata: Sendable, Equatable, Codable {
         self.catalog = catalog
     }
 
+    /// The payload bytes.
     public func encoded() -> [UInt8] { TrustCoding.encode(self) }
 
     /// Decodes and checks a payload (`version ≥ 1`, `catalog.version ≥ 1`, a 64-hex digest).

@@ -72,8 +72,11 @@ public struct RootSettings: Sendable, Equatable {
 
     /// What `trust()` returns.
     public struct Trust: Sendable {
+        /// `Configuration.publicKey` (in root mode, unused: the root key or the file's first root key).
         public var publicKey: Ed25519PublicKey
+        /// `Configuration.rootKey`.
         public var rootKey: Ed25519PublicKey?
+        /// `Configuration.initialRoot`.
         public var initialRoot: [UInt8]?
 
         /// Sets the trust fields of `configuration`.

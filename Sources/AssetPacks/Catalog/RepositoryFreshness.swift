@@ -5,8 +5,11 @@ import Foundation
 /// manager goes on with the last accepted catalog while it has not expired; this says how stale
 /// that view has become. No Apple counterpart (Apple's system fetches catalogs itself).
 public struct RepositoryFreshness: Sendable, Equatable {
+    /// The version of the last accepted root.
     public var rootVersion: Int
+    /// The version of the last accepted `timestamp.json`.
     public var timestampVersion: Int
+    /// The version of the last accepted catalog.
     public var catalogVersion: Int
     /// When the repository last vouched for this view online (by `Configuration.now`).
     public var lastVerified: Date
@@ -15,6 +18,7 @@ public struct RepositoryFreshness: Sendable, Equatable {
     /// The clock this was computed at.
     public var now: Date
 
+    /// A description of these figures.
     public init(rootVersion: Int, timestampVersion: Int, catalogVersion: Int, lastVerified: Date, timestampExpires: Date, now: Date) {
         self.rootVersion = rootVersion
         self.timestampVersion = timestampVersion
