@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh --build            only build the fuzz binary and the seed corpora
 #   scripts/fuzz.sh --list             the target names
 #
-# Targets: manifest, pack-index, catalog, plist, keyvalues, http, zstd (what each covers:
+# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd (what each covers:
 # Tests/FuzzRegressionTests/Targets/FuzzTarget.swift and docs/RELIABILITY.md).
 #
 # SwiftPM does not drive -sanitize=fuzzer, so this script compiles the modules the targets need
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 work=${FUZZ_WORK:-$root/.fuzz}
-targets=(manifest pack-index catalog plist keyvalues http zstd)
+targets=(manifest pack-index catalog trust plist keyvalues http zstd)
 regressions=$root/Tests/FuzzRegressionTests/FuzzRegressions
 bin=$work/build/bin/assetpack-fuzz
 
@@ -107,6 +107,16 @@ build_seeds() {
   cp "$tmp/repo/catalog.json" "$s/catalog/catalog.json"
   python3 -c 'import json,base64,sys; sys.stdout.buffer.write(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))' \
     "$tmp/repo/catalog.json" > "$s/catalog/payload.json"
+  # trust: a root chain started in that repository, the timestamp of a publish, their payloads.
+  "$ap" keygen -o "$tmp/root.key" >/dev/null 2>&1
+  "$ap" keygen -o "$tmp/timestamp.key" >/dev/null 2>&1
+  "$ap" rotate --repo "$tmp/repo" --root-key "$tmp/root.key" --catalog-key "$tmp/publisher.key.pub" --timestamp-key "$tmp/timestamp.key.pub" >/dev/null
+  (cd examples/starter && "$ap" publish manifests/*.json --repo "$tmp/repo" --key "$tmp/publisher.key" --timestamp-key "$tmp/timestamp.key" --expires 7d >/dev/null)
+  for f in root timestamp; do
+    cp "$tmp/repo/$f.json" "$s/trust/$f.json"
+    python3 -c 'import json,base64,sys; sys.stdout.buffer.write(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))' \
+      "$tmp/repo/$f.json" > "$s/trust/$f-payload.json"
+  done
   # plist: the Xcode project fixtures.
   find Tests -name project.pbxproj -print0 | while IFS= read -r -d '' f; do
     cp "$f" "$s/plist/$(echo "$f" | tr '/' '_')"; done
@@ -142,7 +152,7 @@ run_target() {
   mkdir -p "$corpus" "$crashes" "$work/logs" "$work/tmp"
   local maxlen=4096
   [ "$t" = pack-index ] && maxlen=16384
-  [ "$t" = catalog ] || [ "$t" = plist ] && maxlen=32768
+  [ "$t" = catalog ] || [ "$t" = trust ] || [ "$t" = plist ] && maxlen=32768
   set +e
   # shellcheck disable=SC2086
   TMPDIR=$work/tmp ASSETPACK_FUZZ_TARGET=$t "$bin" -max_total_time="$seconds" -max_len=$maxlen -rss_limit_mb=2048 \

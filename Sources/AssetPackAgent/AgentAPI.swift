@@ -165,6 +165,7 @@ struct AgentAPI: Sendable {
             case .fileNotFound: return .error(404, "fileNotFound", message)
             case .transport: return .error(502, "transport", message)
             case .catalog: return .error(502, "catalog", message)
+            case .trust: return .error(502, "trust", message)
             case .verification: return .error(502, "verification", message)
             case .allowanceExceeded: return .error(409, "allowanceExceeded", message)
             case .storageBudgetExceeded: return .error(409, "storageBudgetExceeded", message)

@@ -59,10 +59,11 @@ public final class AgentService: @unchecked Sendable {
         let root = URL(fileURLWithPath: configuration.root).standardizedFileURL.path
         let layout = StorageLayout(root: root)
         let settings = try RootSettings.load(root: root)
-        guard !settings.repositoryURLs.isEmpty, let keyText = settings.publicKey else { throw AgentServiceError.rootNotInitialized(root: root) }
+        guard !settings.repositoryURLs.isEmpty, let trust = try settings.trust() else { throw AgentServiceError.rootNotInitialized(root: root) }
         var managerConfiguration = AssetPackManager.Configuration(
-            repositoryURLs: settings.repositoryURLs, publicKey: try Ed25519PublicKey(text: keyText), storageRoot: root,
+            repositoryURLs: settings.repositoryURLs, publicKey: trust.publicKey, storageRoot: root,
             storageBudget: settings.storageBudget, caFile: settings.caFile, storageLockTimeout: configuration.storageLockTimeout)
+        trust.apply(to: &managerConfiguration)
         let schedulerReference = SchedulerReference()
         if let rate = configuration.maxBackgroundRate {
             managerConfiguration.transport = BackgroundRateTransport(inner: try CurlTransport(caFile: settings.caFile),

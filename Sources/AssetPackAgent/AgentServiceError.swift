@@ -16,7 +16,7 @@ public enum AgentServiceError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .rootNotInitialized(let root):
-            return "\(root) is not an initialised storage root: it remembers no repository or public key (run 'assetpack install --root \(root) --repo URL --public-key KEY' once)"
+            return "\(root) is not an initialised storage root: it remembers no repository or key (run 'assetpack install --root \(root) --repo URL --root-key KEY' (or --public-key KEY) once)"
         case let .socketInUse(path, pid):
             return "\(path) is in use by a running agent\(pid.map { " (process \($0))" } ?? ""): stop it first, or pass another --socket"
         case let .socket(path, reason): return "cannot listen on \(path): \(reason)"

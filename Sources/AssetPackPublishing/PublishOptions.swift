@@ -29,6 +29,12 @@ public struct PublishOptions {
     /// Fault injection for tests: runs once the new pack files are in place, just before the
     /// catalog is written; an error thrown here must leave the repository as it was.
     public var beforeCatalogCommit: (() throws -> Void)?
+    /// The online timestamp key (`--timestamp-key`): required when the repository has a root
+    /// (`roots/`), whose timestamp keys must name it; `timestamp.json` is signed with it right
+    /// after the catalog.
+    public var timestampKey: SigningKey?
+    /// How long the new timestamp stays valid (default 1 day).
+    public var timestampExpiresIn: TimeInterval = TimestampSigner.defaultExpiry
 
     public init(repository: String) { self.repository = repository }
 
@@ -105,6 +111,8 @@ public struct PublishReport: Sendable {
     /// Problems with the publish cache (ignored, unusable entries, not written, files that changed
     /// while packaged): never fatal, the publish is complete without the cache.
     public var cacheWarnings: [String] = []
+    /// The timestamp written with the catalog (a repository with a root).
+    public var timestamp: TimestampMetadata?
 }
 
 /// Why a publish stopped. Whatever the case, the repository is as it was before.
@@ -114,6 +122,9 @@ public enum PublishError: Error, CustomStringConvertible {
     case existingCatalog(path: String, CatalogError)
     case invalidOption(String)
     case io(String)
+    /// The repository's root or timestamp files refuse this publish (a catalog key the root does
+    /// not name, a missing timestamp key, a broken root chain).
+    case trust(String)
 
     public var description: String {
         switch self {
@@ -124,7 +135,7 @@ public enum PublishError: Error, CustomStringConvertible {
         case .existingCatalog(let path, let error):
             if case .wrongKey = error { return "\(path): \(error); refusing to replace a catalog signed by another key" }
             return "\(path): the existing catalog does not verify with this key: \(error)"
-        case .invalidOption(let m), .io(let m):
+        case .invalidOption(let m), .io(let m), .trust(let m):
             return m
         }
     }

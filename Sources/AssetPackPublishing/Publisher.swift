@@ -31,7 +31,9 @@ public struct Publisher {
         let diagnostics = inputs.flatMap(\.diagnostics)
         guard inputs.allSatisfy(\.isValid) else { throw PublishError.invalidManifests(diagnostics) }
         report.diagnostics = diagnostics
-        let old = try existingCatalog()
+        let trust = try RepositoryTrust.load(repository: options.repository)
+        try checkKeys(against: trust)
+        let old = try existingCatalog(trust: trust)
         var packs = inputs.map { input in
             LintPack(id: input.manifest!.assetPackID, language: input.manifest!.language,
                      downloadPolicy: input.manifest!.downloadPolicy, files: input.files)
@@ -84,8 +86,23 @@ public struct Publisher {
         let catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
                               packs: plan.packs, retired: plan.retired, removed: plan.removed)
         try options.beforeCatalogCommit?()
-        try transaction.commitCatalog(try key.signedCatalog(catalog))
+        let catalogBytes = try key.signedCatalog(catalog)
+        // With a root, the timestamp naming the new catalog is made (and checked) before the
+        // catalog is written, and written right after it.
+        var timestamp: (TimestampMetadata, [UInt8])?
+        if let trust, let timestampKey = options.timestampKey {
+            let signer = TimestampSigner(key: timestampKey, expiresIn: options.timestampExpiresIn, now: options.now)
+            let stamp = try signer.makeTimestamp(trust: trust, repository: options.repository, catalogBytes: catalogBytes)
+            timestamp = (stamp, try stamp.signed(by: timestampKey))
+        }
+        try transaction.commitCatalog(catalogBytes)
         defer { transaction.finish() }
+        if let (stamp, bytes) = timestamp {
+            do { try transaction.commitFile(TrustRole.timestamp.fileName, bytes) } catch {
+                throw PublishError.io("the catalog is published, but timestamp.json could not be written (\(error)): clients refuse the catalog until 'assetpack timestamp --repo \(options.repository)' succeeds")
+            }
+            report.timestamp = stamp
+        }
         report.catalog = catalog
         report.changes = plan.changes
         if let cachePath { recordCache(built, plan: plan, at: cachePath, in: &report) }
@@ -159,14 +176,38 @@ public struct Publisher {
         return (deleted, warnings)
     }
 
-    /// The repository's current catalog, verified with this key (its expiry is not checked:
-    /// republishing is how an expired catalog is replaced); nil when there is none yet.
-    private func existingCatalog() throws -> Catalog? {
+    /// With a root: the catalog key must be one the newest root names, and a timestamp key that
+    /// the root names must be given (a catalog without a matching timestamp is refused by clients).
+    private func checkKeys(against trust: RepositoryTrust?) throws {
+        guard let trust else {
+            if options.timestampKey != nil {
+                throw PublishError.trust("\(options.repository) has no root (roots/1.root.json), so no timestamp: run 'assetpack rotate' first, or publish without --timestamp-key")
+            }
+            return
+        }
+        guard trust.root.catalogPublicKeys.contains(key.publicKey) else {
+            throw PublishError.trust("the key \(key.publicKey.keyID) is not a catalog key of root version \(trust.current.version) (it names \(trust.root.catalogPublicKeys.map(\.keyID).joined(separator: ", "))); clients would refuse the catalog. Rotate it in first: 'assetpack rotate --catalog-key'")
+        }
+        guard !options.checkOnly else { return }
+        guard let timestampKey = options.timestampKey else {
+            throw PublishError.trust("\(options.repository) has a root: pass --timestamp-key (a timestamp key of root version \(trust.current.version)) so that timestamp.json names the new catalog")
+        }
+        guard trust.root.timestampPublicKeys.contains(timestampKey.publicKey) else {
+            throw PublishError.trust("the timestamp key \(timestampKey.publicKey.keyID) is not a timestamp key of root version \(trust.current.version); rotate it in first: 'assetpack rotate --timestamp-key'")
+        }
+    }
+
+    /// The repository's current catalog, verified with this key — with a root, with any catalog
+    /// key its chain ever named, so that the first publish after a key rotation carries the
+    /// versions on (its expiry is not checked: republishing is how an expired catalog is
+    /// replaced); nil when there is none yet.
+    private func existingCatalog(trust: RepositoryTrust?) throws -> Catalog? {
         let path = "\(options.repository)/\(CatalogFormat.fileName)"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else { throw PublishError.io("cannot read \(path)") }
+        let keys = trust.map { $0.everyCatalogKey } ?? [key.publicKey]
         do {
-            return try CatalogVerifier(publicKey: key.publicKey).verify([UInt8](data), now: nil)
+            return try CatalogVerifier(publicKeys: keys).verify([UInt8](data), now: nil)
         } catch {
             throw PublishError.existingCatalog(path: path, error)
         }

@@ -91,6 +91,24 @@ final class RepositoryTransaction {
         committed = true
     }
 
+    /// Writes the top-level file `name` (`timestamp.json`, `root.json`) durably and atomically,
+    /// never through a link in its place. Like the catalog, it replaces the old one in one rename.
+    func commitFile(_ name: String, _ bytes: [UInt8]) throws {
+        guard let folder else { throw PublishError.io("the publish into \(repository) has ended") }
+        try Self.confined { () throws(ConfinementError) in try folder.write(bytes, to: name) }
+        committed = true
+    }
+
+    /// Places a new immutable file (`roots/N.root.json`): staged, then renamed into place;
+    /// refuses to replace one.
+    func placeNew(_ bytes: [UInt8], at relativePath: String) throws {
+        let staged = "\(staging)/\(placedFiles.count).new"
+        let file = try AtomicFile(destination: staged)
+        try file.write(bytes)
+        try file.commit()
+        try place(staged, at: relativePath)
+    }
+
     /// After the commit: removes the staging folder and releases the lock.
     func finish() {
         removeStaging()

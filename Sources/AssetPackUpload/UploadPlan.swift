@@ -2,9 +2,11 @@ import Foundation
 
 /// The files of a repository folder in the order they must be uploaded, with their object keys
 /// and headers. Files in subfolders (the content-addressed pack files) go first, cached forever;
-/// then any other file at the top level; `catalog.json` — the one file that points at the others
-/// — goes last, so that a reader never sees a catalog naming a file that is not there yet.
-/// These are three stages: files of one stage may go up in parallel, but a stage starts only
+/// then any other file at the top level (`root.json` among them: the kept `roots/N.root.json`
+/// went up with the first stage); `catalog.json` — the file that points at the packs — and then
+/// `timestamp.json`, which names the catalog by hash, go last, so that a reader never sees a
+/// catalog naming a file that is not there yet, nor a timestamp naming a catalog not yet there.
+/// These are four stages: files of one stage may go up in parallel, but a stage starts only
 /// once every file of the one before it is stored.
 public struct UploadPlan: Sendable {
     public struct Item: Sendable, Equatable {
@@ -17,11 +19,13 @@ public struct UploadPlan: Sendable {
         public var cacheControl: String
         /// Content-addressed, never rewritten: skipped when an object of the same size exists.
         public var isImmutable: Bool
-        /// 0 for the files in subfolders, 1 for the other top-level files, 2 for catalog.json.
+        /// 0 for the files in subfolders, 1 for the other top-level files, 2 for catalog.json,
+        /// 3 for timestamp.json.
         public var stage: Int
     }
 
     public static let catalogName = "catalog.json"
+    public static let timestampName = "timestamp.json"
     public static let immutableCacheControl = "public, max-age=31536000, immutable"
     public static let mutableCacheControl = "public, max-age=60"
     /// S3's limit for one object (a multipart upload of up to 10,000 parts).
@@ -52,7 +56,7 @@ public struct UploadPlan: Sendable {
             throw .invalidRepository(path: directory, reason: "no \(Self.catalogName): not a repository (run 'assetpack publish' first)")
         }
         func rank(_ relative: String) -> Int {
-            relative == Self.catalogName ? 2 : relative.contains("/") ? 0 : 1
+            relative == Self.timestampName ? 3 : relative == Self.catalogName ? 2 : relative.contains("/") ? 0 : 1
         }
         items = files
             .sorted { a, b in

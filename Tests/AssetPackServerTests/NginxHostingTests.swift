@@ -42,6 +42,13 @@ import Testing
         let resumed = try c.request("/packs/big.pack", headers: ["Range": "bytes=-10", "If-Range": etag])
         #expect(resumed.status == 206 && resumed.body == Array(repo.pack.suffix(10)))
         #expect(try c.request("/packs/big.pack", headers: ["Range": "bytes=999999999-"]).status == 416)
+        // Kept root versions are cached forever; root.json and timestamp.json for a minute.
+        try repo.place("roots/1.root.json", Array("{}".utf8))
+        try repo.place("timestamp.json", Array("{}".utf8))
+        let kept = try c.request("/roots/1.root.json")
+        #expect(kept.status == 200 && kept.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(kept.header("Content-Type") == "application/json")
+        #expect(try c.request("/timestamp.json").header("Cache-Control") == "public, max-age=60")
         try Data("x".utf8).write(to: URL(fileURLWithPath: repo.path + "/.staging"))
         #expect(try c.request("/.staging").status == 404)
         #expect(try c.request("/escape.txt").status == 403)

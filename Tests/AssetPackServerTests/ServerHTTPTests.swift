@@ -20,6 +20,12 @@ import Testing
         #expect(pack.header("Cache-Control") == "public, max-age=31536000, immutable")
         #expect(pack.header("Accept-Ranges") == "bytes")
         #expect(pack.header("Connection")?.lowercased() != "close")
+        // Kept root versions are cached forever; root.json and timestamp.json for a minute.
+        try repo.place("roots/1.root.json", Array("{}".utf8))
+        try repo.place("root.json", Array("{}".utf8))
+        let kept = try c.request("/roots/1.root.json")
+        #expect(kept.status == 200 && kept.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(try c.request("/root.json").header("Cache-Control") == "public, max-age=60")
         let log = server.accessLog(containing: "big.pack")
         #expect(log.contains("127.0.0.1 - - ["))
         #expect(log.contains("\"GET /packs/big.pack HTTP/1.1\" 200 \(repo.pack.count)"))

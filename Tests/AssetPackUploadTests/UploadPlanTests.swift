@@ -30,6 +30,21 @@ import Testing
         #expect(plan.items.first { $0.relativePath == "catalog.json.sig" }?.isImmutable == false)
     }
 
+    @Test func rootsGoFirstRootBeforeTheCatalogAndTheTimestampLast() throws {
+        let dir = try repository()
+        try dir.write("roots/1.root.json", Array("{}".utf8))
+        try dir.write("roots/2.root.json", Array("{}".utf8))
+        try dir.write("root.json", Array("{}".utf8))
+        try dir.write("timestamp.json", Array("{}".utf8))
+        let plan = try UploadPlan(directory: dir.path, location: S3Location(bucket: "bucket"))
+        #expect(plan.items.map(\.relativePath) == ["packs/Z.pack", "packs/a/11.pack", "packs/b/22.pack", "roots/1.root.json", "roots/2.root.json",
+                                                    "catalog.json.sig", "root.json", "catalog.json", "timestamp.json"])
+        // The timestamp, which names the catalog by hash, is a stage of its own after the catalog's.
+        #expect(plan.stages.map { $0.map(\.relativePath) }.suffix(2) == [["catalog.json"], ["timestamp.json"]])
+        #expect(plan.items.first { $0.relativePath == "roots/2.root.json" }?.isImmutable == true)
+        #expect(plan.items.first { $0.relativePath == "timestamp.json" }?.cacheControl == "public, max-age=60")
+    }
+
     @Test func emptyPrefixUsesRelativePathsAsKeys() throws {
         let dir = try repository()
         let plan = try UploadPlan(directory: dir.path, location: S3Location(parsing: "s3://bucket"))

@@ -3,8 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The client store's schema version: a version-1 store (before preservation priorities) opens
-/// and migrates to 2 with its rows intact; a store of a newer version is refused.
+/// The client store's schema version: a version-1 store (before preservation priorities) and a
+/// version-2 store (before the trust table) open and migrate to 3 with their rows intact; a store
+/// of a newer version is refused.
 @Suite struct ClientStoreMigrationTests {
     @Test func aVersion1StoreMigrates() throws {
         let dir = try TemporaryDirectory("store")
@@ -33,18 +34,42 @@ import Testing
         #expect(try store.packs(holding: "old.txt") == ["Old"])
         #expect(try store.setPreservationPriority(0.75, of: "Old"))
         #expect(try ClientStore(path: path).installedPack("Old")?.preservationPriority == 0.75)
-        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 2)
+        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 3)
+    }
+
+    @Test func aVersion2StoreGainsTheTrustTable() throws {
+        let dir = try TemporaryDirectory("store")
+        let path = dir.file("state.sqlite")
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute("""
+            CREATE TABLE catalog (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                version INTEGER NOT NULL, payload BLOB NOT NULL, envelope BLOB NOT NULL, fetched_at INTEGER NOT NULL);
+            INSERT INTO catalog VALUES (1, 7, x'7b7d', x'7b7d', 1700000000);
+            PRAGMA user_version = 2;
+            """)
+        }
+        let store = try ClientStore(path: path)
+        #expect(try store.acceptedCatalog()?.version == 7)
+        #expect(try store.acceptedTrust() == nil)
+        let trust = AcceptedTrust(anchor: "ed25519:x", rootVersion: 2, root: [1], timestampVersion: 5, timestamp: [2],
+                                  timestampExpires: Date(timeIntervalSince1970: 1_700_086_400), checkedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        try store.acceptTrusted(trust, catalogVersion: 8, payload: [3], envelope: [4])
+        #expect(try ClientStore(path: path).acceptedTrust() == trust)
+        #expect(try store.acceptedCatalog()?.version == 8)
+        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 3)
     }
 
     @Test func aNewerStoreIsRefused() throws {
         let dir = try TemporaryDirectory("store")
         let path = dir.file("state.sqlite")
-        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 3")
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 4")
         do {
             _ = try ClientStore(path: path)
-            Issue.record("a version-3 store was opened")
+            Issue.record("a version-4 store was opened")
         } catch let AssetPackManagerError.storage(why) {
-            #expect(why.contains("schema version 3") && why.contains("up to 2"), "\(why)")
+            #expect(why.contains("schema version 4") && why.contains("up to 3"), "\(why)")
         }
     }
 }

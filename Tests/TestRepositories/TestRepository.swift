@@ -42,6 +42,9 @@ public final class TestRepository: @unchecked Sendable {
         return path
     }
 
+    /// The manifests the next publish takes, in ID order.
+    public var manifestPaths: [String] { manifests.keys.sorted().map { manifests[$0]! } }
+
     /// Leaves pack `id` out of the next publish (the catalog drops it).
     public func drop(_ id: String) { manifests[id] = nil }
 

@@ -1,12 +1,22 @@
 import Foundation
 
-/// Checks a catalog's bytes the way a client must: the envelope, then a signature by the
+/// Checks a catalog's bytes the way a client must: the envelope, then a signature by a
 /// trusted key over the exact payload bytes, and only then the payload itself, its expiry and
 /// (for rollback protection) its version.
 public struct CatalogVerifier: Sendable {
-    public var publicKey: Ed25519PublicKey
+    /// The trusted keys: one (`--public-key`), or the catalog keys a root names.
+    public var publicKeys: [Ed25519PublicKey]
+    /// The first trusted key.
+    public var publicKey: Ed25519PublicKey { publicKeys[0] }
 
-    public init(publicKey: Ed25519PublicKey) { self.publicKey = publicKey }
+    /// Trusts a signature by `publicKey` alone.
+    public init(publicKey: Ed25519PublicKey) { publicKeys = [publicKey] }
+
+    /// Trusts a signature by any of `publicKeys` (not empty).
+    public init(publicKeys: [Ed25519PublicKey]) {
+        precondition(!publicKeys.isEmpty, "a catalog verifier needs a key")
+        self.publicKeys = publicKeys
+    }
 
     /// Verifies `bytes` (a `catalog.json`) and returns the catalog.
     /// - Parameters:
@@ -16,13 +26,19 @@ public struct CatalogVerifier: Sendable {
     ///     refused as rollbacks. The same version is accepted (a re-fetch).
     public func verify(_ bytes: [UInt8], now: Date?, minimumVersion: Int? = nil) throws(CatalogError) -> Catalog {
         let envelope = try SignedCatalog.parse(bytes)
-        let keyID = publicKey.keyID
-        let ours = envelope.signatures.filter { $0.keyID == keyID && $0.algorithm == CatalogSignature.ed25519 }
-        guard !ours.isEmpty else { throw .wrongKey(expected: keyID, found: envelope.signatures.map(\.keyID)) }
         let message = SignedCatalog.signedMessage(for: envelope.payload)
-        guard ours.contains(where: { publicKey.isValidSignature($0.signature, of: message) }) else {
-            throw .badSignature(keyID: keyID)
+        var named: String?
+        var verified = false
+        for key in publicKeys {
+            let ours = envelope.signatures.filter { $0.keyID == key.keyID && $0.algorithm == CatalogSignature.ed25519 }
+            guard !ours.isEmpty else { continue }
+            named = named ?? key.keyID
+            if ours.contains(where: { key.isValidSignature($0.signature, of: message) }) { verified = true; break }
         }
+        guard let named else {
+            throw .wrongKey(expected: publicKeys.map(\.keyID).joined(separator: ", "), found: envelope.signatures.map(\.keyID))
+        }
+        guard verified else { throw .badSignature(keyID: named) }
         let catalog = try CatalogCoding.decode(envelope.payload)
         if let now, now >= catalog.expires { throw .expired(expires: catalog.expires, now: now) }
         if let minimumVersion, catalog.version < minimumVersion {

@@ -5,13 +5,14 @@
 /// forever (`immutable`). Everything else — in a repository that is `catalog.json`, the one
 /// mutable file — may be cached for 60 seconds: a publish reaches clients behind a CDN within a
 /// minute, and publish keeps the previous pack versions, so a client holding a catalog up to a
-/// minute old still finds every pack it names.
+/// minute old still finds every pack it names. Kept root versions (`roots/N.root.json`) are
+/// never rewritten either; `root.json` and `timestamp.json` are mutable.
 public struct ContentPolicy: Sendable {
     public static let immutableCacheControl = "public, max-age=31536000, immutable"
     public static let mutableCacheControl = "public, max-age=60"
 
     /// File name suffixes of immutable, content-addressed files.
-    public var immutableSuffixes: [String] = [".pack"]
+    public var immutableSuffixes: [String] = [".pack", ".root.json"]
 
     public init() {}
 

@@ -56,6 +56,15 @@ extension AssetPackManager {
         catalogCheckedAt = checkedAt
     }
 
+    /// In root mode, how fresh the view of the repository is: the root, timestamp and catalog
+    /// versions last accepted, when the repository last vouched for them online and whether that
+    /// timestamp has expired (offline, the client goes on with its last view and this says how
+    /// stale it is). nil in single-key mode or before the first accepted catalog. Never touches
+    /// the network. Not in Apple's API.
+    public func repositoryFreshness() throws -> RepositoryFreshness? {
+        try catalogClient.freshness(now: configuration.now())
+    }
+
     /// The pack with this ID in the catalog, fetched again when the one held is older than
     /// `configuration.catalogMaxAge` (Apple's `assetPack(withID:)`); `assetPackNotFound` when
     /// the catalog has none.

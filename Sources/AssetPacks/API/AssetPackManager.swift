@@ -84,7 +84,8 @@ public actor AssetPackManager {
         let transport = SchemeRoutingTransport(network: network)
         client = RepositoryClient(mirrors: configuration.repositoryURLs, transport: transport, allowList: allowList,
                                   retry: configuration.retryPolicy, limits: configuration.networkLimits)
-        catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store)
+        catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
+                                      anchor: try TrustAnchor.configured(configuration))
         languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
         mergedNamespace = MergedNamespace(store: store, layout: layout, root: root, languages: languages)
         try Self.reconcile(layout: layout, root: root, store: store)

@@ -13,6 +13,10 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
     case transport(TransportError)
     /// The catalog was refused: bad signature, wrong key, expired, rolled back, malformed.
     case catalog(CatalogError)
+    /// The repository's root or timestamp refused it (root mode): a forged, rolled-back,
+    /// skipped or expired root, a stale or rolled-back timestamp (a frozen view), a catalog that
+    /// is not the one the timestamp names, or one signed by a revoked key.
+    case trust(TrustError)
     /// Downloaded bytes did not match their digests, even after retrying.
     case verification(String)
     /// A limit checked before any byte moves: which one, what was needed, what is allowed.
@@ -50,6 +54,7 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
         case .fileNotFound(let path): return "no installed asset pack contains \"\(path)\""
         case .transport(let e): return "download failed: \(e)"
         case .catalog(let e): return "catalog refused: \(e)"
+        case .trust(let e): return "repository refused: \(e)"
         case .verification(let why): return "verification failed: \(why)"
         case let .allowanceExceeded(what, needed, limit): return "\(what): needs \(needed) bytes, the limit is \(limit)"
         case let .storageBudgetExceeded(id, needed, budget, evictable):

@@ -10,7 +10,20 @@ extension AssetPackManager {
         /// Base URLs of the repository (where `catalog.json` is); each request fails over to the next.
         public var repositoryURLs: [String]
         /// The publisher's Ed25519 public key: catalogs signed by anything else are refused.
+        /// Unused in root mode (`rootKey`), where the root names the catalog keys.
         public var publicKey: Ed25519PublicKey
+        /// Root mode, the recommended one: the repository's pinned root key. The catalog keys and
+        /// the timestamp keys come from the root chain it starts (`roots/N.root.json`), so a
+        /// publisher can replace a leaked or lost online key without reinstalling clients, and the
+        /// catalog must be the one a fresh `timestamp.json` names (docs/CLIENT.md, "Pinning the
+        /// root"). nil: single-key mode with `publicKey`.
+        public var rootKey: Ed25519PublicKey?
+        /// Root mode from a root file shipped with the app (a `roots/N.root.json`) instead of a
+        /// key: trusted as is once it is signed by a root key it names, and the walk starts at
+        /// its version — so an app built after a root key rotation starts from the new root.
+        /// Takes precedence over `rootKey`. A file that does not parse or is not signed so makes
+        /// `init` fail (`invalidConfiguration`).
+        public var initialRoot: [UInt8]?
         /// Where installed packs, downloads in progress and the state database live.
         public var storageRoot: String
         /// Compressed bytes all packs together may download [BADownloadAllowance].
@@ -88,6 +101,14 @@ extension AssetPackManager {
             self.now = now
             self.catalogMaxAge = catalogMaxAge
             self.storageLockTimeout = storageLockTimeout
+        }
+
+        /// A configuration in root mode: `rootKey` is pinned, and the catalog and timestamp keys
+        /// come from the repository's root chain. Everything else as the other initializer;
+        /// set the other properties after.
+        public init(repositoryURLs: [String], rootKey: Ed25519PublicKey, storageRoot: String) {
+            self.init(repositoryURLs: repositoryURLs, publicKey: rootKey, storageRoot: storageRoot)
+            self.rootKey = rootKey
         }
     }
 }

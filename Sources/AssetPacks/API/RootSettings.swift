@@ -1,21 +1,29 @@
+import AssetPackFormat
 import Foundation
 
 /// What a storage root remembers between runs of the command-line client: the repository, the
-/// trusted key, the CA file and the storage budget, so that later commands need only `--root`.
+/// trusted key (or pinned root key), the CA file and the storage budget, so that later commands need only `--root`.
 public struct RootSettings: Sendable, Equatable {
     /// `Configuration.repositoryURLs` (empty: none remembered).
     public var repositoryURLs: [String]
     /// The publisher's key as `ed25519:…` text (`Configuration.publicKey`).
     public var publicKey: String?
+    /// The pinned root key as `ed25519:…` text (`Configuration.rootKey`): root mode.
+    public var rootKey: String?
+    /// An initial root file (`Configuration.initialRoot`), base64: root mode from that root.
+    public var rootFile: String?
     /// `Configuration.caFile`: an absolute path.
     public var caFile: String?
     /// `Configuration.storageBudget` (nil: none).
     public var storageBudget: UInt64?
 
     /// Settings with these values (all empty by default).
-    public init(repositoryURLs: [String] = [], publicKey: String? = nil, caFile: String? = nil, storageBudget: UInt64? = nil) {
+    public init(repositoryURLs: [String] = [], publicKey: String? = nil, rootKey: String? = nil, rootFile: String? = nil, caFile: String? = nil,
+                storageBudget: UInt64? = nil) {
         self.repositoryURLs = repositoryURLs
         self.publicKey = publicKey
+        self.rootKey = rootKey
+        self.rootFile = rootFile
         self.caFile = caFile
         self.storageBudget = storageBudget
     }
@@ -27,7 +35,7 @@ public struct RootSettings: Sendable, Equatable {
         try layout.checkStoreFiles(in: try layout.openRoot())
         let store = try ClientStore(path: StorageLayout(root: path).database)
         return RootSettings(repositoryURLs: (try store.setting("repositoryURLs"))?.split(separator: "\n").map(String.init) ?? [],
-                            publicKey: try store.setting("publicKey"), caFile: try store.setting("caFile"),
+                            publicKey: try store.setting("publicKey"), rootKey: try store.setting("rootKey"), rootFile: try store.setting("rootFile"), caFile: try store.setting("caFile"),
                             storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) })
     }
 
@@ -39,7 +47,43 @@ public struct RootSettings: Sendable, Equatable {
         let store = try ClientStore(path: StorageLayout(root: path).database)
         try store.setSetting("repositoryURLs", repositoryURLs.isEmpty ? nil : repositoryURLs.joined(separator: "\n"))
         try store.setSetting("publicKey", publicKey)
+        try store.setSetting("rootKey", rootKey)
+        try store.setSetting("rootFile", rootFile)
         try store.setSetting("caFile", caFile)
         try store.setSetting("storageBudget", storageBudget.map { String($0) })
+    }
+
+    /// The trust these settings configure, for `Configuration`: `publicKey`, `rootKey` and
+    /// `initialRoot`; nil when they name no key at all.
+    public func trust() throws -> Trust? {
+        let root = try rootKey.map { try Ed25519PublicKey(text: $0) }
+        let file = try rootFile.map { text -> [UInt8] in
+            guard let data = Data(base64Encoded: text) else { throw AssetPackManagerError.invalidConfiguration("the saved root file is not base64") }
+            return [UInt8](data)
+        }
+        var catalogKey = try publicKey.map { try Ed25519PublicKey(text: $0) } ?? root
+        if catalogKey == nil, let file {
+            // Root mode from a file alone: `publicKey` is unused; its first root key fills it.
+            catalogKey = try TrustedRoot(acceptedFile: file, file: "the saved root file").rootKeys.first
+        }
+        guard let catalogKey else { return nil }
+        return Trust(publicKey: catalogKey, rootKey: root, initialRoot: file)
+    }
+
+    /// What `trust()` returns.
+    public struct Trust: Sendable {
+        /// `Configuration.publicKey` (in root mode, unused: the root key or the file's first root key).
+        public var publicKey: Ed25519PublicKey
+        /// `Configuration.rootKey`.
+        public var rootKey: Ed25519PublicKey?
+        /// `Configuration.initialRoot`.
+        public var initialRoot: [UInt8]?
+
+        /// Sets the trust fields of `configuration`.
+        public func apply(to configuration: inout AssetPackManager.Configuration) {
+            configuration.publicKey = publicKey
+            configuration.rootKey = rootKey
+            configuration.initialRoot = initialRoot
+        }
     }
 }

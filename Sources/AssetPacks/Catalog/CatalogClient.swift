@@ -5,13 +5,20 @@ import Foundation
 /// version no lower than the last one accepted — persisted, so a rollback is refused across
 /// restarts too), and keeps the last good one for an offline start. Each mirror's catalog is
 /// checked on its own: a mirror that serves a refused one is passed over for the session.
+///
+/// In root mode (`anchor`: a pinned root key or an initial root file), the catalog's keys come
+/// from the repository's root chain and the catalog must be the one a fresh timestamp names
+/// (`CatalogClient+Trust.swift`).
 struct CatalogClient {
     let client: RepositoryClient
     let verifier: CatalogVerifier
     let store: ClientStore
+    /// Root mode: where the root chain starts; nil for a single catalog key (`verifier`).
+    var anchor: TrustAnchor? = nil
 
     /// Downloads and accepts the current catalog.
     func refresh(now: Date) throws -> Catalog {
+        if let anchor { return try refreshTrusted(anchor: anchor, now: now) }
         let accepted = try store.acceptedCatalog()
         // Each mirror's catalog is checked on its own: one that serves a bad one goes to the back
         // of the line for the session, and the next mirror's is taken.
@@ -26,14 +33,31 @@ struct CatalogClient {
         return catalog
     }
 
-    /// The last accepted catalog, checked again against the key; nil when there is none.
-    /// An expired one is returned only when `allowExpired` (reading status offline).
+    /// The last accepted catalog, checked again against the key (in root mode, the catalog keys
+    /// of the last accepted root); nil when there is none. An expired one is returned only when
+    /// `allowExpired` (reading status offline).
     func cached(now: Date, allowExpired: Bool) throws -> Catalog? {
         guard let accepted = try store.acceptedCatalog() else { return nil }
+        if let anchor {
+            guard let trust = try store.acceptedTrust(), trust.anchor == anchor.id else { return nil }
+            return try Self.mapped {
+                try TrustedRoot(acceptedFile: trust.root, file: "the client store's root")
+                    .verifyCatalog(accepted.envelope, now: allowExpired ? nil : now, minimumVersion: accepted.version)
+            }
+        }
         do {
             return try verifier.verify(accepted.envelope, now: allowExpired ? nil : now, minimumVersion: accepted.version)
         } catch {
             throw AssetPackManagerError.catalog(error)
+        }
+    }
+
+    /// Runs `body`, turning catalog and trust errors into the manager's.
+    static func mapped<T>(_ body: () throws -> T) throws(AssetPackManagerError) -> T {
+        do { return try body() } catch let e as TrustError { throw .trust(e) } catch let e as CatalogError { throw .catalog(e) } catch let e as AssetPackManagerError {
+            throw e
+        } catch {
+            throw .storage("\(error)")
         }
     }
 }

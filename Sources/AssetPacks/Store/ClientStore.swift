@@ -34,11 +34,26 @@ struct PendingDownload: Sendable, Equatable {
     var base: String
 }
 
+/// The root and timestamp a client last accepted (root mode), as the store keeps them.
+struct AcceptedTrust: Sendable, Equatable {
+    /// The pinned root key the chain started from (`ed25519:…`): a different pin starts over.
+    var anchor: String
+    var rootVersion: Int
+    /// The accepted root file's bytes.
+    var root: [UInt8]
+    var timestampVersion: Int
+    /// The accepted `timestamp.json` bytes.
+    var timestamp: [UInt8]
+    var timestampExpires: Date
+    /// When the whole chain was last checked online (by the manager's clock).
+    var checkedAt: Date
+}
+
 /// The client's state in SQLite (WAL), changed only in transactions, so that a crash at any
 /// moment leaves it consistent: settings, the last accepted catalog, installed packs, the merged
 /// namespace, and downloads in progress. Schema: docs/FORMAT.md, "Client store".
 final class ClientStore: @unchecked Sendable {
-    static let schemaVersion: Int64 = 2
+    static let schemaVersion: Int64 = 3
     static let defaultPreservationPriority = 0.5
     private let db: SQLiteDatabase
 
@@ -67,6 +82,11 @@ final class ClientStore: @unchecked Sendable {
                 path TEXT NOT NULL, pack_id TEXT NOT NULL REFERENCES installed_packs(id) ON DELETE CASCADE,
                 PRIMARY KEY (path, pack_id));
             CREATE INDEX IF NOT EXISTS namespace_by_pack ON namespace(pack_id);
+            CREATE TABLE IF NOT EXISTS trust (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                anchor TEXT NOT NULL, root_version INTEGER NOT NULL, root BLOB NOT NULL,
+                timestamp_version INTEGER NOT NULL, timestamp BLOB NOT NULL, timestamp_expires INTEGER NOT NULL,
+                checked_at INTEGER NOT NULL);
             CREATE TABLE IF NOT EXISTS downloads (
                 id TEXT PRIMARY KEY, version INTEGER NOT NULL, digest TEXT NOT NULL, staging TEXT NOT NULL,
                 base TEXT NOT NULL, started_at INTEGER NOT NULL);
@@ -104,6 +124,35 @@ final class ClientStore: @unchecked Sendable {
             ON CONFLICT(singleton) DO UPDATE SET version = excluded.version, payload = excluded.payload,
             envelope = excluded.envelope, fetched_at = excluded.fetched_at
             """, [.integer(Int64(version)), .blob(payload), .blob(envelope), .integer(Int64(Date().timeIntervalSince1970))])
+    }
+
+    // MARK: Root and timestamp
+
+    /// The root and timestamp last accepted, with the pinned key the chain started from.
+    func acceptedTrust() throws -> AcceptedTrust? {
+        guard let r = try db.query("""
+            SELECT anchor, root_version, root, timestamp_version, timestamp, timestamp_expires, checked_at FROM trust WHERE singleton = 1
+            """).first, let anchor = r[0].string, let rootVersion = r[1].int, let root = r[2].bytes, let tsVersion = r[3].int,
+              let ts = r[4].bytes, let expires = r[5].int, let checked = r[6].int else { return nil }
+        return AcceptedTrust(anchor: anchor, rootVersion: Int(rootVersion), root: root, timestampVersion: Int(tsVersion), timestamp: ts,
+                             timestampExpires: Date(timeIntervalSince1970: Double(expires)), checkedAt: Date(timeIntervalSince1970: Double(checked)))
+    }
+
+    /// Records an accepted root, timestamp and catalog in one transaction: nothing of a refresh
+    /// is kept unless every check of all three passed.
+    func acceptTrusted(_ trust: AcceptedTrust, catalogVersion: Int, payload: [UInt8], envelope: [UInt8]) throws {
+        try db.transaction {
+            try db.query("""
+                INSERT INTO trust(singleton, anchor, root_version, root, timestamp_version, timestamp, timestamp_expires, checked_at)
+                VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                ON CONFLICT(singleton) DO UPDATE SET anchor = excluded.anchor, root_version = excluded.root_version, root = excluded.root,
+                timestamp_version = excluded.timestamp_version, timestamp = excluded.timestamp,
+                timestamp_expires = excluded.timestamp_expires, checked_at = excluded.checked_at
+                """, [.text(trust.anchor), .integer(Int64(trust.rootVersion)), .blob(trust.root), .integer(Int64(trust.timestampVersion)),
+                      .blob(trust.timestamp), .integer(Int64(trust.timestampExpires.timeIntervalSince1970)),
+                      .integer(Int64(trust.checkedAt.timeIntervalSince1970))])
+            try acceptCatalog(version: catalogVersion, payload: payload, envelope: envelope)
+        }
     }
 
     // MARK: Installed packs

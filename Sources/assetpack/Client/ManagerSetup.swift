@@ -14,13 +14,13 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     case nil: break
     }
     guard !settings.repositoryURLs.isEmpty else { throw CLIError.usage("no repository: pass --repo URL (the root remembers it)") }
-    guard let keyText = settings.publicKey else { throw CLIError.usage("no public key: pass --public-key KEY (the root remembers it)") }
-    let key: Ed25519PublicKey
-    do { key = try Ed25519PublicKey(text: keyText) } catch { throw CLIError.failure("the saved public key is invalid: \(error)") }
+    let trust = try savedTrust(settings)
+    guard let trust else { throw CLIError.usage("no public key: pass --root-key ROOTKEY (root mode) or --public-key KEY (the root remembers it)") }
     // The manager first: it locks the root, so no other process sees the settings change.
-    var configuration = AssetPackManager.Configuration(repositoryURLs: settings.repositoryURLs, publicKey: key, storageRoot: root,
+    var configuration = AssetPackManager.Configuration(repositoryURLs: settings.repositoryURLs, publicKey: trust.publicKey, storageRoot: root,
                                                        allowedDomains: options.allowedDomains, caFile: settings.caFile,
                                                        storageLockTimeout: try options.storage.storageLockTimeout())
+    trust.apply(to: &configuration)
     configuration.parallelDownloads = try options.parallelDownloads()
     configuration.networkLimits = try options.networkLimits()
     configuration.storageBudget = settings.storageBudget
@@ -33,11 +33,16 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
 func makeLocalManager(_ options: RootOptions) throws -> AssetPackManager {
     let root = options.root
     let settings = try RootSettings.load(root: root)
-    guard let keyText = settings.publicKey, !settings.repositoryURLs.isEmpty else {
+    guard let trust = try savedTrust(settings), !settings.repositoryURLs.isEmpty else {
         throw CLIError.failure("\(root) is not an initialised storage root (run 'assetpack install' first)")
     }
-    let key: Ed25519PublicKey
-    do { key = try Ed25519PublicKey(text: keyText) } catch { throw CLIError.failure("the saved public key is invalid: \(error)") }
-    return try AssetPackManager(configuration: .init(repositoryURLs: settings.repositoryURLs, publicKey: key, storageRoot: root, caFile: settings.caFile,
-                                                     storageLockTimeout: options.storageLockTimeout()))
+    var configuration = AssetPackManager.Configuration(repositoryURLs: settings.repositoryURLs, publicKey: trust.publicKey, storageRoot: root,
+                                                       caFile: settings.caFile, storageLockTimeout: try options.storageLockTimeout())
+    trust.apply(to: &configuration)
+    return try AssetPackManager(configuration: configuration)
+}
+
+/// The keys (and initial root file) the root remembers.
+private func savedTrust(_ settings: RootSettings) throws(CLIError) -> RootSettings.Trust? {
+    do { return try settings.trust() } catch { throw CLIError.failure("the saved key is invalid: \(error)") }
 }

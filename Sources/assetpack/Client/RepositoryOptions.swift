@@ -11,6 +11,10 @@ struct RepositoryOptions: ParsableArguments {
     var repositories: [String]
     @Option("--public-key", value: "KEY", help: "The publisher's public key, or its .pub file. Remembered by the root.")
     var publicKey: String?
+    @Option("--root-key", value: "KEY", help: "Pin the repository's root public key (or its .pub file): root mode, recommended. Remembered by the root.")
+    var rootKey: String?
+    @Option("--root-file", value: "FILE", help: "Start root mode from this root file (a roots/N.root.json) instead of --root-key. Remembered by the root.")
+    var rootFile: String?
     @Option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
     var caFile: String?
 
@@ -20,7 +24,7 @@ struct RepositoryOptions: ParsableArguments {
     }
 
     /// Whether any of them was given.
-    var isEmpty: Bool { repositories.isEmpty && publicKey == nil && caFile == nil }
+    var isEmpty: Bool { repositories.isEmpty && publicKey == nil && rootKey == nil && rootFile == nil && caFile == nil }
 
     /// `settings` with the options given now in place of what the root remembered.
     func applied(to settings: RootSettings) throws(CLIError) -> RootSettings {
@@ -29,6 +33,10 @@ struct RepositoryOptions: ParsableArguments {
         if let publicKey {
             do { settings.publicKey = try Ed25519PublicKey(argument: publicKey).text } catch { throw .failure("--public-key: \(error)") }
         }
+        if let rootKey {
+            do { settings.rootKey = try Ed25519PublicKey(argument: rootKey).text } catch { throw .failure("--root-key: \(error)") }
+        }
+        if let rootFile { settings.rootFile = try Self.rootFileText(rootFile) }
         if let caFile { settings.caFile = URL(fileURLWithPath: caFile).standardizedFileURL.path }
         return settings
     }
@@ -38,7 +46,16 @@ struct RepositoryOptions: ParsableArguments {
         var changed: [String] = []
         if !repositories.isEmpty, repositoryURLs != settings.repositoryURLs { changed.append("--repo") }
         if let publicKey, (try? Ed25519PublicKey(argument: publicKey).text) != settings.publicKey { changed.append("--public-key") }
+        if let rootKey, (try? Ed25519PublicKey(argument: rootKey).text) != settings.rootKey { changed.append("--root-key") }
+        if let rootFile, (try? Self.rootFileText(rootFile)) != settings.rootFile { changed.append("--root-file") }
         if let caFile, URL(fileURLWithPath: caFile).standardizedFileURL.path != settings.caFile { changed.append("--ca") }
         return changed
+    }
+
+    /// The root file at `path`, checked to be a root signed by a key it names, as base64.
+    static func rootFileText(_ path: String) throws(CLIError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .failure("--root-file: cannot read \(path)") }
+        do { _ = try TrustedRoot(acceptedFile: [UInt8](data), file: path) } catch { throw .failure("--root-file: \(error)") }
+        return data.base64EncodedString()
     }
 }

@@ -16,6 +16,8 @@ struct AssetpackCommand: Command {
                 ExtractCommand.self,
                 KeygenCommand.self,
                 PublishCommand.self,
+                RotateCommand.self,
+                TimestampCommand.self,
                 VerifyCatalogCommand.self,
                 ServeCommand.self,
                 UploadCommand.self,

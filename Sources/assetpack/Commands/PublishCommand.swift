@@ -10,7 +10,7 @@ struct PublishCommand: Command {
             abstract: "Package manifests into a signed static repository.",
             discussion: """
             Writes DIR/packs/<id>/<digest>.pack (immutable, cacheable forever) and DIR/catalog.json (the
-            one mutable file, signed, written last). Publishing again reads the existing catalog: packs
+            mutable file, signed, written last; with a root, timestamp.json follows it). Publishing again reads the existing catalog: packs
             whose content is unchanged keep their version, changed packs get version + 1, packs not
             given leave the catalog; the catalog version grows by one. Lints before writing anything;
             a failed publish leaves DIR as it was. Selector paths resolve as in 'assetpack package'.
@@ -28,6 +28,11 @@ struct PublishCommand: Command {
     var repository: String
     @Option("--key", value: "KEYFILE", help: "The private key from 'assetpack keygen' (required).")
     var keyFile: String
+    @Option("--timestamp-key", value: "KEYFILE", help: "The online timestamp key; required when DIR has a root (roots/).")
+    var timestampKeyFile: String?
+    @Option("--timestamp-expires", value: "DURATION", help: "How long timestamp.json stays valid (default 1d).",
+            range: DurationWithUnit(.seconds(60))...DurationWithUnit(.seconds(366 * 86_400)))
+    var timestampExpires: DurationWithUnit?
     @Option("--expires", value: "DURATION", help: "How long the catalog stays valid (default 30d).",
             range: DurationWithUnit(.seconds(1))...DurationWithUnit(.seconds(3650 * 86_400)))
     var expires: DurationWithUnit?
@@ -66,6 +71,10 @@ struct PublishCommand: Command {
         var options = try publishOptions()
         let key: SigningKey
         do { key = try SigningKey(contentsOf: keyFile) } catch { throw CLIError.failure("--key: \(error)") }
+        if let timestampKeyFile {
+            do { options.timestampKey = try SigningKey(contentsOf: timestampKeyFile) } catch { throw CLIError.failure("--timestamp-key: \(error)") }
+        }
+        if let timestampExpires { options.timestampExpiresIn = timestampExpires.duration.secondsValue }
         if strict { options.lint.treatWarningsAsErrors = true }
         let report: PublishReport
         do {
@@ -110,6 +119,7 @@ struct PublishCommand: Command {
         if !report.builds.isEmpty {
             print("  packaged \(report.builds.count - reused) pack(s), reused \(reused) unchanged pack file(s)\(report.cachePath.map { "; cache \($0)" } ?? "")")
         }
+        if let ts = report.timestamp { print("  timestamp version \(ts.version), expires \(RFC3339.string(ts.expires))") }
         if !report.deletedFiles.isEmpty { print("  deleted \(report.deletedFiles.count) retired pack file(s)") }
         return 0
     }

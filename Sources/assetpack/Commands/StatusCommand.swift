@@ -22,8 +22,10 @@ struct StatusCommand: Command {
 
     func run() throws -> Int32 {
         let rows: [Row]
-        if let agent = try RootAccess.agent(for: client) { rows = try agentRows(agent) } else { rows = try localRows() }
+        var freshness: RepositoryFreshness?
+        if let agent = try RootAccess.agent(for: client) { rows = try agentRows(agent) } else { (rows, freshness) = try localRows() }
         if client.json { print(jsonString(rows)); return 0 }
+        if let freshness { printError(Self.describe(freshness)) }
         for r in rows {
             let request = r.request.map { "  [\($0)\(r.error.map { ": \($0)" } ?? "")]" } ?? ""
             print("\(r.id.padding(toLength: max(20, r.id.count), withPad: " ", startingAt: 0)) v\(r.version)  \(r.policy.padding(toLength: 10, withPad: " ", startingAt: 0)) \(ByteCount.format(r.downloadSize).leftPadded(10)) \(ByteCount.format(r.installSize).leftPadded(10))  \(r.language ?? "-")  \(r.status.joined(separator: ", "))\(request)")
@@ -45,7 +47,24 @@ struct StatusCommand: Command {
         } catch { throw agentFailure(error) }
     }
 
-    private func localRows() throws -> [Row] {
+    /// One line on how fresh the view of the repository is (root mode).
+    static func describe(_ f: RepositoryFreshness) -> String {
+        let head = "repository: root v\(f.rootVersion), timestamp v\(f.timestampVersion), catalog v\(f.catalogVersion); last verified online \(RFC3339.string(f.lastVerified)) (\(Self.span(f.age)) ago)"
+        guard f.isStale else { return head + "; timestamp valid until \(RFC3339.string(f.timestampExpires))" }
+        return head + "; STALE: the timestamp expired \(Self.span(f.staleFor)) ago (\(RFC3339.string(f.timestampExpires))), the repository has not vouched for this view since"
+    }
+
+    /// `3d 4h`, `2h 5m`, `4m 10s`, `40s`: the two largest units.
+    static func span(_ seconds: TimeInterval) -> String {
+        let s = Int(seconds.rounded(.down))
+        let (d, h, m, r) = (s / 86_400, s % 86_400 / 3600, s % 3600 / 60, s % 60)
+        if d > 0 { return "\(d)d \(h)h" }
+        if h > 0 { return "\(h)h \(m)m" }
+        if m > 0 { return "\(m)m \(r)s" }
+        return "\(r)s"
+    }
+
+    private func localRows() throws -> ([Row], RepositoryFreshness?) {
         let manager = try makeManager(client)
         let rows: [Row]
         let one = id
@@ -63,6 +82,7 @@ struct StatusCommand: Command {
                 return rows
             }
         } catch { throw CLIError.failure("\(error)") }
-        return rows
+        let freshness = try runBlocking { try await manager.repositoryFreshness() }
+        return (rows, freshness)
     }
 }

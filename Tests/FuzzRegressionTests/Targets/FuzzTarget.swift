@@ -11,6 +11,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case packIndex = "pack-index"
     /// The signed catalog envelope (SignedCatalog, CatalogVerifier) and its payload (CatalogCoding).
     case catalog
+    /// Root and timestamp files (SignedEnvelope, TrustedRoot, RootMetadata, TimestampMetadata).
+    case trust
     /// The OpenStep property list parser (project.pbxproj).
     case plist
     /// The Steam KeyValues parser (depot build scripts, .vdf).
@@ -27,6 +29,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .manifest: ManifestFuzzTarget.run(bytes)
         case .packIndex: PackFuzzTarget.run(bytes)
         case .catalog: CatalogFuzzTarget.run(bytes)
+        case .trust: TrustFuzzTarget.run(bytes)
         case .plist: PropertyListFuzzTarget.run(bytes)
         case .keyvalues: KeyValuesFuzzTarget.run(bytes)
         case .http: HTTPFuzzTarget.run(bytes)
