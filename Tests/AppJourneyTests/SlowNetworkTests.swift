@@ -24,10 +24,11 @@ import Testing
     @Test(arguments: Client.allCases)
     func aSlowButMovingDownloadCompletesWithProgressThatOnlyGoesForward(_ client: Client) async throws {
         let (repo, pack) = try repository()
-        // About 3 s for the pack at 150 KB/s: three times the stall timeout.
-        let server = try repo.serve { $0.bandwidthBytesPerSecond = 150_000 }
+        // About 4.5 s for the pack at 100 KB/s, over twice the stall timeout; a chunk (64 KiB at
+        // most) takes 0.66 s, a third of it.
+        let server = try repo.serve { $0.bandwidthBytesPerSecond = 100_000 }
         let app = App(client, repo: repo, urls: [server.url])
-        app.stallTimeout = .seconds(1)
+        app.stallTimeout = .seconds(2)
         let outcome = await app.ensure("Music")
         #expect(outcome.succeeded, "\(outcome.error ?? "")")
         #expect(await app.read("music.bin") == Self.content)
