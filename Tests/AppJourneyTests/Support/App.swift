@@ -32,16 +32,18 @@ struct Outcome: Sendable {
 
 /// An app on one storage root, driven through `client`: the library keeps one manager for the
 /// app's life (until `quit`), as an app does; the CLI runs one command per call. Quick retries
-/// and small network limits keep the unhappy paths short; `languages` are the user's (the CLI
-/// gets them as `LANGUAGE`, as a Linux user's session sets it).
+/// keep the unhappy paths short; `languages` are the user's (the CLI gets them as `LANGUAGE`,
+/// as a Linux user's session sets it).
 final class App: @unchecked Sendable {
     let client: Client
     let repo: TestRepository
     let root: String
     var urls: [String]
     var languages = ["en"]
-    var stallTimeout: Duration = .seconds(2)
-    var fetchDeadline: Duration = .seconds(10)
+    /// Generous by default (a loaded machine must not fail a moving download); the slow-network
+    /// journey sets its own.
+    var stallTimeout: Duration = .seconds(15)
+    var fetchDeadline: Duration = .seconds(20)
     private var current: AssetPackManager?
 
     init(_ client: Client, repo: TestRepository, root: String? = nil, urls: [String]) {
