@@ -19,27 +19,39 @@ import Testing
         let repo = try TestRepository()
         try repo.put("Big", files: ["big.bin": Self.content])
         let pack = try repo.publish().packs[0]
-        let slow = try repo.serve { $0.bandwidthBytesPerSecond = 2 << 20 }
+        // 6 s for the pack at 1 MiB/s: the user leaves after about 1.5 s, with room to spare on a
+        // loaded machine.
+        let slow = try repo.serve { $0.bandwidthBytesPerSecond = 1 << 20 }
         let app = App(client, repo: repo, urls: [slow.url])
-        let threshold: Int64 = 2 << 20
+        let threshold: Int64 = 3 << 19
 
-        // The first session: gone once 2 MiB are verified.
+        // The first session: gone once 1.5 MiB are verified.
         let verifiedWhenLeft: Int64
         switch client {
         case .cli:
             let output = repo.dir.file("first.out")
             let first = try app.start(["ensure", "Big"] + app.networkArguments, output: output, error: repo.dir.file("first.err"))
-            let killer = Killer(first, when: { lastCompleted(inJSONLines: output) >= threshold }, within: .seconds(30))
-            try await waitUntil("the first run is killed", timeout: .seconds(40)) { killer.isDone }
-            first.waitUntilExit()
-            try #require(first.terminationReason == .uncaughtSignal && first.terminationStatus == SIGKILL,
+            let killer = Killer(first, when: { lastCompleted(inJSONLines: output) >= threshold }, within: .seconds(90))
+            try await waitUntil("the first run is killed", timeout: .seconds(100)) { killer.isDone }
+            let ended = try await ChildExit.wait(for: first, timeout: .seconds(30))
+            try #require(ended == ChildExit.Status(code: SIGKILL, signaled: true),
                          "the first run ended before it was killed: \(repo.dir.text("first.err") ?? "")")
             verifiedWhenLeft = lastCompleted(inJSONLines: output)
         case .library:
             let manager = try app.manager()
             let updates = UpdateCollector(manager.statusUpdates)
-            let session = Task { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Big")) }
-            try await waitUntil("2 MiB are verified", timeout: .seconds(30)) { updates.lastCompleted("Big") >= threshold }
+            let ended = Flag()
+            let session = Task {
+                defer { ended.raise() }
+                try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Big"))
+            }
+            // Bounded generously: the whole suite in one process can starve a download for a while.
+            try await waitUntil("1.5 MiB are verified", timeout: .seconds(90)) { updates.lastCompleted("Big") >= threshold || ended.isRaised }
+            if ended.isRaised {
+                let result = await session.result
+                Issue.record("the download ended before the user left: \(result)")
+                return
+            }
             session.cancel()
             let left = await session.result
             #expect(left.isCancellation, "\(left)")
@@ -60,7 +72,7 @@ import Testing
         print("\(client): left with \(verifiedWhenLeft) of \(pack.size) bytes verified; the second session asked for \(asked), fetched \(second.fetchedBytes)")
         #expect(asked <= missing + Self.inFlight, "asked for \(asked) bytes; \(missing) were missing")
         #expect(second.fetchedBytes <= missing + Self.inFlight)
-        #expect(second.fetchedBytes >= missing - Self.inFlight, "the second session fetched less than was missing: the kept bytes were not checked")
+        #expect(second.fetchedBytes + Self.inFlight >= missing, "the second session fetched less than was missing")
         // The tree is byte-exact and nothing is left in staging.
         let installed = tree(app.root + "/packs")
         #expect(installed.count == 1 && installed.first?.key.hasPrefix("Big/") == true && installed.first?.key.hasSuffix("/big.bin") == true)

@@ -148,7 +148,7 @@ final class App: @unchecked Sendable {
     }
 
     func run(_ arguments: [String]) async -> ProcessResult {
-        do { return try await Assetpack.run(arguments, in: repo.dir.path, environment: environment, timeout: .seconds(60)) } catch {
+        do { return try await Assetpack.run(arguments, in: repo.dir.path, environment: environment, timeout: .seconds(120)) } catch {
             return ProcessResult(status: -1, output: Data(), stderr: "could not run assetpack: \(error)")
         }
     }
@@ -252,4 +252,12 @@ func tree(_ path: String) -> [String: [UInt8]] {
         if FileManager.default.fileExists(atPath: path + "/" + rel, isDirectory: &isDirectory), !isDirectory.boolValue { out[rel] = readFile(path + "/" + rel) }
     }
     return out
+}
+
+/// Set once, read from any task or thread (a background session's end, for a wait to stop on).
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    func raise() { lock.withLock { set = true } }
+    var isRaised: Bool { lock.withLock { set } }
 }
