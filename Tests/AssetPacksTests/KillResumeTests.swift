@@ -24,10 +24,11 @@ import Testing
                                         output: repo.dir.file("first.out"), error: repo.dir.file("first.err"))
         let killer = Killer(first, when: { stagedBytes(staging) >= 3 << 20 }, within: .seconds(60))
         try await waitUntil("the first run is killed", timeout: .seconds(70), interval: .milliseconds(20)) { killer.isDone }
-        first.waitUntilExit()
+        // waitpid, not waitUntilExit: Foundation can miss the exit of a child killed beside others.
+        let ended = try await ChildExit.wait(for: first, timeout: .seconds(30))
         slow.stop()
         let firstOutput = String(decoding: FileManager.default.contents(atPath: repo.dir.file("first.out")) ?? Data(), as: UTF8.self)
-        try #require(first.terminationReason == .uncaughtSignal && first.terminationStatus == SIGKILL,
+        try #require(ended == ChildExit.Status(code: SIGKILL, signaled: true),
                      "the first run ended before it could be killed: \(firstOutput.suffix(500))")
         // Content bytes on disk: all verified but the chunk being written (at most 1 MiB).
         let kept = stagedBytes(staging)
