@@ -69,5 +69,8 @@ let package = Package(
                                                               "AssetPackFormat", "AssetPackTransport", "TestSupport", "TestRepositories", "assetpack"]),
         .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackFormat", "AssetPackTransport", "TestSupport",
                                                           "TestRepositories", "assetpack"]),
+        // The unhappy paths of a real app, end to end: each scenario through the library and the CLI.
+        .testTarget(name: "AppJourneyTests", dependencies: ["AssetPacks", "AssetPackFormat", "AssetPackPublishing", "AssetPackServer",
+                                                           "AssetPackTransport", "TestSupport", "TestRepositories", "assetpack"]),
     ]
 )

@@ -24,10 +24,11 @@ import Testing
                                         output: repo.dir.file("first.out"), error: repo.dir.file("first.err"))
         let killer = Killer(first, when: { stagedBytes(staging) >= 3 << 20 }, within: .seconds(60))
         try await waitUntil("the first run is killed", timeout: .seconds(70), interval: .milliseconds(20)) { killer.isDone }
-        first.waitUntilExit()
+        // waitpid, not waitUntilExit: Foundation can miss the exit of a child killed beside others.
+        let ended = try await ChildExit.wait(for: first, timeout: .seconds(30))
         slow.stop()
         let firstOutput = String(decoding: FileManager.default.contents(atPath: repo.dir.file("first.out")) ?? Data(), as: UTF8.self)
-        try #require(first.terminationReason == .uncaughtSignal && first.terminationStatus == SIGKILL,
+        try #require(ended == ChildExit.Status(code: SIGKILL, signaled: true),
                      "the first run ended before it could be killed: \(firstOutput.suffix(500))")
         // Content bytes on disk: all verified but the chunk being written (at most 1 MiB).
         let kept = stagedBytes(staging)
@@ -62,26 +63,4 @@ func stagedBytes(_ staging: String) -> UInt64 {
         guard lstat(files + "/" + name, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return total }
         return total + min(UInt64(st.st_size), UInt64(st.st_blocks) * 512)
     }
-}
-
-/// Sends SIGKILL to a process, from a thread of its own, as soon as `condition` holds (checked
-/// every 2 ms), or when `seconds` have passed.
-final class Killer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var done = false
-
-    init(_ process: Process, when condition: @escaping @Sendable () -> Bool, within seconds: Duration) {
-        let pid = process.processIdentifier
-        let thread = Thread { [self] in
-            // kill(pid, 0) tells whether the child is still there (until it is reaped).
-            try? blockingWaitUntil("the condition holds or the child is gone", timeout: seconds, interval: .milliseconds(2)) {
-                kill(pid, 0) != 0 || condition()
-            }
-            kill(pid, SIGKILL)
-            lock.withLock { done = true }
-        }
-        thread.start()
-    }
-
-    var isDone: Bool { lock.withLock { done } }
 }

@@ -109,14 +109,22 @@ public actor AssetPackManager {
     /// longer lists an installed pack). Uses the cached catalog when offline. Apple's
     /// `localStatus(ofAssetPackWithID:)`, which never fetches and does not throw; this one reads
     /// the catalog as `assetPack(withID:)` does and throws `assetPackNotFound` for a pack neither
-    /// the catalog nor the device knows.
+    /// the catalog nor the device knows — or, when no catalog was ever accepted and none can be
+    /// fetched (a first launch offline), the error of the fetch.
     public func localStatus(ofAssetPackWithID id: String) async throws -> AssetPack.Status {
-        let catalog = try? await currentCatalog()
+        var fetchError: (any Error)?
+        var catalog: Catalog?
+        do { catalog = try await currentCatalog() } catch { fetchError = error }
         let cachedOrFresh: Catalog? = if let catalog { catalog } else { try catalogClient.cached(now: configuration.now(), allowExpired: true) }
         if let p = cachedOrFresh?.pack(withID: id) { return try status(relativeTo: AssetPack(p)) }
         var status: AssetPack.Status = []
         if (try store.installedPack(id)) != nil { status.formUnion([.downloaded, .obsolete]) }
         if inFlight[id] != nil { status.insert(.downloading) }
+        if status.isEmpty, cachedOrFresh == nil, let fetchError {
+            // No catalog was ever accepted (a first launch offline): what failed is the fetch,
+            // not the pack's ID.
+            throw fetchError
+        }
         guard !status.isEmpty else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
         return status
     }

@@ -45,7 +45,8 @@ extension AssetPackManager {
         public var caFile: String?
         /// Asked before each download starts (consent, network, free space); false skips it.
         public var shouldDownload: @Sendable (AssetPack) -> Bool
-        /// The user's languages, most preferred first (BCP 47), for localized packs.
+        /// The user's languages, most preferred first (BCP 47), for localized packs; by default
+        /// `SystemLanguages.preferred()` (on Linux, from `LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`).
         public var preferredLanguages: [String]
         /// The app's primary language: the last fallback for localized packs.
         public var primaryLanguage: String
@@ -79,7 +80,7 @@ extension AssetPackManager {
                     maxInstallSize: UInt64? = nil, essentialMaxInstallSize: UInt64? = nil, storageBudget: UInt64? = nil,
                     allowedDomains: [String] = [], caFile: String? = nil,
                     shouldDownload: @escaping @Sendable (AssetPack) -> Bool = { _ in true },
-                    preferredLanguages: [String] = Locale.preferredLanguages, primaryLanguage: String = "en",
+                    preferredLanguages: [String] = SystemLanguages.preferred(), primaryLanguage: String = "en",
                     transport: (any HTTPTransport)? = nil, retryPolicy: RetryPolicy = .standard,
                     now: @escaping @Sendable () -> Date = { Date() },
                     catalogMaxAge: Duration = .seconds(15 * 60), storageLockTimeout: Duration = .seconds(30)) {

@@ -20,6 +20,7 @@ struct CatalogClient {
     func refresh(now: Date) throws -> Catalog {
         if let anchor { return try refreshTrusted(anchor: anchor, now: now) }
         let accepted = try store.acceptedCatalog()
+        if let accepted { try checkBound(to: accepted) }
         // Each mirror's catalog is checked on its own: one that serves a bad one goes to the back
         // of the line for the session, and the next mirror's is taken.
         let (catalog, body) = try client.fetchAccepted(CatalogFormat.fileName, smallFile: true) { response, _ throws(AssetPackManagerError) in
@@ -59,5 +60,20 @@ struct CatalogClient {
         } catch {
             throw .storage("\(error)")
         }
+    }
+
+    /// A root belongs to the repository whose catalog it accepted first: one whose last accepted
+    /// catalog carries no signature of this key holds another repository's packs (or state), and
+    /// mixing the two would take its packs for this repository's (and its catalog version for a
+    /// rollback). Refused before any byte moves, saying so.
+    private func checkBound(to accepted: (version: Int, payload: [UInt8], envelope: [UInt8])) throws {
+        guard let envelope = try? SignedCatalog.parse(accepted.envelope) else { return }
+        let trusted = Set(verifier.publicKeys.map(\.keyID))
+        guard !envelope.signatures.contains(where: { trusted.contains($0.keyID) }) else { return }
+        let ours = trusted.sorted().joined(separator: ", ")
+        let theirs = envelope.signatures.map(\.keyID).joined(separator: ", ")
+        throw AssetPackManagerError.invalidConfiguration(
+            "the storage root holds another repository's catalog (version \(accepted.version), signed by key \(theirs)), and this manager trusts key \(ours): "
+            + "a root belongs to one repository; give the app a root of its own, or remove this one to start again")
     }
 }

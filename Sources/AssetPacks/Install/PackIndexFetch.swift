@@ -24,7 +24,7 @@ struct PackIndexFetch {
         }
         var fetched: UInt64 = 0
         for attempt in 1...attempts {
-            let (bytes, mirror) = try client.bytes(of: pack.path, range: range, cancellation: cancellation, smallFile: true)
+            let (bytes, mirror) = try fetch(range, cancellation: cancellation)
             fetched += UInt64(bytes.count)
             let digest = SHA256Digest.hash(bytes)
             if digest == pack.digest, digest == pack.index.sha256 { return (bytes, try checked(bytes), fetched) }
@@ -36,6 +36,20 @@ struct PackIndexFetch {
             }
         }
         throw AssetPackManagerError.verification("\(pack.path): no index")
+    }
+
+    /// The index's range from the first mirror that serves it. The range lies inside the size
+    /// the signed catalog gives the file, so a server that cannot satisfy it (416) holds a
+    /// shorter file than was published: that is said, not just the status.
+    private func fetch(_ range: ByteRange, cancellation: CancellationFlag?) throws -> (bytes: [UInt8], mirror: Int) {
+        do {
+            return try client.bytes(of: pack.path, range: range, cancellation: cancellation, smallFile: true)
+        } catch {
+            guard case .transport(let cause) = error, cause.httpStatus == 416 else { throw error }
+            let end = pack.index.offset + pack.index.length
+            throw AssetPackManagerError.verification(
+                "\(pack.path): the server's file ends before the index, which the signed catalog places at bytes \(pack.index.offset)..<\(end) of \(pack.size): the file is truncated or is not the one published (\(cause))")
+        }
     }
 
     /// `bytes` decoded as the pack's index and checked against the catalog's figures.

@@ -39,7 +39,7 @@ struct EnsureCommand: Command {
                 if packs.count == 1 { try await manager.ensureLocalAvailability(of: packs.first!, requireLatestVersion: latest) }
                 else { try await manager.ensureLocalAvailability(of: packs, requireLatestVersions: latest) }
             }
-        } catch { throw CLIError.failure("\(error)") }
+        } catch { throw downloadFailure(error, manager: manager, root: download.client.storage.root) }
         printer.finish(manager)
         return 0
     }

@@ -45,7 +45,7 @@ struct InstallCommand: Command {
                 let prefetch = try await manager.handleInstallationEvent(event)
                 try await prefetch.value
             }
-        } catch { throw CLIError.failure("\(error)") }
+        } catch { throw downloadFailure(error, manager: manager, root: download.client.storage.root) }
         printer.finish(manager)
         return 0
     }

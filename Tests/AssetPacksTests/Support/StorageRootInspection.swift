@@ -79,9 +79,6 @@ extension DownloadStatusUpdate {
     }
 }
 
-/// Readable text as bytes.
-func text(_ s: String, repeating n: Int = 1) -> [UInt8] { Array(String(repeating: s, count: n).utf8) }
-
 /// Runs `body` and returns the AssetPackManagerError it throws; nil when it throws something
 /// else or nothing (so that an expectation on the result fails).
 func managerError(_ body: () async throws -> Void) async -> AssetPackManagerError? {

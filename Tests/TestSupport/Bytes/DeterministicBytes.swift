@@ -44,3 +44,6 @@ public func textBytes(_ count: Int, seed: UInt64) -> [UInt8] {
     }
     return Array(out.prefix(count))
 }
+
+/// Readable text as bytes: `s`, `n` times over.
+public func text(_ s: String, repeating n: Int = 1) -> [UInt8] { Array(String(repeating: s, count: n).utf8) }

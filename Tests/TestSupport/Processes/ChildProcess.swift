@@ -53,16 +53,21 @@ public enum ChildProcess {
         defer { files.remove() }
         let p = try start(executable, arguments, in: directory, environment: environment,
                           output: files.file("stdout"), error: files.file("stderr"))
+        // The exit is learned with waitpid (`ChildExit`): Foundation can miss it when children
+        // run side by side, and waitUntilExit would then block a thread of the pool for ever.
+        var status: ChildExit.Status?
         do {
             try await waitUntil("\((executable as NSString).lastPathComponent) \(arguments.joined(separator: " ")) exits",
-                                timeout: timeout) { !p.isRunning }
+                                timeout: timeout) {
+                status = ChildExit.poll(p)
+                return status != nil
+            }
         } catch {
             kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
+            _ = try? await ChildExit.wait(for: p, timeout: .seconds(10))
             throw error
         }
-        p.waitUntilExit()
-        return ProcessResult(status: p.terminationStatus, output: FileManager.default.contents(atPath: files.file("stdout")) ?? Data(),
+        return ProcessResult(status: status!.code, output: FileManager.default.contents(atPath: files.file("stdout")) ?? Data(),
                              stderr: files.text("stderr") ?? "")
     }
 }
