@@ -60,6 +60,7 @@ extension AssetPackManager {
     /// `configuration.catalogMaxAge` (Apple's `assetPack(withID:)`); `assetPackNotFound` when
     /// the catalog has none.
     public func assetPack(withID id: String) async throws -> AssetPack {
+        if let agent { return try await agent.assetPack(withID: id) }
         guard let p = try await currentCatalog().pack(withID: id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
         return AssetPack(p)
     }
@@ -67,7 +68,10 @@ extension AssetPackManager {
     /// Every pack in the catalog, read as `assetPack(withID:)` reads it (Apple's
     /// `allAssetPacks`).
     public var allAssetPacks: Set<AssetPack> {
-        get async throws { Set(try await currentCatalog().packs.map(AssetPack.init)) }
+        get async throws {
+            if let agent { return try await agent.allAssetPacks() }
+            return Set(try await currentCatalog().packs.map(AssetPack.init))
+        }
     }
 }
 
