@@ -266,6 +266,33 @@ import Testing
         await subject.stop()
     }
 
+    @Test func streamsGoOnAcrossARestartOfTheAgent() async throws {
+        let fixture = try AgentFixture()
+        try fixture.put("Levels", files: ["level1.bin": patternBytes(100_000, seed: 57)])
+        try await fixture.publishAndServe()
+        let first = try await ManagerUnderTest(.agent, fixture)
+        let manager = first.manager
+        let updates = EventLog(manager.statusUpdates(forAssetPackWithID: "Levels"))
+        _ = try await manager.assetPack(withID: "Levels")
+        let executable = try #require(AgentChild.assetpack)
+        kill(first.agent!.process.processIdentifier, SIGTERM)
+        #expect(await first.agent!.exit(within: 10))
+
+        // Another agent on the root; another client asks for the pack. The manager's stream,
+        // taken before the restart, sees the download.
+        let second = try AgentChild.start(executable, ["agent", "--root", fixture.root], output: fixture.dir.file("agent2.log"))
+        defer { kill(second.process.processIdentifier, SIGTERM) }
+        let connection = try AgentConnection(root: fixture.root)
+        try await waitUntil("the second agent to answer", timeout: .seconds(30)) { await connection.isReachable() }
+        try await waitUntil("the manager to subscribe again", timeout: .seconds(30)) { try await connection.agentStatus().subscribers == 1 }
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Levels", detached: true)
+        try await waitUntil("the stream to end after finished", timeout: .seconds(30)) { updates.isFinished }
+        #expect(updates.began == ["Levels"] && updates.finished == ["Levels"])
+        first.dropManager()
+        kill(second.process.processIdentifier, SIGTERM)
+        #expect(await second.exit(within: 10))
+    }
+
     @Test func theAgentHoldsTheRootAndAutomaticFindsIt() async throws {
         let fixture = try AgentFixture()
         try fixture.put("Levels", files: ["level1.bin": patternBytes(1000, seed: 56)])

@@ -46,6 +46,12 @@ extension AgentDelivery {
                     switch update {
                     case .finished(let p): successes.append(p); waiting[pack.id] = nil
                     case .failed(let p, let error): failures.append((p, error)); waiting[pack.id] = nil
+                    case .paused(let p):
+                        // Paused for good (cancelled through the agent), or only yielding its slot.
+                        if (try? await connection.assetPack(withID: p.id))?.request == "paused" {
+                            failures.append((p, AssetPackManagerError.cancelled))
+                            waiting[pack.id] = nil
+                        }
                     default: break
                     }
                     if waiting.isEmpty { break }

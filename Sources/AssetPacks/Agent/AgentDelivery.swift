@@ -25,8 +25,8 @@ final class AgentDelivery: Sendable {
     deinit { relay.stop() }
 }
 
-/// One open `GET /v1/events` for every pack, relayed to a `StatusBroadcaster`. Opened again when
-/// it ended (the agent restarted) and someone needs it.
+/// One open `GET /v1/events` for every pack, relayed to a `StatusBroadcaster`. Opened again a
+/// second after it ended (the agent stopped or restarted), until `stop`.
 final class AgentEventRelay: @unchecked Sendable {
     private let connection: AgentConnection
     private let broadcaster: StatusBroadcaster
@@ -54,7 +54,10 @@ final class AgentEventRelay: @unchecked Sendable {
                 let updates = await connection.subscribedStatusUpdates()
                 signal.fire()
                 for await update in updates { broadcaster.send(update) }
-                self?.ended(mine)
+                // The agent stopped (or restarted): subscribe again a second later, for as long
+                // as the manager lives, so that its streams go on with the agent's next run.
+                guard self?.ended(mine) == true, (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+                self?.start()
             }
             current = (mine, signal, task)
             return signal
@@ -65,8 +68,12 @@ final class AgentEventRelay: @unchecked Sendable {
         await start()?.wait()
     }
 
-    private func ended(_ generation: Int) {
-        lock.withLock { if current?.generation == generation { current = nil } }
+    /// Forgets the subscription that ended; whether the relay still runs.
+    private func ended(_ generation: Int) -> Bool {
+        lock.withLock {
+            if current?.generation == generation { current = nil }
+            return !stopped
+        }
     }
 
     /// Closes the subscription for good (the manager is gone).

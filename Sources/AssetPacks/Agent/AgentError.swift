@@ -38,14 +38,17 @@ public struct AgentErrorBody: Codable, Sendable, Equatable {
     public var needed: UInt64?
     /// `allowanceExceeded`: the limit.
     public var limit: UInt64?
-    /// `storageBudgetExceeded`: the budget and what eviction could free.
+    /// `storageBudgetExceeded`: the budget.
     public var budget: UInt64?
+    /// `storageBudgetExceeded`: what evicting every unused on-demand pack could free.
     public var evictable: UInt64?
     /// `invalidPreservationPriority`: the priority refused (absent when it is not a number).
     public var priority: Double?
-    /// `domainNotAllowed`: the host and URL; `insecureRedirect`: the URL and where it redirected (`location`).
+    /// `domainNotAllowed`: the host refused.
     public var host: String?
+    /// `domainNotAllowed`: the URL refused; `insecureRedirect`: the https URL that redirected.
     public var url: String?
+    /// `insecureRedirect`: the http URL it redirected to.
     public var location: String?
     /// `verification`, `storage`, `invalidConfiguration`: the reason without the kind's prefix.
     public var reason: String?

@@ -9,6 +9,7 @@ public struct AgentTransportFailure: Codable, Sendable, Equatable {
     public var failure: String
     /// The URL (the path for `file`).
     public var url: String?
+    /// The failure's message (for `aborted`, its cause).
     public var message: String?
     /// `httpStatus`: the status.
     public var status: Int?
