@@ -9,7 +9,7 @@ import Testing
 /// test body runs twice, once with a manager that works in this process and once with a manager
 /// made with `delivery = .agent(socketPath:)` against a real `assetpack agent` process, and
 /// checks the same outcomes, errors and status updates.
-@Suite(.timeLimit(.minutes(3))) struct ManagerDeliveryTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ManagerDeliveryTests {
     enum Mode: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case inProcess, agent
         var testDescription: String { rawValue }
