@@ -3,7 +3,8 @@
 # `assetpack agent` (curl on its Unix socket, waiting for the install) against the in-process
 # `assetpack ensure`, from nginx on loopback into fresh roots, alternating, several rounds.
 # Prints the median wall-time ratio (target <= 1.05x), the agent's peak RSS (target <= 128 MiB),
-# and, with no work to do, the agent's CPU time over 10 s (target 0) and RSS (target <= 32 MiB).
+# and, with no work to do, the agent's CPU time over 10 s (target 0) and RSS (target <= 32 MiB),
+# anonymous and mapped files apart.
 #
 #   bench/agent.sh [ROUNDS=3] [SIZE_MIB=1024]
 #
@@ -35,6 +36,7 @@ cat "$out/repo/$pack" > /dev/null   # the source in the page cache
 agent_pid=$!
 sock=$out/agent-root/agent.sock
 for _ in $(seq 1 500); do curl -sf --unix-socket "$sock" http://agent/v1/status >/dev/null 2>&1 && break; sleep 0.01; done
+sleep 1   # settled: its start-up work (the catalog read, the queue) is done
 idle_rss=$(awk '/VmRSS/ { print $2 }' /proc/$agent_pid/status)
 
 echo "pack $(stat -c %s "$out/repo/$pack") B; $(nproc) cores; agent pid $agent_pid, RSS at start $((idle_rss / 1024)) MiB"
@@ -45,7 +47,9 @@ python3 bench/measure.py --setup "if [ \$1 = agent ]; then curl -s -X DELETE --u
 
 echo "agent peak RSS: $(( $(awk '/VmHWM/ { print $2 }' /proc/$agent_pid/status) / 1024 )) MiB"
 ticks() { awk '{ print $14 + $15 }' /proc/$agent_pid/stat; }
+sleep 3   # settled: 2 s after its last download the agent hands memory back (IdleMemory), once
 before=$(ticks); sleep 10; after=$(ticks)
-echo "idle agent: $((after - before)) CPU ticks ($(getconf CLK_TCK)/s) in 10 s, RSS $(( $(awk '/VmRSS/ { print $2 }' /proc/$agent_pid/status) / 1024 )) MiB"
+mib() { echo $(( $(awk -v k="$1:" '$1 == k { print $2 }' /proc/$agent_pid/status) / 1024 )); }
+echo "idle agent: $((after - before)) CPU ticks ($(getconf CLK_TCK)/s) in 10 s, RSS $(mib VmRSS) MiB ($(mib RssAnon) MiB anonymous, $(mib RssFile) MiB mapped files)"
 installed=$(echo "$out"/agent-root/packs/bench-corpus/*/)
 diff -r "$corpus/content" "$installed/content" && echo "verify: the agent's installed tree equals the corpus"

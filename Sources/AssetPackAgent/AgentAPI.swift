@@ -25,8 +25,12 @@ struct AgentAPI: Sendable {
             case ("DELETE", "packs") where route.count == 2: return try remove(route[1])
             case ("POST", "packs") where route.count == 3 && route[2] == "ensure": return try ensure(route[1], request)
             case ("POST", "packs") where route.count == 3 && route[2] == "cancel": return try cancel(route[1])
+            case ("GET", "packs") where route.count == 3 && route[2] == "preservation-priority": return try preservationPriority(route[1])
+            case ("PUT", "packs") where route.count == 3 && route[2] == "preservation-priority":
+                return try setPreservationPriority(route[1], request)
             case ("POST", "update") where route.count == 1: return .json(try update())
             case ("POST", "installation-events") where route.count == 2: return try installationEvent(route[1], request)
+            case ("GET", "installation-events") where route.count == 2: return try installationPlan(route[1])
             case ("GET", "namespace") where route.count == 1:
                 let entries = try wait { try await service.manager.namespace() }
                 return .json(entries.map { AgentNamespaceEntry(path: $0.path, packs: $0.packIDs) })
@@ -61,9 +65,44 @@ struct AgentAPI: Sendable {
         let manager = service.manager
         let record = try service.queue.record(id)
         return try wait {
-            let pack = try await manager.assetPack(withID: id)
-            return AgentPackDescription(pack, status: try await manager.status(relativeTo: pack), request: record?.state, error: record?.error)
+            let installed = try await manager.installedAssetPack(withID: id)
+            do {
+                let pack = try await manager.assetPack(withID: id)
+                return AgentPackDescription(pack, status: try await manager.status(relativeTo: pack), request: record?.state, error: record?.error,
+                                            installedVersion: installed?.version)
+            } catch AssetPackManagerError.assetPackNotFound where installed != nil {
+                // Installed, and dropped from the catalog: obsolete.
+                return AgentPackDescription(installed!, status: try await manager.localStatus(ofAssetPackWithID: id), request: record?.state,
+                                            error: record?.error, installedVersion: installed!.version)
+            }
         }
+    }
+
+    /// The packs the install step for the event would queue, queuing nothing.
+    private func installationPlan(_ name: String) throws -> LocalHTTPResponse {
+        guard let event = InstallationEventType(rawValue: name) else {
+            return .error(404, "notFound", "no installation event \"\(name)\" (firstInstallation or subsequentUpdate)")
+        }
+        let manager = service.manager
+        let plan = try wait { try await manager.installationPlan(for: event) }
+        return .json(AgentInstallationPlan(essential: plan.essential.map(\.id), prefetch: plan.prefetch.map(\.id)))
+    }
+
+    private func preservationPriority(_ id: String) throws -> LocalHTTPResponse {
+        let manager = service.manager
+        let priority = try wait { try await manager.preservationPriority(ofAssetPackWithID: id) }
+        return .json(AgentPreservationPriority(id: id, preservationPriority: priority))
+    }
+
+    /// `{"preservationPriority": 0.3}` (0…1) for an installed pack.
+    private func setPreservationPriority(_ id: String, _ request: LocalHTTPRequest) throws -> LocalHTTPResponse {
+        struct Body: Decodable { var preservationPriority: Double }
+        guard let priority = (try? JSONDecoder().decode(Body.self, from: Data(request.body)))?.preservationPriority else {
+            return .error(400, "malformedRequest", "the body must be a JSON object such as {\"preservationPriority\": 0.3}")
+        }
+        let manager = service.manager
+        try wait { try await manager.setPreservationPriority(priority, forAssetPackWithID: id) }
+        return .json(AgentPreservationPriority(id: id, preservationPriority: priority))
     }
 
     private func ensure(_ id: String, _ request: LocalHTTPRequest) throws -> LocalHTTPResponse {
@@ -160,26 +199,17 @@ struct AgentAPI: Sendable {
         let message = "\(error)"
         switch error {
         case let e as AssetPackManagerError:
-            switch e {
-            case .assetPackNotFound: return .error(404, "assetPackNotFound", message)
-            case .fileNotFound: return .error(404, "fileNotFound", message)
-            case .transport: return .error(502, "transport", message)
-            case .catalog: return .error(502, "catalog", message)
-            case .trust: return .error(502, "trust", message)
-            case .verification: return .error(502, "verification", message)
-            case .allowanceExceeded: return .error(409, "allowanceExceeded", message)
-            case .storageBudgetExceeded: return .error(409, "storageBudgetExceeded", message)
-            case .domainNotAllowed: return .error(403, "domainNotAllowed", message)
-            case .downloadDeclined: return .error(409, "downloadDeclined", message)
-            case .cancelled: return .error(409, "cancelled", message)
-            case .storage: return .error(507, "storage", message)
-            default: return .error(500, "internal", message)
-            }
+            // The error's own values go along, for a manager working through the agent.
+            let (status, body) = AgentErrorBody.reply(for: e)
+            return .json(body, status: status)
         case let e as AgentRequestError:
             switch e {
             case .paused: return .error(409, "paused", message)
             case .stopping: return .error(503, "stopping", message)
-            case .declined: return .error(409, "downloadDeclined", message)
+            case .declined(let id, _):
+                var body = AgentErrorBody(error: message, kind: "downloadDeclined")
+                body.assetPackID = id
+                return .json(body, status: 409)
             }
         case is AgentServiceError: return .error(500, "queue", message)
         default: return .error(500, "internal", message)

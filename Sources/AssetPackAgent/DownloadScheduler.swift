@@ -244,6 +244,13 @@ final class DownloadScheduler: @unchecked Sendable {
         job.outcome.complete(outcome)
         ended.withLock { ended.broadcast() }
         startReady()
+        // The last download ended: once its caller has been answered and nothing started
+        // meanwhile, what it took goes back to the system.
+        if lock.withLock({ running.isEmpty }) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + 2) { [weak self] in
+                if self?.lock.withLock({ self?.running.isEmpty }) == true { IdleMemory.settle() }
+            }
+        }
     }
 
     /// Whether a failure may go away by itself: the network, or a server error other than a

@@ -28,6 +28,7 @@ final class EventHub: @unchecked Sendable {
         let event = AgentEvent(update)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601   // a refused catalog's dates, as in error replies
         guard let data = try? encoder.encode(event) else { return }
         let frame = Array("event: \(event.event)\ndata: ".utf8) + Array(data) + Array("\n\n".utf8)
         let terminal = event.event == "finished" || event.event == "failed"

@@ -36,3 +36,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// Carried as JSON (case by case, with its values) where a refusal crosses a process boundary:
+/// the agent's error replies and failed events (docs/AGENT.md), so that a client gets back the
+/// same `CatalogError`.
+extension CatalogError: Codable {}

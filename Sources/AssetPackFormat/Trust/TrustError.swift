@@ -67,3 +67,6 @@ public enum TrustError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+/// For the agent's error replies, which carry the refusal to a manager working through it.
+extension TrustError: Codable {}

@@ -13,6 +13,7 @@ extension AssetPackManager {
     ///
     /// Apple's `ensureLocalAvailability(of:requireLatestVersion:)`.
     public func ensureLocalAvailability(of assetPack: AssetPack, requireLatestVersion: Bool = false) async throws {
+        if let agent { return try await agent.ensureLocalAvailability(of: assetPack, requireLatestVersion: requireLatestVersion) }
         if let installed = try store.installedPack(assetPack.id), !requireLatestVersion || installed.version >= assetPack.version {
             try store.touch(assetPack.id, at: configuration.now())
             return
@@ -58,6 +59,7 @@ extension AssetPackManager {
     /// calls it (at launch) with the event that applies.
     @discardableResult
     public func handleInstallationEvent(_ event: InstallationEventType) async throws -> Task<Void, any Error> {
+        if let agent { return try await agent.handleInstallationEvent(event, broadcaster: broadcaster) }
         let (essential, prefetch) = try await installationPlan(for: event)
         let background = Task {
             try await self.ensureLocalAvailability(of: Set(prefetch), requireLatestVersions: true)
@@ -76,6 +78,7 @@ extension AssetPackManager {
     /// this one returns once they are installed, with the packs updated and the IDs removed.
     @discardableResult
     public func checkForUpdates() async throws -> (updated: [AssetPack], removed: [String]) {
+        if let agent { return try await agent.checkForUpdates() }
         let catalog = try await refreshCatalog()
         var updated: [AssetPack] = []
         var removed: [String] = []
@@ -96,6 +99,7 @@ extension AssetPackManager {
     /// Removes an installed pack and its files, and stops and drops a download of it under way
     /// (Apple's `remove(assetPackWithID:)`). `assetPackNotFound` when there was neither.
     public func remove(assetPackWithID id: String) async throws {
+        if let agent { return try await agent.remove(assetPackWithID: id) }
         if let download = inFlight[id] { download.task.cancel(); await download.task.value }
         // A download that was stopped (an update of an installed pack, too) goes with the pack.
         let pending = try store.pendingDownload(id)

@@ -60,15 +60,20 @@ extension AssetPackManager {
     /// versions last accepted, when the repository last vouched for them online and whether that
     /// timestamp has expired (offline, the client goes on with its last view and this says how
     /// stale it is). nil in single-key mode or before the first accepted catalog. Never touches
-    /// the network. Not in Apple's API.
+    /// the network. Not in Apple's API. Through the agent, `invalidConfiguration`: the agent
+    /// holds that view (`assetpack status --root DIR` prints it).
     public func repositoryFreshness() throws -> RepositoryFreshness? {
-        try catalogClient.freshness(now: configuration.now())
+        guard agent == nil else {
+            throw AssetPackManagerError.invalidConfiguration("repositoryFreshness() is not available through the agent; `assetpack status --root DIR` prints the agent's view")
+        }
+        return try catalogClient.freshness(now: configuration.now())
     }
 
     /// The pack with this ID in the catalog, fetched again when the one held is older than
     /// `configuration.catalogMaxAge` (Apple's `assetPack(withID:)`); `assetPackNotFound` when
     /// the catalog has none.
     public func assetPack(withID id: String) async throws -> AssetPack {
+        if let agent { return try await agent.assetPack(withID: id) }
         guard let p = try await currentCatalog().pack(withID: id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
         return AssetPack(p)
     }
@@ -76,7 +81,10 @@ extension AssetPackManager {
     /// Every pack in the catalog, read as `assetPack(withID:)` reads it (Apple's
     /// `allAssetPacks`).
     public var allAssetPacks: Set<AssetPack> {
-        get async throws { Set(try await currentCatalog().packs.map(AssetPack.init)) }
+        get async throws {
+            if let agent { return try await agent.allAssetPacks() }
+            return Set(try await currentCatalog().packs.map(AssetPack.init))
+        }
     }
 }
 

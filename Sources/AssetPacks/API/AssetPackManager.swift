@@ -19,25 +19,26 @@ import Foundation
 /// up to `Configuration.storageLockTimeout`), released when the manager is deinitialized or the
 /// process ends.
 ///
-/// Unlike Apple's, there is no `shared` manager and no system download daemon: an app makes one
-/// with its `Configuration`, and downloads run while its process does.
+/// Unlike Apple's, there is no `shared` manager: an app makes one with its `Configuration`. In
+/// process (the default), downloads run while the app does; with `Configuration.delivery` set
+/// to `.agent(socketPath:)` (or `.automatic`), every call goes through the root's agent
+/// (`assetpack agent`, Apple's system daemon), which holds the root and owns the downloads, with
+/// the same calls, types, errors and status updates.
 public actor AssetPackManager {
     /// What the manager was made with.
     public nonisolated let configuration: Configuration
     let layout: StorageLayout
-    /// The storage root: every path below it is opened through this (`ConfinedDirectory`).
-    nonisolated let root: ConfinedDirectory
-    let store: ClientStore
-    let client: RepositoryClient
-    let catalogClient: CatalogClient
+    /// What an in-process manager holds on its root; nil when the agent does the work.
+    let local: LocalRoot?
+    /// The storage root: every path below it is opened through this (`ConfinedDirectory`);
+    /// nil when the agent does the work.
+    nonisolated let rootDirectory: ConfinedDirectory?
+    /// The root's agent, when `configuration.delivery` chose it: every public call goes there.
+    nonisolated let agent: AgentDelivery?
     let languages: LanguageResolver
-    /// Where `contents(at:)`, `url(for:)`, `descriptor(for:)` and `namespace()` look.
-    let mergedNamespace: MergedNamespace
     nonisolated let broadcaster = StatusBroadcaster()
     /// Packs that open `AssetPackResourceRequest`s use: never evicted by the storage budget.
     nonisolated let resourcesInUse = ResourceUseCounter()
-    /// Held for the manager's lifetime: no other manager uses this root meanwhile.
-    let storageLock: StorageLock
     var catalog: Catalog?
     /// When `catalog` was fetched (or, offline, taken from the store), by `configuration.now()`.
     var catalogCheckedAt: Date?
@@ -62,40 +63,88 @@ public actor AssetPackManager {
     /// allow-list, creates and locks the root (waiting up to `storageLockTimeout` for another
     /// manager to let go of it), opens the store and cleans up what a crash left. Does not touch
     /// the network. Apple's manager is the system's `shared` one instead.
+    ///
+    /// Through the agent (`configuration.delivery`), none of that: the manager opens its
+    /// subscription to the agent's status stream and returns (`.automatic` first asks the
+    /// root's socket whether an agent answers).
     public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        layout = StorageLayout(root: configuration.storageRoot)
+        languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
+        if let socketPath = try Self.agentSocket(for: configuration) {
+            // The agent holds the root: nothing under it is opened (or locked) here.
+            agent = try AgentDelivery(socketPath: socketPath, broadcaster: broadcaster)
+            local = nil
+            rootDirectory = nil
+            return
+        }
+        agent = nil
         guard !configuration.repositoryURLs.isEmpty else { throw AssetPackManagerError.invalidConfiguration("no repository URL") }
         if let problem = SettingBounds.problem("parallelDownloads.parts", configuration.parallelDownloads.parts, in: SettingBounds.downloadParts) {
             throw AssetPackManagerError.invalidConfiguration(problem)
         }
         let allowList = DomainAllowList(configuration.allowedDomains)
         for url in configuration.repositoryURLs { try allowList.check(url) }
-        self.configuration = configuration
-        layout = StorageLayout(root: configuration.storageRoot)
-        root = try layout.openRoot()
+        let root = try layout.openRoot()
+        rootDirectory = root
         // Before anything reads or cleans the root: another manager may be using it.
-        storageLock = try StorageLock(layout: layout, root: root, timeout: configuration.storageLockTimeout)
+        let storageLock = try StorageLock(layout: layout, root: root, timeout: configuration.storageLockTimeout)
         try layout.checkStoreFiles(in: root)
-        store = try ClientStore(path: layout.database)
+        let store = try ClientStore(path: layout.database)
         let network: any HTTPTransport
         if let t = configuration.transport { network = t } else {
             do { network = try CurlTransport(caFile: configuration.caFile) } catch { throw AssetPackManagerError.transport(error) }
         }
         // A repository folder (`file://`) is read in place beside the HTTP mirrors.
         let transport = SchemeRoutingTransport(network: network)
-        client = RepositoryClient(mirrors: configuration.repositoryURLs, transport: transport, allowList: allowList,
-                                  retry: configuration.retryPolicy, limits: configuration.networkLimits)
-        catalogClient = CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
-                                      anchor: try TrustAnchor.configured(configuration))
-        languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
-        mergedNamespace = MergedNamespace(store: store, layout: layout, root: root, languages: languages)
+        let client = RepositoryClient(mirrors: configuration.repositoryURLs, transport: transport, allowList: allowList,
+                                      retry: configuration.retryPolicy, limits: configuration.networkLimits)
+        local = LocalRoot(store: store, client: client,
+                          catalogClient: CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
+                                                       anchor: try TrustAnchor.configured(configuration)),
+                          mergedNamespace: MergedNamespace(store: store, layout: layout, root: root, languages: languages),
+                          storageLock: storageLock)
         try Self.reconcile(layout: layout, root: root, store: store)
     }
+
+    /// The agent's socket when `configuration.delivery` goes through one now; nil for in-process.
+    private static func agentSocket(for configuration: Configuration) throws -> String? {
+        switch configuration.delivery {
+        case .inProcess: return nil
+        case .agent(let socketPath): return socketPath
+        case .automatic:
+            let path = AgentConnection.socketPath(forRoot: configuration.storageRoot)
+            guard FileManager.default.fileExists(atPath: path), let connection = try? AgentConnection(socketPath: path),
+                  connection.answersNow() else { return nil }
+            return path
+        }
+    }
+
+    /// What an in-process manager opens on its root (nothing of it exists with an agent).
+    struct LocalRoot {
+        let store: ClientStore
+        let client: RepositoryClient
+        let catalogClient: CatalogClient
+        /// Where `contents(at:)`, `url(for:)`, `descriptor(for:)` and `namespace()` look.
+        let mergedNamespace: MergedNamespace
+        /// Held for the manager's lifetime: no other manager uses this root meanwhile.
+        let storageLock: StorageLock
+    }
+
+    // The in-process manager's parts. Every entry point hands its call to `agent` first when
+    // there is one, so these are read only by an in-process manager.
+    nonisolated var root: ConfinedDirectory { rootDirectory! }
+    var store: ClientStore { local!.store }
+    var client: RepositoryClient { local!.client }
+    var catalogClient: CatalogClient { local!.catalogClient }
+    var mergedNamespace: MergedNamespace { local!.mergedNamespace }
 
     // MARK: Status
 
     /// Where `assetPack` stands on this device against that description of it (Apple's
     /// `status(relativeTo:)`; never touches the network).
-    public func status(relativeTo assetPack: AssetPack) throws -> AssetPack.Status {
+    public func status(relativeTo assetPack: AssetPack) async throws -> AssetPack.Status {
+        if let agent { return try await agent.status(relativeTo: assetPack) }
         var status: AssetPack.Status = []
         let pending = try store.pendingDownload(assetPack.id)
         if inFlight[assetPack.id] != nil || pending != nil { status.insert(.downloading) }
@@ -112,11 +161,12 @@ public actor AssetPackManager {
     /// the catalog nor the device knows — or, when no catalog was ever accepted and none can be
     /// fetched (a first launch offline), the error of the fetch.
     public func localStatus(ofAssetPackWithID id: String) async throws -> AssetPack.Status {
+        if let agent { return try await agent.localStatus(ofAssetPackWithID: id) }
         var fetchError: (any Error)?
         var catalog: Catalog?
         do { catalog = try await currentCatalog() } catch { fetchError = error }
         let cachedOrFresh: Catalog? = if let catalog { catalog } else { try catalogClient.cached(now: configuration.now(), allowExpired: true) }
-        if let p = cachedOrFresh?.pack(withID: id) { return try status(relativeTo: AssetPack(p)) }
+        if let p = cachedOrFresh?.pack(withID: id) { return try await status(relativeTo: AssetPack(p)) }
         var status: AssetPack.Status = []
         if (try store.installedPack(id)) != nil { status.formUnion([.downloaded, .obsolete]) }
         if inFlight[id] != nil { status.insert(.downloading) }
@@ -131,18 +181,32 @@ public actor AssetPackManager {
 
     /// Whether some version of the pack is installed (Apple's
     /// `assetPackIsAvailableLocally(withID:)`, which is `nonisolated` and does not throw).
-    public func assetPackIsAvailableLocally(withID id: String) throws -> Bool {
-        try store.installedPack(id) != nil
+    public func assetPackIsAvailableLocally(withID id: String) async throws -> Bool {
+        if let agent { return try await agent.assetPackIsAvailableLocally(withID: id) }
+        return try store.installedPack(id) != nil
+    }
+
+    /// The installed version of the pack, described as the store recorded it (no platforms: the
+    /// store keeps none); nil when none is installed. For the agent, which describes installed
+    /// packs to its clients (an obsolete one too). In process only.
+    package func installedAssetPack(withID id: String) throws -> AssetPack? {
+        guard agent == nil, let p = try store.installedPack(id) else { return nil }
+        return AssetPack(id: p.id, version: p.version, downloadSize: p.downloadSize, installSize: p.installSize, language: p.language,
+                         downloadPolicy: p.downloadPolicy, platforms: [])
     }
 
     /// Updates of every pack's downloads; the stream never ends (stop iterating to leave it).
     /// Apple's `statusUpdates`.
-    public nonisolated var statusUpdates: AsyncStream<DownloadStatusUpdate> { broadcaster.stream() }
+    public nonisolated var statusUpdates: AsyncStream<DownloadStatusUpdate> {
+        agent?.keepSubscribed()
+        return broadcaster.stream()
+    }
 
     /// Updates for one pack; ends after its finished or failed update (Apple's
     /// `statusUpdates(forAssetPackWithID:)`).
     public nonisolated func statusUpdates(forAssetPackWithID id: String) -> AsyncStream<DownloadStatusUpdate> {
-        broadcaster.stream(forAssetPackWithID: id)
+        agent?.keepSubscribed()
+        return broadcaster.stream(forAssetPackWithID: id)
     }
 
     /// A download under way: the catalog's pack, the task that runs it, and the callers waiting

@@ -72,6 +72,8 @@ extension AssetPackManager {
         /// Which packs an `AssetPackResourceRequest`'s tags need: by default the naming of
         /// `assetpack convert odr` (see `ResourceTagMapping`).
         public var resourceTagMapping = ResourceTagMapping.convertedFromODR
+        /// In this process (the default), or through the root's agent: see `Delivery`.
+        public var delivery = Delivery.inProcess
 
         /// A configuration with these values; everything but the repository, the key and the
         /// root has a default (no limits, every host, the system's CAs and languages, libcurl).

@@ -12,20 +12,38 @@ import Foundation
 /// for await update in agent.statusUpdates { print(update) }
 /// ```
 public final class AgentConnection: Sendable {
+    /// The agent's Unix socket.
     public let socketPath: String
     private let transport: CurlTransport
+    /// Whether the agent's error replies are thrown as the `AssetPackManagerError` they stand
+    /// for (a manager working through the agent) rather than as `AgentError.remote`.
+    private let throwsManagerErrors: Bool
     private static let base = "http://agent/v1/"
 
     /// The agent's socket for a storage root when it was started without `--socket`.
     public static func socketPath(forRoot root: String) -> String { StorageLayout(root: root).agentSocket }
 
+    /// A client of the agent of the storage root `root`, on its default socket (`ROOT/agent.sock`).
     public convenience init(root: String) throws {
         try self.init(socketPath: Self.socketPath(forRoot: root))
     }
 
-    public init(socketPath: String) throws {
+    /// A client of the agent listening on `socketPath`. Nothing is sent until the first call.
+    public convenience init(socketPath: String) throws {
+        try self.init(socketPath: socketPath, throwsManagerErrors: false)
+    }
+
+    init(socketPath: String, throwsManagerErrors: Bool) throws {
         self.socketPath = socketPath
+        self.throwsManagerErrors = throwsManagerErrors
         transport = try CurlTransport(userAgent: "AssetPacks-agent-client/1", unixSocketPath: socketPath)
+    }
+
+    /// Whether an agent answers on the socket now, asked without leaving the calling thread
+    /// (for `AssetPackManager`'s synchronous `init`).
+    func answersNow() -> Bool {
+        let request = HTTPRequest(url: Self.base + "status", connectTimeout: .seconds(2), lowSpeedLimit: .init(bytesPerSecond: 1, duration: .seconds(5)))
+        return (try? transport.send(request))?.isSuccess == true
     }
 
     /// Whether an agent answers on the socket now.
@@ -86,7 +104,28 @@ public final class AgentConnection: Sendable {
         try await decode(AgentUpdateResult.self, from: send(.post, "update", longRunning: true))
     }
 
+    /// The packs `handleInstallationEvent(event)` would queue, without queuing them (the
+    /// agent's catalog and languages choose): `GET /v1/installation-events/EVENT`.
+    public func installationPlan(for event: InstallationEventType) async throws -> AgentInstallationPlan {
+        try await decode(AgentInstallationPlan.self, from: send(.get, "installation-events/" + event.rawValue))
+    }
+
+    /// Sets an installed pack's preservation priority (0…1) on the agent's root, for its
+    /// storage budget (`AssetPackManager.setPreservationPriority(_:forAssetPackWithID:)`).
+    public func setPreservationPriority(_ priority: Double, forAssetPackWithID id: String) async throws {
+        guard priority.isFinite else { throw AssetPackManagerError.invalidPreservationPriority(priority, assetPackID: id) }
+        let body = try JSONEncoder().encode(AgentPreservationPriority(id: id, preservationPriority: priority))
+        _ = try await send(.put, "packs/\(Self.escape(id))/preservation-priority", body: Array(body))
+    }
+
+    /// An installed pack's preservation priority on the agent's root (0.5 unless set).
+    public func preservationPriority(ofAssetPackWithID id: String) async throws -> Double {
+        try await decode(AgentPreservationPriority.self, from: send(.get, "packs/\(Self.escape(id))/preservation-priority")).preservationPriority
+    }
+
     // MARK: Namespace
+
+    /// Every path of the merged namespace with the installed packs that hold it.
 
     public func namespace() async throws -> [AgentNamespaceEntry] {
         try await decode([AgentNamespaceEntry].self, from: send(.get, "namespace"))
@@ -147,7 +186,7 @@ public final class AgentConnection: Sendable {
             let body = HTTPBodyStream { bytes in
                 subscribed?.fire()
                 for data in parser.append(bytes) {
-                    guard let event = try? JSONDecoder().decode(AgentEvent.self, from: Data(data.utf8)), let update = event.update else { continue }
+                    guard let event = try? Self.decoder().decode(AgentEvent.self, from: Data(data.utf8)), let update = event.update else { continue }
                     continuation.yield(update)
                     if !query.isEmpty, update.isTerminal { throw CancellationError() }
                 }
@@ -162,10 +201,10 @@ public final class AgentConnection: Sendable {
 
     // MARK: Requests
 
-    private func send(_ method: HTTPRequest.Method, _ path: String, longRunning: Bool = false) async throws -> HTTPResponse {
+    private func send(_ method: HTTPRequest.Method, _ path: String, body: [UInt8]? = nil, longRunning: Bool = false) async throws -> HTTPResponse {
         var request = HTTPRequest(method, url: Self.base + path, connectTimeout: .seconds(5),
                                   lowSpeedLimit: longRunning ? nil : .init(bytesPerSecond: 1, duration: .seconds(30)))
-        if method == .post { request.body = .bytes([]) }
+        if let body { request.body = .bytes(body) } else if method == .post { request.body = .bytes([]) }
         let response: HTTPResponse
         do {
             response = try await transport.response(for: request, to: .memory(limit: 1 << 30))
@@ -179,7 +218,8 @@ public final class AgentConnection: Sendable {
             throw AgentError.unreachable(socketPath: socketPath, reason: "\(error)")
         }
         guard response.isSuccess else {
-            if let body = try? JSONDecoder().decode(AgentErrorBody.self, from: Data(response.body)) {
+            if let body = try? Self.decoder().decode(AgentErrorBody.self, from: Data(response.body)) {
+                if throwsManagerErrors, let error = body.managerError { throw error }
                 throw AgentError.remote(status: response.status, kind: body.kind, message: body.error)
             }
             throw AgentError.remote(status: response.status, kind: "http", message: String(decoding: response.body.prefix(500), as: UTF8.self))
@@ -188,11 +228,16 @@ public final class AgentConnection: Sendable {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        do { return try decoder.decode(type, from: Data(response.body)) } catch {
+        do { return try Self.decoder().decode(type, from: Data(response.body)) } catch {
             throw AgentError.malformedResponse("\(response.url): \(error)")
         }
+    }
+
+    /// The agent's JSON: dates in ISO 8601 (`nextAttempt`, a refused catalog's `expires`).
+    private static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
     }
 
     /// A pack ID as one path segment.

@@ -9,6 +9,9 @@ public struct AgentEvent: Sendable, Codable, Equatable {
     public var total: Int64?
     /// `failed`: why.
     public var error: String?
+    /// `failed` with one of the manager's errors: the error as the agent's error replies carry
+    /// it, so that the update brings back the same `AssetPackManagerError`.
+    public var failure: AgentErrorBody?
 
     public init(_ update: DownloadStatusUpdate) {
         pack = AgentPackDescription(update.assetPack, status: [])
@@ -23,6 +26,7 @@ public struct AgentEvent: Sendable, Codable, Equatable {
         case .failed(_, let error):
             event = "failed"
             self.error = "\(error)"
+            failure = (error as? AssetPackManagerError).map { AgentErrorBody.reply(for: $0).body }
         }
     }
 
@@ -34,7 +38,7 @@ public struct AgentEvent: Sendable, Codable, Equatable {
         case "paused": return .paused(p)
         case "downloading": return .downloading(p, DownloadProgress(completedUnitCount: completed ?? 0, totalUnitCount: total ?? 0))
         case "finished": return .finished(p)
-        case "failed": return .failed(p, AgentError.remote(status: 0, kind: "failed", message: error ?? "failed"))
+        case "failed": return .failed(p, failure?.managerError ?? AgentError.remote(status: 0, kind: "failed", message: error ?? "failed"))
         default: return nil
         }
     }

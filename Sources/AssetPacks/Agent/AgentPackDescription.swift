@@ -16,8 +16,11 @@ public struct AgentPackDescription: Sendable, Codable, Equatable {
     public var request: String?
     /// Why the last request failed, when `request` is `failed`.
     public var error: String?
+    /// The version installed on the agent's root, if one is (absent from older agents).
+    public var installedVersion: Int?
 
-    public init(_ pack: AssetPack, status: AssetPack.Status, request: String? = nil, error: String? = nil) {
+    /// The description of `pack` with where it stands and what the queue holds for it.
+    public init(_ pack: AssetPack, status: AssetPack.Status, request: String? = nil, error: String? = nil, installedVersion: Int? = nil) {
         id = pack.id
         version = pack.version
         downloadSize = pack.downloadSize
@@ -28,6 +31,7 @@ public struct AgentPackDescription: Sendable, Codable, Equatable {
         self.status = status.names
         self.request = request
         self.error = error
+        self.installedVersion = installedVersion
     }
 
     /// The pack as the in-process manager would describe it.

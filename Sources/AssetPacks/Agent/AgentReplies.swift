@@ -88,3 +88,16 @@ public struct AgentInstallationPlan: Sendable, Codable, Equatable {
         self.prefetch = prefetch
     }
 }
+
+/// `GET` and `PUT /v1/packs/ID/preservation-priority`: an installed pack's preservation priority.
+public struct AgentPreservationPriority: Sendable, Codable, Equatable {
+    /// The pack.
+    public var id: String
+    /// 0…1; packs of lower priority are evicted first by the storage budget.
+    public var preservationPriority: Double
+    /// The priority of pack `id`.
+    public init(id: String, preservationPriority: Double) {
+        self.id = id
+        self.preservationPriority = preservationPriority
+    }
+}

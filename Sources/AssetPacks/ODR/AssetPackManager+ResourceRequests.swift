@@ -9,6 +9,12 @@ extension AssetPackManager {
     /// installed still succeed; otherwise the catalog's error is thrown. Nothing stays marked
     /// when this throws.
     func beginUsingResources(forTags tags: Set<String>, mapping: ResourceTagMapping) async throws -> (ids: Set<String>, missing: [AssetPack]) {
+        if agent != nil {
+            let (installed, packs) = try await agentPacks()
+            let ids = try mapping.packIDs(forTags: tags, among: Set(packs.keys))
+            resourcesInUse.retain(ids)
+            return (ids, ids.subtracting(installed).sorted().compactMap { packs[$0] })
+        }
         var catalogError: (any Error)?
         let catalog: Catalog?
         do { catalog = try await currentCatalog() } catch { catalog = nil; catalogError = error }
@@ -32,7 +38,13 @@ extension AssetPackManager {
     /// `conditionallyBeginAccessingResources()`: when every pack `tags` need is installed, marks
     /// them in use and returns their IDs; otherwise nil. Never downloads and never fetches the
     /// catalog (the one held or the cached one, even expired, names the packs).
-    func beginUsingInstalledResources(forTags tags: Set<String>, mapping: ResourceTagMapping) -> Set<String>? {
+    func beginUsingInstalledResources(forTags tags: Set<String>, mapping: ResourceTagMapping) async -> Set<String>? {
+        if agent != nil {
+            guard let (installed, packs) = try? await agentPacks(), let ids = try? mapping.packIDs(forTags: tags, among: Set(packs.keys)),
+                  ids.isSubset(of: installed) else { return nil }
+            resourcesInUse.retain(ids)
+            return ids
+        }
         guard let (installed, known) = try? locallyKnownPackIDs(), let ids = try? mapping.packIDs(forTags: tags, among: known),
               ids.isSubset(of: installed) else { return nil }
         resourcesInUse.retain(ids)
@@ -43,13 +55,26 @@ extension AssetPackManager {
     /// Sets the preservation priority (0…1) of every installed pack that holds resources of
     /// `tags` (ODR's `Bundle.setPreservationPriority(_:forTags:)`). Packs not installed yet are
     /// skipped: the priority lives with an installed pack, so set it again after they arrive.
-    public func setPreservationPriority(_ priority: Double, forTags tags: Set<String>) throws {
+    public func setPreservationPriority(_ priority: Double, forTags tags: Set<String>) async throws {
         guard priority.isFinite, (0...1).contains(priority) else {
             throw AssetPackManagerError.invalidPreservationPriority(priority, assetPackID: "tags " + tags.sorted().joined(separator: ", "))
         }
-        let (installed, known) = try locallyKnownPackIDs()
+        let installed: Set<String>, known: Set<String>
+        if agent != nil {
+            let (ids, packs) = try await agentPacks()
+            (installed, known) = (ids, Set(packs.keys))
+        } else {
+            (installed, known) = try locallyKnownPackIDs()
+        }
         let ids = try configuration.resourceTagMapping.packIDs(forTags: tags, among: known)
-        for id in ids.intersection(installed).sorted() { try setPreservationPriority(priority, forAssetPackWithID: id) }
+        for id in ids.intersection(installed).sorted() { try await setPreservationPriority(priority, forAssetPackWithID: id) }
+    }
+
+    /// Through the agent: the IDs of its installed packs, and every pack it knows by ID.
+    private func agentPacks() async throws -> (installed: Set<String>, packs: [String: AssetPack]) {
+        let packs = try await agent!.connection.allAssetPacks()
+        return (Set(packs.filter { $0.assetPackStatus.contains(.downloaded) }.map(\.id)),
+                Dictionary(packs.map { ($0.id, $0.assetPack) }, uniquingKeysWith: { a, _ in a }))
     }
 
     /// The installed packs' IDs, and those with the IDs of the catalog held or cached (even

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <malloc.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -33,4 +34,13 @@ static inline int cposix_openat_beneath(int dirfd, const char *path, int flags, 
     return -1;
 #endif
 }
+
+/// mallopt(M_ARENA_MAX, n): at most `n` malloc arenas, however many threads allocate (glibc
+/// otherwise gives threads up to 8 arenas per core, each keeping what was freed into it).
+/// Returns 1 on success.
+static inline int cposix_limit_malloc_arenas(int n) { return mallopt(M_ARENA_MAX, n); }
+
+/// malloc_trim(0): hands the free memory of every malloc arena back to the system. Returns 1
+/// when some was released.
+static inline int cposix_release_free_memory(void) { return malloc_trim(0); }
 #endif

@@ -50,6 +50,8 @@ struct AgentCommand: Command {
         // Signals are taken on a queue, not by a handler: the stop runs in ordinary code.
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
+        // A long-lived process whose threads mostly wait: few malloc arenas (docs/BENCHMARKS.md, idle RSS).
+        IdleMemory.manageThisProcess()
         let service: AgentService
         do {
             service = try AgentService(configuration: AgentConfiguration(
@@ -68,6 +70,8 @@ struct AgentCommand: Command {
             return source
         }
         printError("agent: serving \(service.configuration.root) on \(service.socketPath) (pid \(getpid()))")
+        // What starting took (parsing, opening, the first catalog read) is not needed again soon.
+        IdleMemory.release()
         service.waitUntilStopped()
         stops.forEach { $0.cancel() }
         printError("agent: stopped")
