@@ -17,11 +17,7 @@ struct MergedNamespace: Sendable {
 
     /// Every path with the installed packs that hold it, in path order.
     func entries() throws -> [(path: String, packIDs: [String])] {
-        var out: [(path: String, packIDs: [String])] = []
-        for (path, id) in try store.paths() {
-            if out.last?.path == path { out[out.count - 1].packIDs.append(id) } else { out.append((path, [id])) }
-        }
-        return out
+        try store.namespaceEntries()
     }
 
     /// The absolute path of the file `path` resolves to (only in pack `id` when given), the
@@ -34,9 +30,8 @@ struct MergedNamespace: Sendable {
     private func relativeFile(at path: String, inPackWithID id: String?, now: Date) throws -> String {
         let key = PackPath.normalizedSelector(path)
         guard PackPath.problemWithStoredPath(key) == nil else { throw AssetPackManagerError.fileNotFound(at: path) }
-        var holders = try store.packs(holding: key)
-        if let id { holders = holders.filter { $0 == id } }
-        let candidates = try holders.compactMap { try store.installedPack($0) }
+        var candidates = try store.holders(of: key)
+        if let id { candidates = candidates.filter { $0.id == id } }
         guard let pack = languages.best(candidates, language: { $0.language }) else { throw AssetPackManagerError.fileNotFound(at: path) }
         try store.touch(pack.id, at: now)
         // A folder read back from the store is used only in the form the layout gives it.

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import AssetPacks
+import Foundation
 
 /// `assetpack ls`.
 struct ListCommand: Command {
@@ -25,7 +26,19 @@ struct ListCommand: Command {
             struct E: Encodable { var path: String; var packs: [String] }
             print(jsonString(entries.map { E(path: $0.path, packs: $0.packIDs) }))
         } else {
-            for e in entries { print("\(e.path)\t\(e.packIDs.joined(separator: ","))") }
+            // One write for the whole listing: a hundred thousand print calls cost more than the lookup.
+            var text: [UInt8] = []
+            text.reserveCapacity(entries.count * 64)
+            for e in entries {
+                text.append(contentsOf: e.path.utf8)
+                text.append(UInt8(ascii: "\t"))
+                for (i, id) in e.packIDs.enumerated() {
+                    if i > 0 { text.append(UInt8(ascii: ",")) }
+                    text.append(contentsOf: id.utf8)
+                }
+                text.append(UInt8(ascii: "\n"))
+            }
+            FileHandle.standardOutput.write(Data(text))
         }
         return 0
     }
