@@ -54,12 +54,9 @@ rm -rf "$out"; mkdir -p "$out/repo" "$out/dst" "$out/old"
 if [ "$size" = packs ]; then
   (cd "$corpus" && "$bin" publish pack*.json --repo "$out/repo" --key "$out/key" >/dev/null)
   ids=$(cd "$corpus" && ls pack*.json | sed 's/\.json$//' | tr '\n' ' ')
-  pack=packs.tar   # every pack, for the sizes printed below
-  (cd "$out/repo" && tar -cf packs.tar packs)
 else
   (cd "$corpus" && "$bin" publish Manifest.json --repo "$out/repo" --key "$out/key" >/dev/null)
   ids=bench-corpus
-  pack=$(cd "$out/repo" && ls packs/bench-corpus/*.pack)
 fi
 (cd "$corpus" && tar -cf - content | zstd -q -3 -T0 -o "$out/repo/bench.tar.zst")
 
@@ -67,10 +64,12 @@ source bench/nginx.sh
 trap 'stop_nginx; rm -rf "$out/old" "$out/dst"; date +%s > "$deleted"' EXIT
 start_nginx "$out/repo" "$out/nginx"
 url=http://127.0.0.1:$NGINX_PORT
-cat "$out/repo/$pack" "$out/repo/bench.tar.zst" > /dev/null   # both sources in the page cache
+packs=$(find "$out/repo/packs" -name '*.pack' | sort)
+packbytes=$(cat $packs | wc -c)
+cat $packs "$out/repo/bench.tar.zst" > /dev/null   # both sources in the page cache
 
 echo "corpus: $(du -sh "$corpus/content" | cut -f1), $(find "$corpus/content" -type f | wc -l) files;" \
-     "pack $(stat -c %s "$out/repo/$pack") B, tar.zst $(stat -c %s "$out/repo/bench.tar.zst") B; $(nproc) cores"
+     "pack(s) $packbytes B, tar.zst $(stat -c %s "$out/repo/bench.tar.zst") B; $(nproc) cores"
 warm=/dev/shm/assetpack-bench-warm
 python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync;
   python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" "$rounds" \
@@ -88,6 +87,9 @@ else
 fi
 diff -r "$corpus/content" "$installed/content" && diff -r "$corpus/content" "$out/dst/tar+zstd/content" \
   && echo "verify: installed tree equals the corpus"
+fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")
+runs=$(grep -c '/catalog.json ' "$NGINX_LOG")
+echo "pack bytes served per install: $((fetched / runs)) B ($packbytes B of pack files)"
 if [ "$size" = packs ]; then
   # The namespace at 100 packs and 100,000 files: each command 20 times, alternating with its peer.
   root=$out/dst/assetpack; file=content/p42/dialogue/dialogu-04/49/dialogu-12485.json
@@ -102,6 +104,3 @@ if [ "$size" = packs ]; then
     "assetpack status" "'$bin' status --root '$root' > /dev/null" \
     "curl catalog" "curl -s $url/catalog.json > /dev/null"
 fi
-fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")
-runs=$(grep -c '/catalog.json ' "$NGINX_LOG")
-echo "pack bytes served per install: $((fetched / runs)) B ($(stat -c %s "$out/repo/$pack") B pack file)"

@@ -188,6 +188,17 @@ public struct FileSelection: Sendable {
         return out
     }
 
+    private static let uid = getuid()
+
+    /// Whether the file may be read, where its status alone says so as `access(2)` would (with
+    /// the real user ID): root reads every file, the owner by the owner's read bit (an ACL's
+    /// owner entry is those bits). For anyone else, nil: ask the kernel (groups, ACLs).
+    private static func ownerMayRead(_ st: stat) -> Bool? {
+        if uid == 0 { return true }
+        if st.st_uid == uid { return st.st_mode & S_IRUSR != 0 }
+        return nil
+    }
+
     private struct Look {
         var found = false
         var status = stat()
@@ -206,8 +217,9 @@ public struct FileSelection: Sendable {
                 while i < names.count {
                     var st = stat()
                     if fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 {
+                        let regular = (st.st_mode & S_IFMT) == S_IFREG
                         results[i] = Look(found: true, status: st,
-                                          readable: (st.st_mode & S_IFMT) == S_IFREG ? faccessat(dfd, names[i], R_OK, 0) == 0 : nil)
+                                          readable: regular ? ownerMayRead(st) ?? (faccessat(dfd, names[i], R_OK, 0) == 0) : nil)
                     }
                     i += parts
                 }

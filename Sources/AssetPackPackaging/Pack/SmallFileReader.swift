@@ -4,12 +4,15 @@ import Foundation
 /// Reads runs of small files on a bounded pool of threads, ahead of the writer: opening, reading
 /// and closing one file at a time costs more than compressing it when files are a few hundred
 /// bytes, so the system calls of many files overlap. Each run is read into one buffer, its files
-/// end to end in pack order; two runs are in flight at most, so memory stays at two buffers.
+/// end to end in pack order; `depth` runs are in flight at most, so memory stays at that many
+/// buffers (12 MiB), and a reader descheduled for a moment does not stall the writer.
 final class SmallFileReader: @unchecked Sendable {
     /// A run holds consecutive files smaller than the minimum chunk size, at most this many bytes…
     static let runBytes = 4 << 20
     /// …and at most this many files.
     static let runFiles = 4096
+    /// Runs read ahead of the writer (the one it consumes included).
+    static let depth = 3
 
     private final class Slot: @unchecked Sendable {
         let buffer: UnsafeMutableRawPointer
@@ -58,8 +61,8 @@ final class SmallFileReader: @unchecked Sendable {
         self.files = files
         self.runs = runs
         self.readers = max(1, readers)
-        slots = (0..<2).map { _ in Slot(capacity: Self.runBytes) }
-        for r in 0..<min(2, runs.count) { start(r) }
+        slots = (0..<Self.depth).map { _ in Slot(capacity: Self.runBytes) }
+        for r in 0..<min(Self.depth, runs.count) { start(r) }
     }
 
     /// Waits until every read in flight has ended (before the writer returns or throws).
@@ -69,9 +72,9 @@ final class SmallFileReader: @unchecked Sendable {
     /// first file of the run that could not be read, or that changed size.
     func nextRun() throws -> (files: Range<Int>, bytes: UnsafeRawBufferPointer) {
         precondition(next < runs.count, "no run left")
-        let slot = slots[next % 2]
-        // The run before this one is consumed: its slot reads the run after this one.
-        if next >= 1, next + 1 < runs.count { start(next + 1) }
+        let slot = slots[next % Self.depth]
+        // The run before this one is consumed: its slot reads the run `depth - 1` after this one.
+        if next >= 1, next + Self.depth - 1 < runs.count { start(next + Self.depth - 1) }
         slot.group.wait()
         if let failure = slot.failure { throw failure.error }
         let range = runs[next]
@@ -81,7 +84,7 @@ final class SmallFileReader: @unchecked Sendable {
     }
 
     private func start(_ r: Int) {
-        let slot = slots[r % 2]
+        let slot = slots[r % Self.depth]
         slot.group.wait()
         slot.run = r
         slot.failure = nil
@@ -165,3 +168,4 @@ final class SmallFileReader: @unchecked Sendable {
         }
     }
 }
+

@@ -118,6 +118,12 @@ package struct SQLiteRow {
         return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, Int32(c)))), as: UTF8.self)
     }
 
+    /// Column `c`'s text bytes (empty when NULL), without making a String of them.
+    package func withText<T>(_ c: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        let p = sqlite3_column_text(statement, Int32(c))
+        return body(UnsafeBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(statement, Int32(c)))))
+    }
+
     package var values: [SQLiteValue] {
         (0..<sqlite3_column_count(statement)).map { c in
             switch sqlite3_column_type(statement, c) {
