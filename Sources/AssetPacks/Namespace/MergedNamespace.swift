@@ -20,6 +20,26 @@ struct MergedNamespace: Sendable {
         try store.namespaceEntries()
     }
 
+    /// The namespace as text, a line a path: the path, a tab, the IDs of the packs that hold it
+    /// separated by commas, a line feed. Built from the store's rows without a string a path.
+    func listing() throws -> [UInt8] {
+        var text: [UInt8] = []
+        var last: [UInt8] = []
+        try store.forEachNamespaceRow { path, id in
+            if !text.isEmpty && path.elementsEqual(last) {
+                text[text.count - 1] = UInt8(ascii: ",")
+            } else {
+                last.removeAll(keepingCapacity: true)
+                last.append(contentsOf: path)
+                text.append(contentsOf: path)
+                text.append(UInt8(ascii: "\t"))
+            }
+            text.append(contentsOf: id)
+            text.append(UInt8(ascii: "\n"))
+        }
+        return text
+    }
+
     /// The absolute path of the file `path` resolves to (only in pack `id` when given), the
     /// holding pack marked used at `now`; `fileNotFound` when no installed pack holds it.
     func file(at path: String, inPackWithID id: String?, now: Date) throws -> String {

@@ -227,6 +227,14 @@ final class ClientStore: @unchecked Sendable {
         return out
     }
 
+    /// Each namespace row (path, pack ID) as bytes, in path order, without making strings:
+    /// for a listing written straight to the output.
+    func forEachNamespaceRow(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) throws {
+        try db.forEachRow("SELECT path, pack_id FROM namespace ORDER BY path, pack_id") { row in
+            row.withText(0) { path in row.withText(1) { id in body(path, id) } }
+        }
+    }
+
     // MARK: Downloads
 
     func pendingDownload(_ id: String) throws -> PendingDownload? {

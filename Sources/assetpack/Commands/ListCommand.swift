@@ -20,13 +20,20 @@ struct ListCommand: Command {
             do { entries = try runBlocking { try await agent.namespace().map { ($0.path, $0.packs) } } } catch { throw agentFailure(error) }
         } else {
             let manager = try makeLocalManager(storage)
+            if !json {
+                // Straight from the store's rows to one write: at 100,000 paths, a string and an
+                // array a path (or a print call a line) cost more than the lookup itself.
+                let text: [UInt8]
+                do { text = try runBlocking { try await manager.namespaceListing() } } catch { throw CLIError.failure("\(error)") }
+                FileHandle.standardOutput.write(Data(text))
+                return 0
+            }
             do { entries = try runBlocking { try await manager.namespace().map { ($0.path, $0.packIDs) } } } catch { throw CLIError.failure("\(error)") }
         }
         if json {
             struct E: Encodable { var path: String; var packs: [String] }
             print(jsonString(entries.map { E(path: $0.path, packs: $0.packIDs) }))
         } else {
-            // One write for the whole listing: a hundred thousand print calls cost more than the lookup.
             var text: [UInt8] = []
             text.reserveCapacity(entries.count * 64)
             for e in entries {
