@@ -2,13 +2,69 @@
 """Generates the benchmark corpus (about SIZE_MIB, default 1024) deterministically:
 text and JSON (~20 %), incompressible media-like files (~25 %), many small files (~5 %),
 and one model-like file of half the total (bf16-like weights: random mantissas, narrow exponents).
-Usage: corpus.py DIR [SIZE_MIB]. Writes DIR/Manifest.json selecting everything.
-Environment: CORPUS_SEED (another seed, other bytes of the same shape), CORPUS_ID (the pack ID,
-default bench-corpus)."""
+With SIZE `small`: the small-files corpus instead (see small_files below).
+With SIZE `packs`: the same 100,000 files split into 100 packs of 1,000 (see packs below).
+Usage: corpus.py DIR [SIZE_MIB|small|packs]. Writes DIR/Manifest.json selecting everything
+(for `packs`, DIR/packNN.json, one per pack).
+Environment (SIZE_MIB corpora): CORPUS_SEED (another seed, other bytes of the same shape),
+CORPUS_ID (the pack ID, default bench-corpus)."""
 import json, os, random, sys
+
+SMALL_FILES = 100_000
+
+def small_files(root):
+    """100,000 JSON files, ~80 MB, as a game's or an app's data folder: 4 top folders, 2-3
+    levels of nested folders, sizes from ~200 B to ~4 KiB (most under 1 KiB), records with
+    repeated keys and varied values. Yields (relative path, bytes) in a fixed order."""
+    rng = random.Random(20261201)
+    words = [''.join(rng.choice('abcdefghijklmnopqrstuvwxyz') for _ in range(rng.randint(3, 9))) for _ in range(3000)]
+    kinds = ['levels', 'items', 'dialogue', 'locales']
+    def record(i):
+        r = {"id": f"{rng.choice(words)}-{i}", "type": rng.choice(words[:40]), "name": ' '.join(rng.choices(words, k=rng.randint(1, 3))),
+             "position": {"x": round(rng.uniform(-500, 500), 2), "y": round(rng.uniform(-500, 500), 2), "z": round(rng.uniform(0, 50), 2)},
+             "tags": rng.choices(words[:200], k=rng.randint(0, 4)), "enabled": rng.random() < 0.8}
+        if rng.random() < 0.5:
+            r["stats"] = {"hp": rng.randint(1, 999), "speed": round(rng.random() * 10, 3), "level": rng.randint(1, 60)}
+        if rng.random() < 0.3:
+            r["text"] = ' '.join(rng.choices(words, k=rng.randint(4, 20)))
+        return r
+    for i in range(SMALL_FILES):
+        kind = kinds[i % 4]
+        n = i // 4
+        rel = f'{kind}/{kind[:-1]}-{n // 2500:02}/{(n // 50) % 50:02}/{kind[:-1]}-{n:05}.json'
+        target = min(4096, 180 + int(rng.expovariate(1 / 440)))
+        doc = {"schema": kind, "version": rng.randint(1, 9), "records": []}
+        while True:
+            doc["records"].append(record(i))
+            text = json.dumps(doc, indent=1)
+            if len(text) >= target or len(doc["records"]) > 40:
+                break
+        yield rel, text.encode()
+
+def write_manifest(path, pack_id, directories):
+    with open(path, 'w') as f:
+        json.dump({"assetPackID": pack_id, "downloadPolicy": {"onDemand": {}},
+                   "fileSelectors": [{"directory": d} for d in directories], "platforms": ["iOS", "macOS"]}, f, indent=2)
+
+def small(root, packs):
+    """`small`: one pack of all 100,000 files. `packs`: the same files in 100 packs, pack NN
+    holding content/pNN/… (1,000 files each), for the namespace benchmark."""
+    for i, (rel, data) in enumerate(small_files(root)):
+        path = os.path.join(root, 'content', f'p{i % 100:02}' if packs else '', rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'wb') as f:
+            f.write(data)
+    if packs:
+        for p in range(100):
+            write_manifest(os.path.join(root, f'pack{p:02}.json'), f'pack{p:02}', [f'content/p{p:02}'])
+    else:
+        write_manifest(os.path.join(root, 'Manifest.json'), 'bench-corpus', ['content'])
 
 def main():
     root = sys.argv[1]
+    if len(sys.argv) > 2 and sys.argv[2] in ('small', 'packs'):
+        small(root, sys.argv[2] == 'packs')
+        return
     total = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
     mib = 1 << 20
     rng = random.Random(int(os.environ.get('CORPUS_SEED', '20261130')))

@@ -5,7 +5,13 @@
 # (target <= 1.0x) and our peak RSS (target <= 128 MiB), then checks the installed tree against
 # the corpus.
 #
-#   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024]
+#   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024|small|packs]
+#
+# SIZE `small` installs the small-files corpus instead (one pack of 100,000 JSON files, ~80 MB);
+# `packs` the same files as 100 packs of 1,000 (`assetpack ensure` of all 100 against the one
+# .tar.zst), and then times the namespace at 100,000 files and 100 packs, process start included:
+# `assetpack ls` against `find -type f`, `assetpack status` (the catalog from nginx) and
+# `assetpack cat PATH` against `cat` of the installed file (target: each under 100 ms).
 #
 # ASSETPACK=path/to/assetpack runs that binary instead of building (to compare two builds).
 #
@@ -42,32 +48,59 @@ if [ -f "$deleted" ] && (( $(date +%s) - $(cat "$deleted") < 360 )); then
   sleep "$wait"
 fi
 
-# Repository: one pack, signed with a fresh key, and the peer's .tar.zst beside it.
+# Repository: one pack (or the 100 of `packs`), signed with a fresh key, and the peer's .tar.zst beside it.
 rm -rf "$out"; mkdir -p "$out/repo" "$out/dst" "$out/old"
 "$bin" keygen -o "$out/key" >/dev/null 2>&1
-(cd "$corpus" && "$bin" publish Manifest.json --repo "$out/repo" --key "$out/key" >/dev/null)
+if [ "$size" = packs ]; then
+  (cd "$corpus" && "$bin" publish pack*.json --repo "$out/repo" --key "$out/key" >/dev/null)
+  ids=$(cd "$corpus" && ls pack*.json | sed 's/\.json$//' | tr '\n' ' ')
+else
+  (cd "$corpus" && "$bin" publish Manifest.json --repo "$out/repo" --key "$out/key" >/dev/null)
+  ids=bench-corpus
+fi
 (cd "$corpus" && tar -cf - content | zstd -q -3 -T0 -o "$out/repo/bench.tar.zst")
-pack=$(cd "$out/repo" && ls packs/bench-corpus/*.pack)
 
 source bench/nginx.sh
 trap 'stop_nginx; rm -rf "$out/old" "$out/dst"; date +%s > "$deleted"' EXIT
 start_nginx "$out/repo" "$out/nginx"
 url=http://127.0.0.1:$NGINX_PORT
-cat "$out/repo/$pack" "$out/repo/bench.tar.zst" > /dev/null   # both sources in the page cache
+packs=$(find "$out/repo/packs" -name '*.pack' | sort)
+packbytes=$(cat $packs | wc -c)
+cat $packs "$out/repo/bench.tar.zst" > /dev/null   # both sources in the page cache
 
 echo "corpus: $(du -sh "$corpus/content" | cut -f1), $(find "$corpus/content" -type f | wc -l) files;" \
-     "pack $(stat -c %s "$out/repo/$pack") B, tar.zst $(stat -c %s "$out/repo/bench.tar.zst") B; $(nproc) cores"
+     "pack(s) $packbytes B, tar.zst $(stat -c %s "$out/repo/bench.tar.zst") B; $(nproc) cores"
 warm=/dev/shm/assetpack-bench-warm
 python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync;
   python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" "$rounds" \
-  assetpack "'$bin' ensure bench-corpus --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'" \
+  assetpack "'$bin' ensure $ids --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'" \
   tar+zstd "mkdir -p '$out/dst/tar+zstd' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd'" \
   tar+zstd+sync "mkdir -p '$out/dst/tar+zstd+sync' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd+sync' && sync"
 
 # The last installed tree must equal the corpus (and so must the peer's).
-installed=$(echo "$out"/dst/assetpack/packs/bench-corpus/*/)
+if [ "$size" = packs ]; then
+  merged=$out/merged; rm -rf "$merged"; mkdir -p "$merged/content"
+  for p in "$out"/dst/assetpack/packs/*/*/content/*; do ln -s "$p" "$merged/content/"; done
+  installed=$merged/
+else
+  installed=$(echo "$out"/dst/assetpack/packs/bench-corpus/*/)
+fi
 diff -r "$corpus/content" "$installed/content" && diff -r "$corpus/content" "$out/dst/tar+zstd/content" \
   && echo "verify: installed tree equals the corpus"
 fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")
 runs=$(grep -c '/catalog.json ' "$NGINX_LOG")
-echo "pack bytes served per install: $((fetched / runs)) B ($(stat -c %s "$out/repo/$pack") B pack file)"
+echo "pack bytes served per install: $((fetched / runs)) B ($packbytes B of pack files)"
+if [ "$size" = packs ]; then
+  # The namespace at 100 packs and 100,000 files: each command 20 times, alternating with its peer.
+  root=$out/dst/assetpack; file=content/p42/dialogue/dialogu-04/49/dialogu-12485.json
+  echo "namespace: $("$bin" ls --root "$root" | wc -l) paths in $(ls "$root/packs" | wc -l) packs"
+  python3 bench/measure.py 20 \
+    "assetpack ls" "'$bin' ls --root '$root' > /dev/null" \
+    "find -type f" "find '$root/packs' -type f > /dev/null"
+  python3 bench/measure.py 20 \
+    "assetpack cat" "'$bin' cat '$file' --root '$root' > /dev/null" \
+    "cat" "cat $root/packs/pack42/*/'$file' > /dev/null"
+  python3 bench/measure.py 20 \
+    "assetpack status" "'$bin' status --root '$root' > /dev/null" \
+    "curl catalog" "curl -s $url/catalog.json > /dev/null"
+fi

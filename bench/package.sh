@@ -3,7 +3,10 @@
 # ~1 GiB corpus (text/JSON, incompressible media, many small files, one model-like file of half
 # the size), alternating, several rounds. Prints the median wall-time ratio, the size ratio and
 # our peak RSS. Targets (issue 2): time <= 1.0x, size <= 1.05x, peak RSS <= 256 MiB.
-# Usage: bench/package.sh [SIZE_MIB=1024] [ROUNDS=5]
+# SIZE `small` packs the small-files corpus instead: 100,000 JSON files of ~200 B to 4 KiB, ~80 MB
+# in nested folders (bench/corpus.py; issue 11: the same targets, and an index that grows no
+# faster than the content, printed as index bytes per file).
+# Usage: bench/package.sh [SIZE_MIB=1024|small] [ROUNDS=5]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-1024}; rounds=${2:-5}
@@ -15,3 +18,6 @@ python3 "$OLDPWD/bench/measure.py" "$rounds" \
 ours=$(stat -c %s "$out/bench.pack"); theirs=$(stat -c %s "$out/bench.tar.zst")
 python3 -c "print(f'size: assetpack {$ours} B, tar+zstd {$theirs} B -> ratio {$ours/$theirs:.3f}x')"
 "$bin" verify "$out/bench.pack" >/dev/null && echo "verify: OK"
+files=$(find content -type f | wc -l)
+index=$(python3 -c "import struct,sys; f=open(sys.argv[1],'rb'); f.seek(-56,2); print(struct.unpack('<Q', f.read(8))[0])" "$out/bench.pack")
+python3 -c "print(f'index: {$index} B for {$files} files ({$index/$files:.2f} B a file)')"

@@ -117,6 +117,30 @@ import TestRepositories
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["src"])
     }
+
+    /// Small files are read ahead by several readers, each a share of a run; a file that grew,
+    /// shrank or went away since selection is named wherever it lies in a share or a run.
+    @Test(arguments: [0, 17, 199, 200, 799])
+    func aSmallFileThatChangesWhilePackingIsNamed(position: Int) throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        for i in 0..<800 { try dir.write("src/d\(i / 100)/item\(1000 + i).json", textBytes(300 + i % 50, seed: UInt64(i))) }
+        let (m, _) = ManifestDecoder.decode(Array(manifest.utf8), file: "M.json")
+        let (files, _) = FileSelection.resolve(m!, manifestFile: "M.json", baseDirectory: dir.path)
+        #expect(files.count == 800)
+        let path = files[position].sourcePath
+        for (change, reason) in [(3, "shrank while it was packed"), (-3, "grew while it was packed")] {
+            var changed = files
+            changed[position].size = UInt64(Int(changed[position].size) + change)
+            #expect {
+                _ = try PackWriter().write(metadata: PackMetadata(m!), files: changed, to: dir.path + "/x.pack")
+            } throws: { "\($0)" == "\(PackWriteError.changed(path, reason))" }
+        }
+        try FileManager.default.removeItem(atPath: path)
+        #expect {
+            _ = try PackWriter().write(metadata: PackMetadata(m!), files: files, to: dir.path + "/x.pack")
+        } throws: { "\($0)" == "\(PackWriteError.read(path, "No such file or directory"))" }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["src"])
+    }
 }
 
 /// Lists every regular file below `root` with its bytes and permission bits.

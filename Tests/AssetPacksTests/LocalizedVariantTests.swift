@@ -77,6 +77,11 @@ import Testing
         #expect(try await reader(["en"]).url(for: "voices/hello.txt").path.contains("/packs/Voices.en/"))
         let entry = try await reader(["en"]).namespace().first { $0.path == "voices/hello.txt" }
         #expect(entry?.packIDs == ["Voices.de", "Voices.en", "Voices.fr", "Voices.fr-CA"])
+        // The listing `assetpack ls` prints, built from the store's rows, says the same.
+        let namespace = try await reader(["en"]).namespace()
+        let listing = String(decoding: try await reader(["en"]).namespaceListing(), as: UTF8.self)
+        #expect(listing == namespace.map { "\($0.path)\t\($0.packIDs.joined(separator: ","))\n" }.joined())
+        #expect(listing.contains("voices/hello.txt\tVoices.de,Voices.en,Voices.fr,Voices.fr-CA\n"))
     }
 
     @Test func resolverRanks() {

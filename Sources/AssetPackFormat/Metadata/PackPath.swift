@@ -1,3 +1,5 @@
+import Foundation
+
 /// Rules for the relative paths that name files inside a pack and in the merged namespace.
 public enum PackPath {
     public static let maximumLength = 4096
@@ -19,20 +21,37 @@ public enum PackPath {
     /// Why a path read from a pack index is unsafe to use, or nil: it must be relative, non-empty,
     /// without empty, `.` or `..` components, without NUL or control characters, and not too long.
     public static func problemWithStoredPath(_ path: String) -> String? {
-        if path.isEmpty { return "is empty" }
-        if path.utf8.count > maximumLength { return "is longer than \(maximumLength) bytes" }
-        if path.hasPrefix("/") { return "is absolute" }
-        if path.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "contains a control character" }
-        for component in path.split(separator: "/", omittingEmptySubsequences: false) {
-            if component.isEmpty { return "has an empty component" }
-            if component == "." || component == ".." { return "contains a '\(component)' component" }
+        var path = path
+        return path.withUTF8 { bytes -> String? in
+            if bytes.isEmpty { return "is empty" }
+            if bytes.count > maximumLength { return "is longer than \(maximumLength) bytes" }
+            if bytes[0] == 0x2F { return "is absolute" }
+            if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "contains a control character" }
+            // One pass over the components, between slashes.
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == 0x2F {
+                switch end - start {
+                case 0: return "has an empty component"
+                case 1 where bytes[start] == 0x2E: return "contains a '.' component"
+                case 2 where bytes[start] == 0x2E && bytes[start + 1] == 0x2E: return "contains a '..' component"
+                default: break
+                }
+                start = end + 1
+            }
+            return nil
         }
-        return nil
     }
 
     /// Byte-wise ordering of UTF-8 paths: the order files take in a pack, independent of locale
     /// and of Unicode collation.
     public static func precedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let n = min(x.count, y.count)
+                let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
+                return order < 0 || (order == 0 && x.count < y.count)
+            }
+        }
     }
 }

@@ -5,6 +5,16 @@ struct ByteWriter {
     mutating func append<T: FixedWidthInteger>(_ v: T) {
         withUnsafeBytes(of: v.littleEndian) { bytes.append(contentsOf: $0) }
     }
+    /// An unsigned LEB128 varint: 7 bits per byte, low bits first, the high bit set on every
+    /// byte but the last; always the shortest form.
+    mutating func appendVarint(_ v: UInt64) {
+        var v = v
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
 }
 
 /// Reads little-endian integers from bytes with bounds checks; errors name the region and the
@@ -42,6 +52,35 @@ struct ByteReader {
         for i in 0..<size { v |= T(data[position + i]) << (8 * i) }
         position += size
         return v
+    }
+
+    /// An unsigned LEB128 varint in its shortest form (at most 10 bytes); a longer form, one
+    /// that overflows 64 bits or one cut off by the end is an error naming its offset.
+    mutating func varint() throws(PackError) -> UInt64 {
+        let at = offset
+        var v: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < data.count else { throw .malformed(context, at: at, "varint runs past the end") }
+            let b = data[position]
+            position += 1
+            guard shift < 63 || (shift == 63 && b <= 1) else { throw .malformed(context, at: at, "varint overflows 64 bits") }
+            v |= UInt64(b & 0x7F) << shift
+            if b & 0x80 == 0 {
+                guard b != 0 || shift == 0 else { throw .malformed(context, at: at, "varint is not in its shortest form") }
+                return v
+            }
+            shift += 7
+        }
+    }
+
+    /// `n` bytes without copying them out.
+    mutating func slice(_ n: Int) throws(PackError) -> ArraySlice<UInt8> {
+        guard n >= 0, n <= remaining else {
+            throw .malformed(context, at: offset, "needs \(n) more bytes but only \(remaining) remain")
+        }
+        defer { position += n }
+        return data[position..<position + n]
     }
 
     mutating func u16() throws(PackError) -> UInt16 { try integer(UInt16.self) }

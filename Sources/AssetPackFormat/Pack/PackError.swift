@@ -12,7 +12,7 @@ public enum PackError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .malformed(region, offset, why): return "malformed \(region) at byte \(offset): \(why)"
-        case let .unsupportedVersion(v): return "unsupported pack format version \(v) (this tool reads version \(PackLayout.formatVersion))"
+        case let .unsupportedVersion(v): return "unsupported pack format version \(v) (this tool reads versions \(PackLayout.readableVersions.lowerBound) to \(PackLayout.readableVersions.upperBound))"
         case let .notAPack(why): return "not an asset pack: \(why)"
         case let .indexDigestMismatch(e, a): return "index digest mismatch: the trailer pins \(e) but the index hashes to \(a)"
         case let .chunkCorrupt(i, digest, offset, files, why):

@@ -46,13 +46,18 @@ public struct PackIndex: Sendable, Equatable {
     public var chunks: [ChunkEntry]
     public var sequence: [UInt32]
     public var files: [FileEntry]
+    /// The pack format version the index is encoded in (`encoded()` keeps it): 2 for packs
+    /// written now, 1 for older ones. The model is the same; only the file table's bytes differ.
+    public var formatVersion: UInt32
 
     /// Start of each file in the content stream (derived).
     public private(set) var fileOffsets: [UInt64] = []
     /// Start of each sequence entry in the content stream (derived).
     public private(set) var sequenceOffsets: [UInt64] = []
 
-    public init(metadata: PackMetadata, chunking: ChunkingParameters, chunks: [ChunkEntry], sequence: [UInt32], files: [FileEntry]) {
+    public init(metadata: PackMetadata, chunking: ChunkingParameters, chunks: [ChunkEntry], sequence: [UInt32], files: [FileEntry],
+                formatVersion: UInt32 = PackLayout.formatVersion) {
+        self.formatVersion = formatVersion
         self.metadata = metadata
         self.chunking = chunking
         self.chunks = chunks
@@ -74,6 +79,7 @@ public struct PackIndex: Sendable, Equatable {
 
     public static func == (a: PackIndex, b: PackIndex) -> Bool {
         a.metadata == b.metadata && a.chunking == b.chunking && a.chunks == b.chunks && a.sequence == b.sequence && a.files == b.files
+            && a.formatVersion == b.formatVersion
     }
 
     /// Uncompressed bytes of all files (the install size).

@@ -1,11 +1,12 @@
 import Foundation
 
 extension PackIndex {
-    /// The index bytes exactly as stored in a pack (docs/FORMAT.md, "Index").
+    /// The index bytes exactly as stored in a pack (docs/FORMAT.md, "Index"), in the index's
+    /// `formatVersion`.
     public func encoded() -> [UInt8] {
         var w = ByteWriter()
         w.append(PackLayout.indexMagic)
-        w.append(PackLayout.formatVersion)
+        w.append(formatVersion)
         let meta = metadata.canonicalJSON()
         w.append(UInt32(meta.count))
         w.append(meta)
@@ -22,13 +23,10 @@ extension PackIndex {
         }
         w.append(UInt64(sequence.count))
         for s in sequence { w.append(s) }
-        w.append(UInt64(files.count))
-        for f in files {
-            let p = Array(f.path.utf8)
-            w.append(UInt16(p.count))
-            w.append(p)
-            w.append(f.mode)
-            w.append(f.size)
+        if formatVersion == 1 {
+            PackFileTable.encodeVersion1(files, into: &w)
+        } else {
+            PackFileTable.encodeVersion2(files, into: &w)
         }
         return w.bytes
     }
@@ -41,7 +39,7 @@ extension PackIndex {
         var r = ByteReader(bytes, context: "index", base: indexOffset)
         guard try r.bytes(8) == PackLayout.indexMagic else { throw .malformed("index", at: indexOffset, "bad index magic") }
         let version = try r.u32()
-        guard version == PackLayout.formatVersion else { throw .unsupportedVersion(version) }
+        guard PackLayout.readableVersions.contains(version) else { throw .unsupportedVersion(version) }
         let metaAt = r.offset
         let metaLength = Int(try r.u32())
         let metaBytes = try r.bytes(metaLength)
@@ -109,44 +107,9 @@ extension PackIndex {
             throw .malformed("sequence", at: sequenceAt, "chunk \(unused) is stored but never used")
         }
 
-        let fileCountAt = r.offset
-        let fileCount = try r.u64()
-        guard fileCount <= UInt64(r.remaining / 14) else {
-            throw .malformed("index", at: fileCountAt, "file count \(fileCount) does not fit in the index")
-        }
-        var files: [FileEntry] = []
-        files.reserveCapacity(Int(fileCount))
-        var directories = Set<String>()
-        var total: UInt64 = 0
-        for _ in 0..<Int(fileCount) {
-            let at = r.offset
-            let length = Int(try r.u16())
-            guard let path = String(validating: try r.bytes(length), as: UTF8.self) else {
-                throw .malformed("file table", at: at, "path is not valid UTF-8")
-            }
-            if let problem = PackPath.problemWithStoredPath(path) { throw .malformed("file table", at: at, "path \"\(path)\" \(problem)") }
-            let f = FileEntry(path: path, mode: try r.u32(), size: try r.u64())
-            guard f.mode & ~0o777 == 0 else { throw .malformed("file table", at: at, "\"\(path)\" has mode \(String(f.mode, radix: 8)); only permission bits 0777 are allowed") }
-            if let last = files.last, !PackPath.precedes(last.path, path) {
-                throw .malformed("file table", at: at, last.path == path ? "duplicate path \"\(path)\"" : "\"\(path)\" is out of order (paths are sorted byte-wise)")
-            }
-            var parent = path[...]
-            while let slash = parent.lastIndex(of: "/") {
-                parent = parent[..<slash]
-                directories.insert(String(parent))
-            }
-            let (sum, overflow) = total.addingReportingOverflow(f.size)
-            guard !overflow else { throw .malformed("file table", at: at, "file sizes overflow") }
-            total = sum
-            files.append(f)
-        }
-        if let clash = files.first(where: { directories.contains($0.path) }) {
-            throw .malformed("file table", at: fileCountAt, "\"\(clash.path)\" is both a file and a directory")
-        }
-        guard total == streamLength else {
-            throw .malformed("file table", at: fileCountAt, "files hold \(total) bytes but the chunks hold \(streamLength)")
-        }
+        let files = version == 1 ? try PackFileTable.decodeVersion1(&r, streamLength: streamLength)
+                                 : try PackFileTable.decodeVersion2(&r, streamLength: streamLength)
         guard r.remaining == 0 else { throw .malformed("index", at: r.offset, "\(r.remaining) unexpected bytes after the file table") }
-        return PackIndex(metadata: metadata, chunking: chunking, chunks: chunks, sequence: sequence, files: files)
+        return PackIndex(metadata: metadata, chunking: chunking, chunks: chunks, sequence: sequence, files: files, formatVersion: version)
     }
 }

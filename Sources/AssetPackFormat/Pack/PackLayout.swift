@@ -1,8 +1,10 @@
 /// Fixed parts of the pack file format (docs/FORMAT.md): the header, the trailer and the index
 /// preamble. All integers are little-endian.
 public enum PackLayout {
-    /// The format version this code writes and the only one it reads.
-    public static let formatVersion: UInt32 = 1
+    /// The format version this code writes.
+    public static let formatVersion: UInt32 = 2
+    /// The versions this code reads: 1 (a plain file table) and 2 (a compressed, front-coded one).
+    public static let readableVersions: ClosedRange<UInt32> = 1...2
     /// `\x89APK\r\n\x1A\n`: the high byte and line endings catch text-mode transfers, as in PNG.
     public static let headerMagic: [UInt8] = [0x89, 0x41, 0x50, 0x4B, 0x0D, 0x0A, 0x1A, 0x0A]
     public static let headerSize = 16
@@ -15,10 +17,10 @@ public enum PackLayout {
     /// a reader allocate without bound.
     public static let maximumIndexSize = 256 << 20
 
-    package static func header() -> [UInt8] {
+    package static func header(version: UInt32 = formatVersion) -> [UInt8] {
         var w = ByteWriter()
         w.append(headerMagic)
-        w.append(formatVersion)
+        w.append(version)
         w.append(UInt32(0))
         return w.bytes
     }
@@ -30,11 +32,14 @@ public struct PackTrailer: Sendable, Equatable {
     public var indexLength: UInt64
     /// SHA-256 of the index bytes: the pack digest. Chunk hashes in the index pin the content.
     public var indexDigest: SHA256Digest
+    /// The pack format version the trailer declares (the header and the index declare the same).
+    public var formatVersion: UInt32
 
-    package init(indexOffset: UInt64, indexLength: UInt64, indexDigest: SHA256Digest) {
+    package init(indexOffset: UInt64, indexLength: UInt64, indexDigest: SHA256Digest, formatVersion: UInt32 = PackLayout.formatVersion) {
         self.indexOffset = indexOffset
         self.indexLength = indexLength
         self.indexDigest = indexDigest
+        self.formatVersion = formatVersion
     }
 
     package func encoded() -> [UInt8] {
@@ -42,7 +47,7 @@ public struct PackTrailer: Sendable, Equatable {
         w.append(indexOffset)
         w.append(indexLength)
         w.append(indexDigest.bytes)
-        w.append(PackLayout.formatVersion)
+        w.append(formatVersion)
         w.append(UInt32(0))
         w.append(PackLayout.trailerMagic)
         return w.bytes
@@ -59,7 +64,7 @@ public struct PackTrailer: Sendable, Equatable {
         guard try r.bytes(8) == PackLayout.trailerMagic else {
             throw .malformed("trailer", at: fileSize - 8, "bad trailer magic: the file is truncated or not a pack")
         }
-        guard version == PackLayout.formatVersion else { throw .unsupportedVersion(version) }
+        guard PackLayout.readableVersions.contains(version) else { throw .unsupportedVersion(version) }
         let indexEnd = fileSize - UInt64(PackLayout.trailerSize)
         guard offset >= UInt64(PackLayout.headerSize), offset <= indexEnd, length <= indexEnd - offset, offset + length == indexEnd else {
             throw .malformed("trailer", at: fileSize - UInt64(PackLayout.trailerSize),
@@ -68,6 +73,6 @@ public struct PackTrailer: Sendable, Equatable {
         guard length <= UInt64(PackLayout.maximumIndexSize) else {
             throw .malformed("trailer", at: fileSize - UInt64(PackLayout.trailerSize + 56), "index length \(length) exceeds the \(PackLayout.maximumIndexSize)-byte limit")
         }
-        return PackTrailer(indexOffset: offset, indexLength: length, indexDigest: digest)
+        return PackTrailer(indexOffset: offset, indexLength: length, indexDigest: digest, formatVersion: version)
     }
 }

@@ -35,13 +35,19 @@ public final class PackReader: @unchecked Sendable {
             var h = ByteReader(header, context: "header", base: 0)
             _ = try h.bytes(8)
             let version = try h.u32()
-            guard version == PackLayout.formatVersion else { throw PackError.unsupportedVersion(version) }
+            guard PackLayout.readableVersions.contains(version) else { throw PackError.unsupportedVersion(version) }
             let tail = try Self.pread(fd, path: path, offset: fileSize - UInt64(PackLayout.trailerSize), count: PackLayout.trailerSize)
             trailer = try PackTrailer.decode(tail, fileSize: fileSize)
+            guard trailer.formatVersion == version else {
+                throw PackError.malformed("trailer", at: fileSize - 16, "declares format version \(trailer.formatVersion) but the header declares \(version)")
+            }
             let indexBytes = try Self.pread(fd, path: path, offset: trailer.indexOffset, count: Int(trailer.indexLength))
             let digest = SHA256Digest.hash(indexBytes)
             guard digest == trailer.indexDigest else { throw PackError.indexDigestMismatch(expected: trailer.indexDigest, actual: digest) }
             index = try PackIndex.decode(indexBytes, indexOffset: trailer.indexOffset)
+            guard index.formatVersion == version else {
+                throw PackError.malformed("index", at: trailer.indexOffset + 8, "declares format version \(index.formatVersion) but the header declares \(version)")
+            }
         } catch {
             close(fd)
             throw error as! PackError

@@ -71,6 +71,18 @@ struct ChunkSegmenter {
         }
     }
 
+    /// Appends `bytes` (files already read, by `SmallFileReader`).
+    mutating func append(_ bytes: UnsafeRawBufferPointer) throws {
+        var position = 0
+        while position < bytes.count {
+            if block.count == block.capacity { try cut(final: false) }
+            let n = min(block.capacity - block.count, bytes.count - position)
+            (block.base + block.count).copyMemory(from: bytes.baseAddress! + position, byteCount: n)
+            block.count += n
+            position += n
+        }
+    }
+
     /// Ends the current segment: everything pending becomes chunks.
     mutating func endSegment() throws { try cut(final: true) }
 

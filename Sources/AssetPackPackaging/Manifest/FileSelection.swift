@@ -13,12 +13,14 @@ public struct SelectedFile: Sendable, Equatable {
 /// Resolves a manifest's file selectors against the source root on disk: every selected path
 /// must exist, stay inside the root (also through symlinks), be selected once, and be a regular
 /// file or a directory of them.
-public struct FileSelection {
+public struct FileSelection: Sendable {
     private var diagnostics: [Diagnostic] = []
     private let manifestFile: String
     private let root: String
     private let realRoot: String
     private var chosenBy: [String: Int] = [:]
+    /// Whether a file can be selected twice: only by two selectors (one walk lists each file once).
+    private var tracksDuplicates = false
     private var files: [SelectedFile] = []
 
     /// The folder selector paths resolve against: `sourceRoot` (relative to `baseDirectory`) or
@@ -38,13 +40,18 @@ public struct FileSelection {
                                     "source root \"\(root)\" is not an existing directory")])
         }
         var s = FileSelection(manifestFile: manifestFile, root: root, realRoot: realRoot)
+        s.tracksDuplicates = manifest.fileSelectors.count > 1
         for (i, selector) in manifest.fileSelectors.enumerated() { s.select(selector, index: i) }
         if s.files.isEmpty && !s.diagnostics.hasErrors {
             s.diagnostics.append(Diagnostic(.error, file: manifestFile, keyPath: "fileSelectors",
                                             "the selectors select no files; a pack needs at least one"))
         }
         s.warnAboutCaseCollisions()
-        s.files.sort { PackPath.precedes($0.packPath, $1.packPath) }
+        // The walk lists each folder in order; only a name that sorts between a folder and its
+        // contents ("a.txt" before "a/b") leaves the whole list out of order.
+        if zip(s.files, s.files.dropFirst()).contains(where: { !PackPath.precedes($0.packPath, $1.packPath) }) {
+            s.files.sort { PackPath.precedes($0.packPath, $1.packPath) }
+        }
         return (s.files, s.diagnostics)
     }
 
@@ -87,51 +94,149 @@ public struct FileSelection {
                 return
             }
             var visited: Set<String> = [real]
-            walk(directory: real, packPrefix: packPath, index: index, visited: &visited)
+            walk(directory: real, packPrefix: packPath, index: index, visited: &visited, depth: 0)
         }
     }
 
-    private mutating func walk(directory: String, packPrefix: String, index: Int, visited: inout Set<String>) {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted(by: PackPath.precedes)
-        } catch {
-            fail(index, "directory", "cannot list \(directory): \(describe(error))")
+    /// Lists `directory` through one descriptor and looks at each entry relative to it (one
+    /// `fstatat` and one `faccessat` a file, without walking the whole path again): selecting a
+    /// hundred thousand small files must cost far less than reading them.
+    private mutating func walk(directory: String, packPrefix: String, index: Int, visited: inout Set<String>, depth: Int) {
+        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dfd >= 0, let listing = fdopendir(dfd) else {
+            let why = String(cString: strerror(errno))
+            if dfd >= 0 { close(dfd) }
+            fail(index, "directory", "cannot list \(directory): \(why)")
             return
         }
-        for name in names {
+        defer { closedir(listing) }
+        var names: [String] = []
+        errno = 0
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        if errno != 0 {
+            fail(index, "directory", "cannot list \(directory): \(String(cString: strerror(errno)))")
+            return
+        }
+        names.sort(by: PackPath.precedes)
+        let looks = Self.look(at: names, in: dfd)
+        let subtrees = walkSubfolders(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
+                                      index: index, visited: visited, depth: depth)
+        for (position, (name, look)) in zip(names, looks).enumerated() {
+            if let subtree = subtrees[position] {
+                files += subtree.files
+                diagnostics += subtree.diagnostics
+                continue
+            }
             let packPath = packPrefix.isEmpty ? name : packPrefix + "/" + name
             let entry = directory + "/" + name
-            var st = stat()
-            guard lstat(entry, &st) == 0 else { continue }
+            guard look.found else { continue }
+            var st = look.status
             var real = entry
+            var readable = look.readable
             if (st.st_mode & S_IFMT) == S_IFLNK {
-                guard let r = Self.realPath(entry), inside(r) else {
+                guard let r = Self.realPath(entry), inside(r), stat(r, &st) == 0 else {
                     fail(index, "directory", "\"\(packPath)\" is a symlink that leads outside the source root \(root)")
                     continue
                 }
                 real = r
+                readable = nil
             }
-            if Self.isDirectory(real) {
+            if (st.st_mode & S_IFMT) == S_IFDIR {
                 guard visited.insert(real).inserted else {
                     fail(index, "directory", "\"\(packPath)\" is a symlink loop back to a directory already selected")
                     continue
                 }
-                walk(directory: real, packPrefix: packPath, index: index, visited: &visited)
+                walk(directory: real, packPrefix: packPath, index: index, visited: &visited, depth: depth + 1)
                 visited.remove(real)
             } else {
-                addFile(packPath: packPath, real: real, index: index, kind: "directory")
+                addFile(packPath: packPath, real: real, index: index, kind: "directory", status: st, readable: readable)
             }
         }
     }
 
-    private mutating func addFile(packPath: String, real: String, index: Int, kind: String) {
+    /// Near the top of a single selector's tree, the plain subfolders (not links) of a folder are
+    /// walked side by side, each into a selection of its own that the caller splices in at the
+    /// folder's place: the result, diagnostics included, is the same as walking them in turn.
+    /// With several selectors the walk stays in one thread (it tracks files selected twice).
+    private func walkSubfolders(names: [String], looks: [Look], directory: String, packPrefix: String, index: Int,
+                                visited: Set<String>, depth: Int) -> [Int: FileSelection] {
+        guard !tracksDuplicates, depth < 2 else { return [:] }
+        let folders = looks.indices.filter { looks[$0].found && (looks[$0].status.st_mode & S_IFMT) == S_IFDIR }
+        guard folders.count >= 2 else { return [:] }
+        let empty = FileSelection(manifestFile: manifestFile, root: root, realRoot: realRoot)
+        var results = [FileSelection?](repeating: nil, count: folders.count)
+        results.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let out = buffer   // each iteration writes its own element
+            DispatchQueue.concurrentPerform(iterations: folders.count) { j in
+                let name = names[folders[j]]
+                let real = directory + "/" + name
+                var sub = empty
+                var seen = visited
+                seen.insert(real)
+                sub.walk(directory: real, packPrefix: packPrefix.isEmpty ? name : packPrefix + "/" + name,
+                         index: index, visited: &seen, depth: depth + 1)
+                out[j] = sub
+            }
+        }
+        var out: [Int: FileSelection] = [:]
+        for (j, position) in folders.enumerated() { out[position] = results[j] }
+        return out
+    }
+
+    private static let uid = getuid()
+
+    /// Whether the file may be read, where its status alone says so as `access(2)` would (with
+    /// the real user ID): root reads every file, the owner by the owner's read bit (an ACL's
+    /// owner entry is those bits). For anyone else, nil: ask the kernel (groups, ACLs).
+    private static func ownerMayRead(_ st: stat) -> Bool? {
+        if uid == 0 { return true }
+        if st.st_uid == uid { return st.st_mode & S_IRUSR != 0 }
+        return nil
+    }
+
+    private struct Look {
+        var found = false
+        var status = stat()
+        var readable: Bool?
+    }
+
+    /// What `fstatat` (without following a link) says of each name in the folder `dfd`, and for
+    /// regular files whether they are readable; a large folder is looked at on a few threads.
+    private static func look(at names: [String], in dfd: Int32) -> [Look] {
+        var out = [Look](repeating: Look(), count: names.count)
+        let parts = names.count >= 32 ? 4 : 1
+        out.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let results = buffer   // each iteration writes its own elements
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                var i = part
+                while i < names.count {
+                    var st = stat()
+                    if fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 {
+                        let regular = (st.st_mode & S_IFMT) == S_IFREG
+                        results[i] = Look(found: true, status: st,
+                                          readable: regular ? ownerMayRead(st) ?? (faccessat(dfd, names[i], R_OK, 0) == 0) : nil)
+                    }
+                    i += parts
+                }
+            }
+        }
+        return out
+    }
+
+    /// Adds the file at `real`; `status` and `readable`, when the caller has them, save looking again.
+    private mutating func addFile(packPath: String, real: String, index: Int, kind: String, status: stat? = nil, readable: Bool? = nil) {
         var st = stat()
-        guard stat(real, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+        if let status { st = status } else if stat(real, &st) != 0 { st.st_mode = 0 }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
             fail(index, kind, "\"\(packPath)\" is not a regular file (devices, sockets and pipes cannot be packed)")
             return
         }
-        guard access(real, R_OK) == 0 else {
+        guard readable ?? (access(real, R_OK) == 0) else {
             fail(index, kind, "\"\(packPath)\" is not readable: \(String(cString: strerror(errno)))")
             return
         }
@@ -139,25 +244,41 @@ public struct FileSelection {
             fail(index, kind, "\"\(packPath)\" cannot be a pack path: it \(problem)")
             return
         }
-        if let first = chosenBy[packPath] {
-            fail(index, kind, "\"\(packPath)\" is already selected by fileSelectors[\(first)]; each file may be selected once")
-            return
+        if tracksDuplicates {
+            if let first = chosenBy[packPath] {
+                fail(index, kind, "\"\(packPath)\" is already selected by fileSelectors[\(first)]; each file may be selected once")
+                return
+            }
+            chosenBy[packPath] = index
         }
-        chosenBy[packPath] = index
         files.append(SelectedFile(packPath: packPath, sourcePath: real, size: UInt64(st.st_size), mode: UInt32(st.st_mode) & 0o7777))
     }
 
     /// Apple file systems are case-insensitive by default: paths that differ only in case would
     /// land on the same file there.
     private mutating func warnAboutCaseCollisions() {
+        // A path of ASCII without capitals folds to itself, and the paths are unique: only one
+        // with a capital or a non-ASCII byte can collide, with a path equal to its folded form
+        // or with another such path.
+        let all = Set(files.lazy.filter { !Self.foldsToItself($0.packPath) }.map { Self.folded($0.packPath) })
+        guard !all.isEmpty else { return }
         var seen: [String: String] = [:]
         for f in files {
-            let folded = f.packPath.lowercased()
+            let folded = Self.folded(f.packPath)
+            guard all.contains(folded) else { continue }
             if let other = seen[folded] {
                 diagnostics.append(Diagnostic(.warning, file: manifestFile, keyPath: "fileSelectors",
                                               "\"\(f.packPath)\" and \"\(other)\" differ only in case and collide on case-insensitive file systems"))
             } else { seen[folded] = f.packPath }
         }
+    }
+
+    private static func foldsToItself(_ path: String) -> Bool {
+        path.utf8.allSatisfy { $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }
+    }
+
+    private static func folded(_ path: String) -> String {
+        foldsToItself(path) ? path : path.lowercased()
     }
 
     static func realPath(_ path: String) -> String? {

@@ -31,6 +31,9 @@ public struct PackWriter {
     /// Whether to hash the pack file as it is written (`PackSummary.fileSHA256`), which the
     /// catalog needs and which saves reading the file back.
     public var digestsFile = false
+    /// The pack format version to write: the current one; tests write version 1 to check that
+    /// older packs still read and install.
+    package var formatVersion = PackLayout.formatVersion
 
     public init() {}
 
@@ -44,7 +47,7 @@ public struct PackWriter {
     /// (another zstd may compress the same chunk to other bytes) and the compression level.
     /// Threads and block size do not change the output.
     public var outputIdentity: String {
-        "pack-format \(PackLayout.formatVersion) writer \(Self.revision) zstd \(ZSTD_versionNumber()) level \(compressionLevel)"
+        "pack-format \(formatVersion) writer \(Self.revision) zstd \(ZSTD_versionNumber()) level \(compressionLevel)"
     }
 
     public func write(metadata: PackMetadata, files: [SelectedFile], to destination: String) throws -> PackSummary {
@@ -54,7 +57,7 @@ public struct PackWriter {
         }
         let out = try AtomicFile(destination: destination, digesting: digestsFile)
         defer { out.discard() }
-        try out.write(PackLayout.header())
+        try out.write(PackLayout.header(version: formatVersion))
         let workers = max(1, threads)
         let inFlight = workers * 2 + 1
         let capacity = max(blockSize, 2 * parameters.maximumSize)
@@ -65,15 +68,28 @@ public struct PackWriter {
         var segmenter = ChunkSegmenter(parameters: parameters, pool: input) { batch in
             try pipeline.submit(batch)
         }
+        // Runs of small files are read ahead by a few threads; large files are read here.
+        let smallFiles = SmallFileReader(files: files, runs: SmallFileReader.runs(of: files, minimumSize: parameters.minimumSize),
+                                         readers: max(2, min(8, workers * 2)))
+        defer { smallFiles.finish() }
         do {
-            for file in files {
+            var i = 0
+            while i < files.count {
+                let file = files[i]
+                guard file.size >= UInt64(parameters.minimumSize) else {
+                    let run = try smallFiles.nextRun()
+                    precondition(run.files.lowerBound == i, "small-file runs out of step")
+                    try segmenter.append(run.bytes)
+                    i = run.files.upperBound
+                    continue
+                }
                 let fd = open(file.sourcePath, O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw PackWriteError.read(file.sourcePath, String(cString: strerror(errno))) }
                 defer { close(fd) }
-                let large = file.size >= UInt64(segmenter.minimumChunkSize)
-                if large { try segmenter.endSegment() }
+                try segmenter.endSegment()
                 try segmenter.append(fd: fd, size: file.size, path: file.sourcePath)
-                if large { try segmenter.endSegment() }
+                try segmenter.endSegment()
+                i += 1
             }
             try segmenter.endSegment()
             segmenter.release()
@@ -83,10 +99,12 @@ public struct PackWriter {
         }
         let (chunks, sequence) = try pipeline.finish()
         let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence,
-                              files: files.map { FileEntry(path: $0.packPath, mode: $0.mode & 0o777, size: $0.size) })
+                              files: files.map { FileEntry(path: $0.packPath, mode: $0.mode & 0o777, size: $0.size) },
+                              formatVersion: formatVersion)
         let indexBytes = index.encoded()
         let indexOffset = pipeline.offset
-        let trailer = PackTrailer(indexOffset: indexOffset, indexLength: UInt64(indexBytes.count), indexDigest: SHA256Digest.hash(indexBytes))
+        let trailer = PackTrailer(indexOffset: indexOffset, indexLength: UInt64(indexBytes.count), indexDigest: SHA256Digest.hash(indexBytes),
+                                  formatVersion: formatVersion)
         try out.write(indexBytes)
         try out.write(trailer.encoded())
         let fileSHA256 = out.digest()

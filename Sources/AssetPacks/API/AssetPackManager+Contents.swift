@@ -32,4 +32,10 @@ extension AssetPackManager {
         if let agent { return try await agent.namespace() }
         return try mergedNamespace.entries()
     }
+
+    /// `namespace()` as the text `assetpack ls` prints: a line a path, the path, a tab and the
+    /// pack IDs separated by commas (IDs hold no comma; paths no tab or line feed).
+    package func namespaceListing() throws -> [UInt8] {
+        try mergedNamespace.listing()
+    }
 }

@@ -9,7 +9,7 @@ extension AssetPackManager {
     /// Everything goes through the confined root: a link planted in `packs/` or `staging/` is
     /// removed itself, never followed.
     static func reconcile(layout: StorageLayout, root: ConfinedDirectory, store: ClientStore) throws {
-        let installed = Set(try store.installedPacks().map(\.directory))
+        let installed = Set(try store.installedDirectories())
         let pending = try store.pendingDownloads()
         for id in (try? root.entries(layout.packsFolder)) ?? [] {
             for name in (try? root.entries(layout.versionsFolder(relativeOf: id))) ?? [] {

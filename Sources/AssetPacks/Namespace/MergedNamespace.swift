@@ -17,11 +17,27 @@ struct MergedNamespace: Sendable {
 
     /// Every path with the installed packs that hold it, in path order.
     func entries() throws -> [(path: String, packIDs: [String])] {
-        var out: [(path: String, packIDs: [String])] = []
-        for (path, id) in try store.paths() {
-            if out.last?.path == path { out[out.count - 1].packIDs.append(id) } else { out.append((path, [id])) }
+        try store.namespaceEntries()
+    }
+
+    /// The namespace as text, a line a path: the path, a tab, the IDs of the packs that hold it
+    /// separated by commas, a line feed. Built from the store's rows without a string a path.
+    func listing() throws -> [UInt8] {
+        var text: [UInt8] = []
+        var last: [UInt8] = []
+        try store.forEachNamespaceRow { path, id in
+            if !text.isEmpty && path.elementsEqual(last) {
+                text[text.count - 1] = UInt8(ascii: ",")
+            } else {
+                last.removeAll(keepingCapacity: true)
+                last.append(contentsOf: path)
+                text.append(contentsOf: path)
+                text.append(UInt8(ascii: "\t"))
+            }
+            text.append(contentsOf: id)
+            text.append(UInt8(ascii: "\n"))
         }
-        return out
+        return text
     }
 
     /// The absolute path of the file `path` resolves to (only in pack `id` when given), the
@@ -41,9 +57,8 @@ struct MergedNamespace: Sendable {
     private func relativeFile(at path: String, inPackWithID id: String?, now: Date) throws -> String {
         let key = PackPath.normalizedSelector(path)
         guard PackPath.problemWithStoredPath(key) == nil else { throw AssetPackManagerError.fileNotFound(at: path) }
-        var holders = try store.packs(holding: key)
-        if let id { holders = holders.filter { $0 == id } }
-        let candidates = try holders.compactMap { try store.installedPack($0) }
+        var candidates = try store.holders(of: key)
+        if let id { candidates = candidates.filter { $0.id == id } }
         guard let pack = languages.best(candidates, language: { $0.language }) else { throw AssetPackManagerError.fileNotFound(at: path) }
         try store.touch(pack.id, at: now)
         // A folder read back from the store is used only in the form the layout gives it.

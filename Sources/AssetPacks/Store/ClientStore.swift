@@ -211,8 +211,16 @@ final class ClientStore: @unchecked Sendable {
         _ = try db.transaction { try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(id)]) }
     }
 
+    /// Marks pack `id` used at `date` (whole seconds). A read in the second already recorded
+    /// changes no row, so it writes nothing and waits for no flush.
     func touch(_ id: String, at date: Date) throws {
-        try db.query("UPDATE installed_packs SET last_used = ?2 WHERE id = ?1", [.text(id), .integer(Int64(date.timeIntervalSince1970))])
+        try db.query("UPDATE installed_packs SET last_used = ?2 WHERE id = ?1 AND last_used <> ?2",
+                     [.text(id), .integer(Int64(date.timeIntervalSince1970))])
+    }
+
+    /// The folders of the installed packs, without reading their indexes (for recovery at start).
+    func installedDirectories() throws -> [String] {
+        try db.query("SELECT directory FROM installed_packs").compactMap { $0[0].string }
     }
 
     /// Sets the preservation priority of installed pack `id`; false when it is not installed.
@@ -228,10 +236,51 @@ final class ClientStore: @unchecked Sendable {
         try db.query("SELECT pack_id FROM namespace WHERE path = ?1 ORDER BY pack_id", [.text(path)]).compactMap { $0[0].string }
     }
 
-    func paths() throws -> [(path: String, packID: String)] {
-        try db.query("SELECT path, pack_id FROM namespace ORDER BY path, pack_id").compactMap { r in
-            guard let p = r[0].string, let id = r[1].string else { return nil }
-            return (p, id)
+    /// An installed pack that holds a path: what a lookup needs to choose among holders and open
+    /// the file, without the pack's index.
+    struct Holder: Sendable {
+        var id: String
+        var directory: String
+        var language: String?
+    }
+
+    /// The installed packs that hold `path`, by ID: one indexed lookup (the namespace's primary
+    /// key starts with the path) joined with the packs' rows.
+    func holders(of path: String) throws -> [Holder] {
+        try db.query("""
+            SELECT p.id, p.directory, p.language FROM namespace n JOIN installed_packs p ON p.id = n.pack_id
+            WHERE n.path = ?1 ORDER BY p.id
+            """, [.text(path)]).compactMap { r in
+            guard let id = r[0].string, let directory = r[1].string else { return nil }
+            return Holder(id: id, directory: directory, language: r[2].string)
+        }
+    }
+
+    /// Every path with the packs that hold it, in path order, read in one pass over the
+    /// namespace's primary key (no sort) and grouped as the rows arrive; a row whose path is the
+    /// previous one's adds its pack without making a string of the path again. (SQLite's own
+    /// GROUP BY with group_concat is several times slower than this plain scan.)
+    func namespaceEntries() throws -> [(path: String, packIDs: [String])] {
+        var out: [(path: String, packIDs: [String])] = []
+        var last: [UInt8] = []
+        try db.forEachRow("SELECT path, pack_id FROM namespace ORDER BY path, pack_id") { row in
+            guard let id = row.text(1) else { return }
+            let same = row.withText(0) { path in !out.isEmpty && path.elementsEqual(last) }
+            if same {
+                out[out.count - 1].packIDs.append(id)
+            } else if let path = row.text(0) {
+                last = Array(path.utf8)
+                out.append((path, [id]))
+            }
+        }
+        return out
+    }
+
+    /// Each namespace row (path, pack ID) as bytes, in path order, without making strings:
+    /// for a listing written straight to the output.
+    func forEachNamespaceRow(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) throws {
+        try db.forEachRow("SELECT path, pack_id FROM namespace ORDER BY path, pack_id") { row in
+            row.withText(0) { path in row.withText(1) { id in body(path, id) } }
         }
     }
 

@@ -61,6 +61,14 @@ package final class SQLiteDatabase: @unchecked Sendable {
     /// Runs `sql` with `arguments` bound to `?1…`, returning every row.
     @discardableResult
     package func query(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+        var rows: [[SQLiteValue]] = []
+        try forEachRow(sql, arguments) { row in rows.append(row.values) }
+        return rows
+    }
+
+    /// Runs `sql` with `arguments` bound to `?1…` and hands each row to `body` as it is stepped,
+    /// without collecting them: for queries of many rows (the merged namespace).
+    package func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) -> Void) throws(SQLiteError) {
         var statement: OpaquePointer?
         var rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
         guard rc == SQLITE_OK else { throw failure(rc, sql) }
@@ -76,24 +84,11 @@ package final class SQLiteDatabase: @unchecked Sendable {
             }
             guard rc == SQLITE_OK else { throw failure(rc, sql) }
         }
-        var rows: [[SQLiteValue]] = []
         while true {
             rc = sqlite3_step(statement)
-            if rc == SQLITE_DONE { return rows }
+            if rc == SQLITE_DONE { return }
             guard rc == SQLITE_ROW else { throw failure(rc, sql) }
-            let columns = sqlite3_column_count(statement)
-            rows.append((0..<columns).map { c in
-                switch sqlite3_column_type(statement, c) {
-                case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, c))
-                case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, c))
-                case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, c)))
-                case SQLITE_BLOB:
-                    let n = Int(sqlite3_column_bytes(statement, c))
-                    guard n > 0, let p = sqlite3_column_blob(statement, c) else { return .blob([]) }
-                    return .blob(Array(UnsafeRawBufferPointer(start: p, count: n)))
-                default: return .null
-                }
-            })
+            body(SQLiteRow(statement: statement!))
         }
     }
 
@@ -107,6 +102,40 @@ package final class SQLiteDatabase: @unchecked Sendable {
         } catch {
             try? execute("ROLLBACK")
             throw error
+        }
+    }
+}
+
+/// The current row of a statement being stepped; valid only inside `forEachRow`'s body.
+package struct SQLiteRow {
+    fileprivate let statement: OpaquePointer
+
+    package var count: Int { Int(sqlite3_column_count(statement)) }
+
+    /// Column `c` as text (a number converted as SQLite does), or nil when it is NULL.
+    package func text(_ c: Int) -> String? {
+        guard let p = sqlite3_column_text(statement, Int32(c)) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, Int32(c)))), as: UTF8.self)
+    }
+
+    /// Column `c`'s text bytes (empty when NULL), without making a String of them.
+    package func withText<T>(_ c: Int, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        let p = sqlite3_column_text(statement, Int32(c))
+        return body(UnsafeBufferPointer(start: p, count: p == nil ? 0 : Int(sqlite3_column_bytes(statement, Int32(c)))))
+    }
+
+    package var values: [SQLiteValue] {
+        (0..<sqlite3_column_count(statement)).map { c in
+            switch sqlite3_column_type(statement, c) {
+            case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, c))
+            case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, c))
+            case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(statement, c)))
+            case SQLITE_BLOB:
+                let n = Int(sqlite3_column_bytes(statement, c))
+                guard n > 0, let p = sqlite3_column_blob(statement, c) else { return .blob([]) }
+                return .blob(Array(UnsafeRawBufferPointer(start: p, count: n)))
+            default: return .null
+            }
         }
     }
 }

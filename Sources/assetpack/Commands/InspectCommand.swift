@@ -31,7 +31,7 @@ struct InspectCommand: Command {
                 File(path: index.files[i].path, mode: String(index.files[i].mode, radix: 8), size: index.files[i].size, chunks: index.spans(ofFile: i).count)
             }
             print(jsonString(Out(assetPackID: m.assetPackID, downloadPolicy: m.downloadPolicy, language: m.language, platforms: m.platforms,
-                                 formatVersion: PackLayout.formatVersion, digest: reader.digest.hex, packSize: reader.fileSize,
+                                 formatVersion: index.formatVersion, digest: reader.digest.hex, packSize: reader.fileSize,
                                  compressedSize: index.compressedSize, installSize: index.installSize,
                                  chunkCount: index.chunks.count, chunking: index.chunking, files: files)))
             return 0
@@ -42,7 +42,7 @@ struct InspectCommand: Command {
         Policy:         \(m.downloadPolicy.name)\(events.isEmpty ? "" : " (\(events))")
         Language:       \(m.language ?? "none (all languages)")
         Platforms:      \(m.platforms.map(\.rawValue).joined(separator: ", "))
-        Format:         version \(PackLayout.formatVersion), digest \(reader.digest.hex)
+        Format:         version \(index.formatVersion), digest \(reader.digest.hex)
         Files:          \(index.files.count)
         Chunks:         \(index.chunks.count) stored, \(index.sequence.count) used
         Install size:   \(index.installSize) bytes (\(ByteCount.format(index.installSize)))

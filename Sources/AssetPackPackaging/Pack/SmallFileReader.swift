@@ -1,0 +1,171 @@
+import AssetPackFormat
+import Foundation
+
+/// Reads runs of small files on a bounded pool of threads, ahead of the writer: opening, reading
+/// and closing one file at a time costs more than compressing it when files are a few hundred
+/// bytes, so the system calls of many files overlap. Each run is read into one buffer, its files
+/// end to end in pack order; `depth` runs are in flight at most, so memory stays at that many
+/// buffers (12 MiB), and a reader descheduled for a moment does not stall the writer.
+final class SmallFileReader: @unchecked Sendable {
+    /// A run holds consecutive files smaller than the minimum chunk size, at most this many bytes…
+    static let runBytes = 4 << 20
+    /// …and at most this many files.
+    static let runFiles = 4096
+    /// Runs read ahead of the writer (the one it consumes included).
+    static let depth = 3
+
+    private final class Slot: @unchecked Sendable {
+        let buffer: UnsafeMutableRawPointer
+        let group = DispatchGroup()
+        let lock = NSLock()
+        var run = -1
+        /// The first failure by file position, if any.
+        var failure: (index: Int, error: PackWriteError)?
+
+        /// One byte more than a run holds: a read may run one byte past a file (see `read`).
+        init(capacity: Int) { buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity + 1, alignment: 64) }
+        deinit { buffer.deallocate() }
+
+        func fail(_ index: Int, _ error: PackWriteError) {
+            lock.withLock { if failure == nil || index < failure!.index { failure = (index, error) } }
+        }
+    }
+
+    private let files: [SelectedFile]
+    private let runs: [Range<Int>]
+    private let readers: Int
+    private let queue = DispatchQueue(label: "assetpack.pack.readers", attributes: .concurrent)
+    private let slots: [Slot]
+    private var next = 0
+
+    /// The runs of small files in `files`, in order: consecutive files below `minimumSize`,
+    /// split at `runBytes` and `runFiles`.
+    static func runs(of files: [SelectedFile], minimumSize: Int) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var i = 0
+        while i < files.count {
+            guard files[i].size < UInt64(minimumSize) else { i += 1; continue }
+            var j = i, bytes = 0
+            while j < files.count, files[j].size < UInt64(minimumSize), j - i < runFiles, bytes + Int(files[j].size) <= runBytes {
+                bytes += Int(files[j].size)
+                j += 1
+            }
+            out.append(i..<j)
+            i = j
+        }
+        return out
+    }
+
+    /// Reads `runs` of `files` (from `runs(of:minimumSize:)`) with `readers` threads.
+    init(files: [SelectedFile], runs: [Range<Int>], readers: Int) {
+        self.files = files
+        self.runs = runs
+        self.readers = max(1, readers)
+        slots = (0..<Self.depth).map { _ in Slot(capacity: Self.runBytes) }
+        for r in 0..<min(Self.depth, runs.count) { start(r) }
+    }
+
+    /// Waits until every read in flight has ended (before the writer returns or throws).
+    func finish() { for slot in slots { slot.group.wait() } }
+
+    /// The next run's bytes, its files end to end; valid until the following call. Throws the
+    /// first file of the run that could not be read, or that changed size.
+    func nextRun() throws -> (files: Range<Int>, bytes: UnsafeRawBufferPointer) {
+        precondition(next < runs.count, "no run left")
+        let slot = slots[next % Self.depth]
+        // The run before this one is consumed: its slot reads the run `depth - 1` after this one.
+        if next >= 1, next + Self.depth - 1 < runs.count { start(next + Self.depth - 1) }
+        slot.group.wait()
+        if let failure = slot.failure { throw failure.error }
+        let range = runs[next]
+        let length = range.reduce(0) { $0 + Int(files[$1].size) }
+        next += 1
+        return (range, UnsafeRawBufferPointer(start: slot.buffer, count: length))
+    }
+
+    private func start(_ r: Int) {
+        let slot = slots[r % Self.depth]
+        slot.group.wait()
+        slot.run = r
+        slot.failure = nil
+        let range = runs[r]
+        var offsets: [Int] = []
+        offsets.reserveCapacity(range.count)
+        var o = 0
+        for i in range { offsets.append(o); o += Int(files[i].size) }
+        // Each reader takes a contiguous share, so that it opens neighbours in one folder.
+        let parts = min(readers, range.count)
+        for part in 0..<parts {
+            slot.group.enter()
+            queue.async { [files, offsets] in
+                var folder = Folder()
+                defer { folder.close() }
+                let share = (range.count * part / parts)..<(range.count * (part + 1) / parts)
+                for k in share {
+                    let i = range.lowerBound + k
+                    // The byte after a file is the next file's first, which this reader writes
+                    // next (or the spare byte after the run): asking for one byte more than the
+                    // size finds a grown file without a second read. The share's last file
+                    // borders another reader's share, so it asks separately.
+                    let after = k + 1 == share.upperBound && k + 1 < range.count
+                    if let error = Self.read(files[i], into: slot.buffer + offsets[k], readsPast: !after, folder: &folder) { slot.fail(i, error) }
+                }
+                slot.group.leave()
+            }
+        }
+    }
+
+    /// The folder of the last file a reader opened, held open so that the next file in it is
+    /// opened by its name alone (`openat`) instead of walking its whole path again.
+    private struct Folder {
+        var path = ""
+        var fd: Int32 = -1
+
+        /// A descriptor for `file`'s folder and its name in it; fd -1 (with the full path) when
+        /// the folder cannot be opened, so that `open` reports why.
+        mutating func locate(_ file: String) -> (fd: Int32, name: String) {
+            guard let slash = file.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (AT_FDCWD, file) }
+            let parent = String(file[..<slash]), name = String(file[file.index(after: slash)...])
+            if parent != path {
+                close()
+                fd = open(parent.isEmpty ? "/" : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                path = fd >= 0 ? parent : ""
+            }
+            return fd >= 0 ? (fd, name) : (AT_FDCWD, file)
+        }
+
+        mutating func close() {
+            if fd >= 0 { _ = Foundation.close(fd) }
+            fd = -1
+            path = ""
+        }
+    }
+
+    /// Reads exactly `file.size` bytes of `file` into `buffer`; an error if it cannot be opened
+    /// or read, or is not that size any more.
+    private static func read(_ file: SelectedFile, into buffer: UnsafeMutableRawPointer, readsPast: Bool, folder: inout Folder) -> PackWriteError? {
+        let (dfd, name) = folder.locate(file.sourcePath)
+        let fd = openat(dfd, name, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .read(file.sourcePath, String(cString: strerror(errno))) }
+        defer { close(fd) }
+        let size = Int(file.size)
+        var done = 0
+        var probe: UInt8 = 0
+        while true {
+            // After the declared size, one more byte must not be there. Where `buffer` has room
+            // for it, it is asked for with the file's bytes, and a short read (the end of a
+            // regular file) ends the file without a read of its own.
+            let asked = done < size || readsPast ? size - done + (readsPast ? 1 : 0) : 1
+            let n = done < size || readsPast ? Foundation.read(fd, buffer + done, asked) : Foundation.read(fd, &probe, 1)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .read(file.sourcePath, String(cString: strerror(errno)))
+            }
+            if n == 0 { return done == size ? nil : .changed(file.sourcePath, "shrank while it was packed") }
+            if done + n > size { return .changed(file.sourcePath, "grew while it was packed") }
+            done += n
+            if readsPast && done == size && n < asked { return nil }
+        }
+    }
+}
+
