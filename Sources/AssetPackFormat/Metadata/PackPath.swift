@@ -45,13 +45,15 @@ public enum PackPath {
     /// Byte-wise ordering of UTF-8 paths: the order files take in a pack, independent of locale
     /// and of Unicode collation.
     public static func precedes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
+        // Native strings lend their UTF-8 storage without a copy; others are compared byte by byte.
+        let fast: Bool?? = a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
                 let n = min(x.count, y.count)
                 let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
                 return order < 0 || (order == 0 && x.count < y.count)
             }
         }
+        if let fast, let fast { return fast }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 }
