@@ -16,6 +16,7 @@ struct AssetpackCommand: Command {
                 ExtractCommand.self,
                 KeygenCommand.self,
                 PublishCommand.self,
+                DiffCommand.self,
                 VerifyCatalogCommand.self,
                 ServeCommand.self,
                 UploadCommand.self,
