@@ -109,3 +109,62 @@ import Testing
         #expect(fetched > 12 * 60_000, "full frames were fetched: \(fetched) bytes")
     }
 }
+
+/// Unchanged files of an update are hard links of the installed ones: never written again.
+@Suite struct UnchangedFileLinkTests {
+    @Test func unchangedFilesAreHardLinksAndOnlyChangedFilesAreWritten() async throws {
+        let repo = try TestRepository("links")
+        var files = ["big/a.bin": patternBytes(3 << 20, seed: 1), "big/b.bin": patternBytes(3 << 20, seed: 2), "big/c.bin": patternBytes(1 << 20, seed: 3),
+                     "empty.txt": []]
+        try repo.put("L", files: files)
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        do {
+            let first = try repo.manager(root: root.path, server: server)
+            try await first.ensureLocalAvailability(of: first.assetPack(withID: "L"))
+        }
+        let v1 = try #require(try root.installedDirectory("L"))
+        func inode(_ path: String) throws -> UInt64 { (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0 }
+        let before = try ["big/a.bin", "big/b.bin", "big/c.bin"].map { try inode(v1 + "/" + $0) }
+
+        files["big/b.bin"]![2_000_000] ^= 1
+        try repo.put("L", files: files)
+        try repo.publish()
+        let manager = try repo.manager(root: root.path, server: server)
+        _ = try await manager.checkForUpdates()
+        let v2 = try #require(try root.installedDirectory("L"))
+        #expect(v2 != v1)
+        for (path, bytes) in files { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        let after = try ["big/a.bin", "big/b.bin", "big/c.bin"].map { try inode(v2 + "/" + $0) }
+        // a.bin and c.bin are the very files installed before; b.bin was written anew.
+        #expect(after[0] == before[0] && after[2] == before[2] && after[1] != before[1])
+    }
+
+    @Test func anUnchangedFileModifiedOnDiskIsWrittenNotLinked() async throws {
+        let repo = try TestRepository("links-modified")
+        var files = ["a.bin": patternBytes(2 << 20, seed: 1), "b.bin": patternBytes(2 << 20, seed: 2)]
+        try repo.put("L", files: files)
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        do {
+            let first = try repo.manager(root: root.path, server: server)
+            try await first.ensureLocalAvailability(of: first.assetPack(withID: "L"))
+        }
+        let v1 = try #require(try root.installedDirectory("L"))
+        // Another process damages the installed a.bin (unchanged in v2).
+        let handle = try #require(FileHandle(forUpdatingAtPath: v1 + "/a.bin"))
+        try handle.seek(toOffset: 100)
+        handle.write(Data(repeating: 0xEE, count: 32))
+        try handle.close()
+        files["b.bin"]![5] ^= 1
+        try repo.put("L", files: files)
+        try repo.publish()
+        let manager = try repo.manager(root: root.path, server: server)
+        _ = try await manager.checkForUpdates()
+        for (path, bytes) in files { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        let v2 = try #require(try root.installedDirectory("L"))
+        #expect((try FileManager.default.attributesOfItem(atPath: v2 + "/a.bin")[.referenceCount] as? NSNumber)?.intValue == 1)
+    }
+}

@@ -7,6 +7,9 @@ import AssetPackFormat
 /// ones of one file merged so that a delta does not turn into thousands of tiny requests.
 struct InstallPlan: Equatable {
     enum Source: Equatable {
+        /// Nothing to do: the chunk lies wholly in files that are hard links of the installed
+        /// previous version's unchanged files.
+        case present
         /// Copy from the stream position of an earlier use in the pack being assembled.
         case earlier(sequence: Int)
         /// Copy from the previous version's files (its sequence position there).
@@ -37,6 +40,9 @@ struct InstallPlan: Equatable {
     var sources: [Source]
     var ranges: [Range]
     var patches: Patches?
+    /// Files (numbers in the new index) that are hard links of the previous version's files:
+    /// never written.
+    var linkedFiles: Set<Int> = []
     /// Bytes to download (gaps merged into ranges included).
     var downloadBytes: UInt64 { ranges.reduce(0) { $0 + $1.length } }
     /// Bytes that come from the previous version instead of the network.
@@ -64,9 +70,15 @@ struct InstallPlan: Equatable {
     ///   - patches: a patch file from the previous version to this one, its table checked
     ///     against the catalog; its entries are used only where they fit the index (the chunk's
     ///     digest and size) and the previous version (the base lies in its stream).
+    ///   - linkedFiles: files of the new version already in place as hard links of the previous
+    ///     version's (verified); chunks wholly inside them need no source.
     ///   - mergeGap: remote frames closer than this are fetched with one request (the gap too).
     ///   - maxRange: no single range is longer than this (so retries and parallelism stay fine-grained).
-    init(index: PackIndex, previous: PackIndex?, patches: Patches? = nil, mergeGap: UInt64 = 64 << 10, maxRange: UInt64 = 32 << 20) {
+    init(index: PackIndex, previous: PackIndex?, patches: Patches? = nil, linkedFiles: Set<Int> = [],
+         mergeGap: UInt64 = 64 << 10, maxRange: UInt64 = 32 << 20) {
+        // Positions whose every byte lies in linked files.
+        var linkedBytes: [Int: Int] = [:]
+        for f in linkedFiles { for span in index.spans(ofFile: f) { linkedBytes[span.sequenceIndex, default: 0] += span.length } }
         var firstUse = [Int](repeating: -1, count: index.chunks.count)
         var previousUse: [SHA256Digest: Int] = [:]
         if let previous {
@@ -89,9 +101,14 @@ struct InstallPlan: Equatable {
         var reused: UInt64 = 0
         for (s, c32) in index.sequence.enumerated() {
             let c = Int(c32)
+            let entry = index.chunks[c]
+            if linkedBytes[s] == Int(entry.uncompressedSize) {
+                sources.append(.present)
+                if firstUse[c] < 0 { firstUse[c] = s }
+                continue
+            }
             if firstUse[c] >= 0 { sources.append(.earlier(sequence: firstUse[c])); continue }
             firstUse[c] = s
-            let entry = index.chunks[c]
             if let p = previousUse[entry.digest] {
                 sources.append(.previous(sequence: p))
                 reused += UInt64(entry.uncompressedSize)
@@ -129,6 +146,7 @@ struct InstallPlan: Equatable {
         self.sources = sources
         self.ranges = ranges
         self.patches = patchFor.isEmpty ? nil : patches
+        self.linkedFiles = linkedFiles
         reusedBytes = reused
     }
 }

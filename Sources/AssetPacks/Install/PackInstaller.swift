@@ -76,7 +76,8 @@ final class PackInstaller: @unchecked Sendable {
             try? stagingFolder.removeTree(name)
         }
         let index = try loadIndex()
-        let plan = InstallPlan(index: index, previous: previous?.index, patches: try loadPatches(index: index))
+        let linked = try linkUnchangedFiles(index: index, files: files)
+        let plan = InstallPlan(index: index, previous: previous?.index, patches: try loadPatches(index: index), linkedFiles: linked)
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
         counters = TransferCounters()
         try assembleParts(parts, index: index, plan: plan, files: files)
@@ -159,7 +160,7 @@ final class PackInstaller: @unchecked Sendable {
     /// Places the chunks whose first use lies in an earlier part (copied from there, now that
     /// it is on disk), and gives files that straddle two parts their mode.
     private func fillDeferred(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, files: ConfinedDirectory) throws {
-        var writer = ContentRangeWriter(root: files, index: index, range: 0..<UInt64.max, includesEnd: false)
+        var writer = ContentRangeWriter(root: files, index: index, range: 0..<UInt64.max, includesEnd: false, skipping: plan.linkedFiles)
         defer { writer.abandon() }
         let staged = ContentStreamReader(index: index, directory: files)
         let destination = "\(pack.id) into \(files.path)"
@@ -192,6 +193,39 @@ final class PackInstaller: @unchecked Sendable {
         indexBytesFetched += loaded.fetched
         if loaded.fetched > 0 { try save(loaded.bytes, at: path) }
         return loaded.index
+    }
+
+    /// Makes each file of the new version whose bytes and mode are unchanged since the installed
+    /// version (`PackIndex.unchangedFiles`) a hard link of the installed file, once the installed
+    /// file's chunks verify on disk: it is never written. Any other staged file that has a second
+    /// name (linked by an earlier run whose verification this run does not repeat) is removed
+    /// first, so that no write ever reaches an installed file. Returns the linked files.
+    private func linkUnchangedFiles(index: PackIndex, files: ConfinedDirectory) throws -> Set<Int> {
+        var linked = Set<Int>()
+        if let previous, let old = try? root.directory(previous.directory) {
+            let reader = ContentStreamReader(index: previous.index, directory: old)
+            var verified = Set<Int>()
+            for (f, o) in index.unchangedFiles(since: previous.index).sorted(by: { $0.key < $1.key }) {
+                if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+                let spans = previous.index.spans(ofFile: o)
+                guard spans.allSatisfy({ verified.contains($0.sequenceIndex) || reader.verifiedChunk(atSequence: $0.sequenceIndex) != nil }) else { continue }
+                for span in spans { verified.insert(span.sequenceIndex) }
+                let path = index.files[f].path
+                do {
+                    // Linked afresh, whatever an earlier run left there.
+                    try files.removeTree(path)
+                    try old.link(path, to: path, in: files)
+                    linked.insert(f)
+                } catch {
+                    // A file that cannot be linked (another file system, a link refused) is written.
+                    continue
+                }
+            }
+        }
+        for (f, file) in index.files.enumerated() where !linked.contains(f) && (files.linkCount(file.path) ?? 1) > 1 {
+            try StorageLayout.confined { () throws(ConfinementError) in try files.removeTree(file.path) }
+        }
+        return linked
     }
 
     /// The patch file to plan with: the catalog's patch from the installed version's digest,
@@ -237,7 +271,7 @@ final class PackInstaller: @unchecked Sendable {
     private func resumePoint(_ part: InstallPart, index: PackIndex, plan: InstallPlan, files: ConfinedDirectory) -> Int {
         let reader = ContentStreamReader(index: index, directory: files)
         var s = part.sequences.lowerBound
-        while s < part.sequences.upperBound, part.defers(s, in: plan) || reader.verifiedChunk(atSequence: s) != nil { s += 1 }
+        while s < part.sequences.upperBound, plan.sources[s] == .present || part.defers(s, in: plan) || reader.verifiedChunk(atSequence: s) != nil { s += 1 }
         return s
     }
 

@@ -43,7 +43,7 @@ final class PartAssembler: @unchecked Sendable {
         self.plan = plan
         self.part = part
         self.previous = previous
-        writer = ContentRangeWriter(root: directory, index: index, range: part.content, includesEnd: part.isLast)
+        writer = ContentRangeWriter(root: directory, index: index, range: part.content, includesEnd: part.isLast, skipping: plan.linkedFiles)
         staged = ContentStreamReader(index: index, directory: directory)
         position = start
         var largest = 0
@@ -68,6 +68,9 @@ final class PartAssembler: @unchecked Sendable {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             let c = Int(index.sequence[position])
             switch plan.sources[position] {
+            case .present:
+                position += 1
+                placed()
             case .earlier(let first):
                 // A copy of a chunk first used in another part waits until every part is done.
                 if first < part.sequences.lowerBound { position += 1; continue }
