@@ -10,13 +10,15 @@ import Foundation
 /// end of the last chunk before it that the old version also holds, to the old start of the
 /// next one. An edit, an insertion or a rewrite stays between the same unchanged neighbours, so
 /// that stretch holds what the chunk used to be wherever content moved. A stretch longer than
-/// `maximumBase` is cut to the chunk's position in it and `slack` bytes either side.
+/// the chunk and `slack` bytes either side is cut to that much around the chunk's position in it
+/// (a client reads the whole base to apply a patch: a tight base is a fast update).
 public struct PatchWriter: Sendable {
     /// zstd level of the patch frames; nil chooses by the bytes to patch (`automaticLevel`).
     public var level: Int32?
-    /// Bytes either side of a chunk's position when its stretch is cut.
-    public var slack = 256 << 10
-    /// The longest base (the stretch between unchanged neighbours up to this is taken whole).
+    /// Bytes either side of a chunk's position when its stretch is cut: what an insertion or a
+    /// deletion before the chunk may shift it by and still be found.
+    public var slack = 64 << 10
+    /// No base is longer than this.
     public var maximumBase = 4 << 20
     /// Chunks patched side by side.
     public var threads = ProcessInfo.processInfo.activeProcessorCount
@@ -74,7 +76,7 @@ public struct PatchWriter: Sendable {
             guard seen.insert(c).inserted, known(s) == nil else { continue }
             let position = before[s].old + (new.sequenceOffsets[s] - min(before[s].new, new.sequenceOffsets[s]))
             var base: Range<UInt64>
-            if before[s].old < after[s].old, after[s].old - before[s].old <= UInt64(maximumBase) {
+            if before[s].old < after[s].old, after[s].old - before[s].old <= min(UInt64(maximumBase), size(s) + 2 * UInt64(slack)) {
                 base = before[s].old..<after[s].old
             } else {
                 let lower = position >= UInt64(slack) ? position - UInt64(slack) : 0
