@@ -3,12 +3,13 @@
 # with casync (64 KiB chunks, the installed tree as --seed), zsync (v2.tar against v1.tar) and the
 # floor, `zstd -19 --long --patch-from=v1.tar v2.tar` (only its size: no tool fetches less).
 #
-#   bench/update.sh [WORKLOAD=edits|model|both] [MODEL_MIB=2048]
+#   bench/update.sh [WORKLOAD=edits|model|both] [MODEL_MIB=2047]
 #
 # edits: 300 scattered 16-byte record rewrites in a 64 MiB database-like file, 4 KiB inserted and
 #        256 KiB rewritten in a 64 MiB model-like file, 20 small JSON files edited, one added, one
 #        removed (bench/update-corpus.py). model: one MODEL_MIB model file with 1 % of its 4 KiB
-#        pages rewritten.
+#        pages rewritten. 2047 MiB by default: zstd refuses --patch-from for files over 2 GiB, so
+#        the floor's v1.tar must stay below 2^31 bytes.
 # Bytes fetched are nginx's $body_bytes_sent over every request of the update (catalog, indexes,
 # patch tables, frames; casync's index and chunks; zsync's control file and ranges). Our update
 # is `assetpack update` with v1 installed; its time is set against a fresh `assetpack ensure` of
@@ -18,7 +19,7 @@
 # install; peak RSS ≤ 256 MiB. ASSETPACK=path/to/assetpack runs that binary instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-workload=${1:-both}; model_mib=${2:-2048}
+workload=${1:-both}; model_mib=${2:-2047}
 scripts/install-deps.sh
 missing=(); for t in casync zsync; do command -v $t >/dev/null || missing+=("$t"); done
 if ((${#missing[@]})); then
