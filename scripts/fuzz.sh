@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh --build            only build the fuzz binary and the seed corpora
 #   scripts/fuzz.sh --list             the target names
 #
-# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd (what each covers:
+# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd, patch (what each covers:
 # Tests/FuzzRegressionTests/Targets/FuzzTarget.swift and docs/RELIABILITY.md).
 #
 # SwiftPM does not drive -sanitize=fuzzer, so this script compiles the modules the targets need
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 work=${FUZZ_WORK:-$root/.fuzz}
-targets=(manifest pack-index catalog trust plist keyvalues http zstd)
+targets=(manifest pack-index catalog trust plist keyvalues http zstd patch)
 regressions=$root/Tests/FuzzRegressionTests/FuzzRegressions
 bin=$work/build/bin/assetpack-fuzz
 
@@ -141,6 +141,20 @@ build_seeds() {
       zstd -q -c -3 "$f"; } > "$s/zstd/$n.zst"
   done
   printf '\0\0\0\0' > "$s/zstd/empty"
+  # patch: the patch file of a published update (a file with scattered 16-byte edits), with its
+  # table offset in the last 4 bytes (little-endian).
+  mkdir -p "$tmp/patch/src"
+  python3 -c 'import random,sys; r=random.Random(1); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(300000)))' > "$tmp/patch/src/f.bin"
+  printf '{"assetPackID":"P","downloadPolicy":{"onDemand":{}},"fileSelectors":[{"directory":"src"}],"platforms":["iOS"]}' > "$tmp/patch/m.json"
+  (cd "$tmp/patch" && "$ap" publish m.json --repo repo --key "$tmp/publisher.key" --no-cache >/dev/null)
+  printf 'edited-record-16' | dd of="$tmp/patch/src/f.bin" bs=1 seek=150000 conv=notrunc 2>/dev/null
+  (cd "$tmp/patch" && "$ap" publish m.json --repo repo --key "$tmp/publisher.key" --no-cache >/dev/null)
+  for f in "$tmp"/patch/repo/packs/P/*.patch; do
+    [ -f "$f" ] || continue
+    python3 -c 'import json,base64,struct,sys
+p=json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))["packs"][0]["patches"][0]
+sys.stdout.buffer.write(open(sys.argv[2],"rb").read()+struct.pack("<I",p["table"]["offset"]))' "$tmp/patch/repo/catalog.json" "$f" > "$s/patch/update.patch"
+  done
   rm -rf "$tmp"
   touch "$s/.complete"
 }

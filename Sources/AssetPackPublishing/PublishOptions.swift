@@ -10,6 +10,8 @@ public struct PublishOptions {
     public var expiresIn: TimeInterval = 30 * 86_400
     /// How many versions of each pack keep their files, the current one included (`--keep`).
     public var keep = 2
+    /// How patch files are made (zstd level, base sizes); the writer's threads follow `writer`.
+    public var patches = PatchWriter()
     /// Lint only (`--check`): nothing is written to the repository.
     public var checkOnly = false
     public var lint = LintOptions()
@@ -113,6 +115,13 @@ public struct PublishReport: Sendable {
     public var cacheWarnings: [String] = []
     /// The timestamp written with the catalog (a repository with a root).
     public var timestamp: TimestampMetadata?
+    /// Patch files written by this publish, relative to the repository.
+    public var patchFiles: [String] = []
+    /// Why this publish made no patches where it might have (`--keep 1`), if so.
+    public var patchNote: String?
+    /// For each pack this publish changed, what a client on each kept earlier version fetches
+    /// and writes to reach the new one.
+    public var updates: [UpdateSize] = []
 }
 
 /// Why a publish stopped. Whatever the case, the repository is as it was before.

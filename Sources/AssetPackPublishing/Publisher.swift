@@ -83,6 +83,7 @@ public struct Publisher {
         guard let transaction else { return report }
 
         try placePackFiles(&plan, built: built, old: old, transaction: transaction)
+        try makePatches(&plan, staging: staging, transaction: transaction, report: &report)
         let catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
                               packs: plan.packs, retired: plan.retired, removed: plan.removed)
         try options.beforeCatalogCommit?()
@@ -106,8 +107,64 @@ public struct Publisher {
         report.catalog = catalog
         report.changes = plan.changes
         if let cachePath { recordCache(built, plan: plan, at: cachePath, in: &report) }
+        let changed = Set(plan.changes.filter { $0.kind == .updated || $0.kind == .added }.map(\.id))
+        if !changed.isEmpty {
+            report.updates = (try? RepositoryUpdates.sizes(repository: options.repository, catalog: catalog, ids: changed)) ?? []
+        }
         (report.deletedFiles, report.cleanupWarnings) = deleteRetiredFiles(plan.deletions, transaction: transaction)
         return report
+    }
+
+    /// Makes, for every pack whose content changed, a patch file from each earlier version whose
+    /// file the retention rule keeps (docs/FORMAT.md, "Patch file"), places it at its
+    /// content-addressed path and lists it in the pack's entry. With `--keep 1` no earlier
+    /// version is kept, so there is nothing to patch from, and the report says so.
+    private func makePatches(_ plan: inout RepositoryPlan, staging: String, transaction: RepositoryTransaction,
+                             report: inout PublishReport) throws {
+        let changed = Set(plan.changes.filter { $0.kind == .updated || $0.kind == .added }.map(\.id))
+        guard !changed.isEmpty else { return }
+        if options.keep == 1 {
+            report.patchNote = "no patches: --keep 1 keeps no earlier version to patch from"
+            return
+        }
+        var writer = options.patches
+        writer.threads = options.writer.threads
+        for (i, entry) in plan.packs.enumerated() where changed.contains(entry.id) {
+            let sources = plan.retired.filter { $0.id == entry.id && $0.path.hasSuffix(".pack") && $0.version < entry.version }
+            guard !sources.isEmpty else { continue }
+            let new: PackReader
+            do { new = try PackReader(path: "\(options.repository)/\(entry.path)") } catch {
+                throw PublishError.io("\(options.repository)/\(entry.path): \(error)")
+            }
+            var patches: [CatalogPatch] = []
+            for (k, source) in sources.sorted(by: { $0.version > $1.version }).enumerated() {
+                let oldPath = "\(options.repository)/\(source.path)"
+                let old: PackReader
+                do { old = try PackReader(path: oldPath) } catch {
+                    throw PublishError.io("\(oldPath) (kept version \(source.version) of \(entry.id)): \(error)")
+                }
+                guard old.digest != new.digest, old.index.chunking == new.index.chunking else { continue }
+                let staged = "\(staging)/patch-\(i)-\(k)"
+                let made: PatchWriter.Result?
+                do { made = try writer.write(old: old, new: new, to: staged) } catch {
+                    throw PublishError.io("cannot make the patch from \(entry.id) v\(source.version) to v\(entry.version): \(error)")
+                }
+                guard let made else { continue }
+                let path = "packs/\(entry.id)/\(made.sha256.hex).patch"
+                if FileManager.default.fileExists(atPath: "\(options.repository)/\(path)") {
+                    guard FileDigest.of("\(options.repository)/\(path)") == made.sha256 else {
+                        throw PublishError.io("\(options.repository)/\(path) is not the patch its name says; remove it")
+                    }
+                    unlink(staged)
+                } else {
+                    try transaction.place(staged, at: path)
+                    report.patchFiles.append(path)
+                }
+                patches.append(CatalogPatch(from: old.digest, fromVersion: source.version, path: path, size: made.size, sha256: made.sha256,
+                                            table: CatalogIndexLocation(offset: made.tableOffset, length: made.tableLength, sha256: made.tableDigest)))
+            }
+            plan.packs[i].patches = patches.isEmpty ? nil : patches
+        }
     }
 
     /// Writes the publish cache: an entry for every pack whose inputs were trustworthy and whose

@@ -36,6 +36,11 @@ struct RepositoryPlan {
         for previous in old?.packs ?? [] where packs.first(where: { $0.id == previous.id })?.path != previous.path {
             retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: previous.path,
                                               size: previous.size, sha256: previous.sha256, retiredIn: catalogVersion))
+            // Its patch files are retired with it, and deleted with it.
+            for patch in previous.patches ?? [] {
+                retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: patch.path,
+                                                  size: patch.size, sha256: patch.sha256, retiredIn: catalogVersion))
+            }
             if !currentIDs.contains(previous.id) {
                 changes.append(PackChange(id: previous.id, kind: .removed, previousVersion: previous.version, version: nil))
                 removed.append(RemovedPack(id: previous.id, version: previous.version, removedIn: catalogVersion))
@@ -46,7 +51,7 @@ struct RepositoryPlan {
         var seen = Set<String>()
         retiredNow = retiredNow.filter { !currentPaths.contains($0.path) && seen.insert($0.path).inserted }
         let (kept, dropped) = Self.retain(retiredNow, currentIDs: currentIDs, catalogVersion: catalogVersion, keep: keep)
-        retired = kept.sorted { ($0.id, $0.version) < ($1.id, $1.version) }
+        retired = kept.sorted { ($0.id, $0.version, $0.path) < ($1.id, $1.version, $1.path) }
         deletions = dropped.map(\.path).sorted()
         removed.sort { $0.id < $1.id }
         changes.sort { $0.id < $1.id }
@@ -60,13 +65,15 @@ struct RepositoryPlan {
         var kept: [RetiredPackFile] = [], dropped: [RetiredPackFile] = []
         let slots = max(0, keep - 1)
         for (id, files) in Dictionary(grouping: retired, by: \.id) {
-            let newest = files.sorted { $0.version > $1.version }
+            // Counted in versions: a version's patch files go with its pack file.
+            let versions = Set(files.map(\.version)).sorted(by: >)
             var allowed = slots
             if !currentIDs.contains(id), let left = files.map(\.retiredIn).max(), catalogVersion - left >= slots {
                 allowed = 0
             }
-            kept += newest.prefix(allowed)
-            dropped += newest.dropFirst(allowed)
+            let keptVersions = Set(versions.prefix(allowed))
+            kept += files.filter { keptVersions.contains($0.version) }
+            dropped += files.filter { !keptVersions.contains($0.version) }
         }
         return (kept, dropped)
     }

@@ -83,3 +83,37 @@ import Testing
         #expect(r.status == 1 && r.stderr.contains("32 bytes"))
     }
 }
+
+/// `publish` prints the update sizes of what it changed, `diff` the same for the repository as
+/// it stands, and `--keep 1` says it made no patches.
+@Suite struct DiffCommandTests {
+    @Test func publishAndDiffPrintTheUpdateSizeBySource() async throws {
+        let ws = try workspace()
+        let dir = ws.dir.path
+        _ = try await Assetpack.run(["keygen", "-o", "key.pem"], in: dir)
+        var db = patternBytes(1 << 20, seed: 4)
+        try ws.dir.write("Levels/db.bin", db)
+        try ws.dir.write("Level.json", #"{"assetPackID": "Level", "downloadPolicy": {"onDemand": {}}, "fileSelectors": [{"directory": "Levels"}], "platforms": ["iOS"]}"#)
+        var r = try await Assetpack.run(["publish", "Level.json", "--repo", "repo", "--key", "key.pem"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        db.replaceSubrange(500_000..<500_016, with: patternBytes(16, seed: 9))
+        try ws.dir.write("Levels/db.bin", db)
+        r = try await Assetpack.run(["publish", "Level.json", "--repo", "repo", "--key", "key.pem"], in: dir)
+        #expect(r.status == 0 && r.stdout.contains("wrote 1 patch file(s)") && r.stdout.contains("update Level v1 → v2: download"), "\(r.stdout)")
+        r = try await Assetpack.run(["diff", "--repo", "repo", "--json"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
+        let update = (json?["updates"] as? [[String: Any]])?.first
+        #expect(update?["fromVersion"] as? Int == 1 && update?["patchedChunks"] as? Int == 1 && update?["frameChunks"] as? Int == 0)
+        #expect((update?["patchBytes"] as? Int ?? .max) < 200 && (update?["withoutPatchesBytes"] as? Int ?? 0) > 60_000)
+        r = try await Assetpack.run(["diff", "--repo", "repo", "--from", "1"], in: dir)
+        #expect(r.status == 0 && r.stdout.contains("Level v1 → v2: download") && r.stdout.contains("1 patch(es)"), "\(r.stdout)")
+
+        db.replaceSubrange(10..<26, with: patternBytes(16, seed: 10))
+        try ws.dir.write("Levels/db.bin", db)
+        r = try await Assetpack.run(["publish", "Level.json", "--repo", "repo", "--key", "key.pem", "--keep", "1"], in: dir)
+        #expect(r.status == 0 && r.stdout.contains("no patches: --keep 1 keeps no earlier version to patch from"), "\(r.stdout)")
+        r = try await Assetpack.run(["diff", "--repo", "repo"], in: dir)
+        #expect(r.status == 0 && r.stdout.contains("no pack keeps an earlier version"), "\(r.stdout)")
+    }
+}

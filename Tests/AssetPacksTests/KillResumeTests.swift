@@ -53,6 +53,54 @@ import Testing
     }
 }
 
+/// An update by patches killed with SIGKILL halfway: the next run takes up the patch frames its
+/// spool kept and the chunks already on disk, exactly as for full frames.
+@Suite struct PatchKillResumeTests {
+    @Test func killedPatchUpdateResumesWithoutFetchingKeptBytesAgain() async throws {
+        let repo = try TestRepository("patch-kill")
+        let v1 = patternBytes(12 << 20, seed: 91)
+        var v2 = v1
+        // 24 KiB rewritten every 256 KiB: every chunk changes, each patch carries ~24 KiB.
+        for k in 0..<48 { v2.replaceSubrange(k * (256 << 10) + 4096..<k * (256 << 10) + 4096 + (24 << 10), with: patternBytes(24 << 10, seed: UInt64(300 + k))) }
+        try repo.put("Big", files: ["big.bin": v1])
+        try repo.publish()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        let server = try repo.serve()
+        let install = try await Assetpack.run(["ensure", "Big", "--repo", server.url, "--root", root.path, "--public-key", repo.publicKey.text], in: repo.dir.path)
+        try #require(install.status == 0, "\(install.stderr)")
+        server.stop()
+        try repo.put("Big", files: ["big.bin": v2])
+        let pack = try #require(try repo.publish().pack(withID: "Big"))
+        let patch = try #require(pack.patches?.first)
+        let patchBytes = patch.size
+        #expect(patchBytes < pack.size / 5)
+        let staging = root.path + "/" + root.layout.stagingDirectory(id: "Big", digest: pack.digest)
+
+        let slow = try repo.serve { $0.bandwidthBytesPerSecond = 128 << 10 }
+        let first = try Assetpack.start(["ensure", "Big", "--latest", "--repo", slow.url, "--root", root.path, "--json"],
+                                        output: repo.dir.file("first.out"), error: repo.dir.file("first.err"))
+        let killer = Killer(first, when: { stagedBytes(staging) >= 4 << 20 }, within: .seconds(60))
+        try await waitUntil("the first run is killed", timeout: .seconds(70), interval: .milliseconds(20)) { killer.isDone }
+        first.waitUntilExit()
+        slow.stop()
+        try #require(first.terminationReason == .uncaughtSignal && first.terminationStatus == SIGKILL, "the first run ended before it could be killed")
+        let kept = stagedBytes(staging)
+        #expect(kept >= 4 << 20 && kept < UInt64(v2.count), "kept \(kept)")
+
+        let fast = try repo.serve()
+        let second = try await Assetpack.run(["ensure", "Big", "--latest", "--repo", fast.url, "--root", root.path, "--json"], in: repo.dir.path)
+        #expect(second.status == 0, "\(second.stderr)")
+        let fetched = try #require(second.jsonLines.last?["fetchedBytes"] as? Int)
+        // The patch frames of what was not kept, and a frame or two in flight: never the full frames.
+        let keptShare = Double(kept) / Double(v2.count)
+        let missing = (1 - keptShare) * Double(patchBytes) + Double(96 << 10)
+        #expect(Double(fetched) <= missing, "second run fetched \(fetched) bytes; \(kept) of \(v2.count) content bytes were kept")
+        #expect(!fast.packRequests().contains { $0.path == "/" + pack.path && $0.bytes > pack.index.length })
+        #expect(try root.installedFile("Big", "big.bin") == v2)
+        #expect(root.stagingEntries.isEmpty)
+    }
+}
+
 /// Bytes of the files assembled so far in a staging folder: the blocks they use (parts write one
 /// file at several places, so its size can run ahead of what is written).
 func stagedBytes(_ staging: String) -> UInt64 {

@@ -57,6 +57,12 @@ public final class TestRepository: @unchecked Sendable {
         return catalog
     }
 
+    /// Publishes every pack put so far with options `configure` sets; returns the report.
+    @discardableResult
+    public func publishReport(now: Date = Date(), _ configure: (inout PublishOptions) -> Void = { _ in }) throws -> PublishReport {
+        try Publisher(key: key, options: publishOptions(now: now, configure)).publish(manifests: manifests.keys.sorted().map { manifests[$0]! })
+    }
+
     /// Options that publish to this repository: manifests relative to `dir`, two writer threads, the
     /// catalog dated `now`; `configure` changes anything else.
     public func publishOptions(now: Date, _ configure: (inout PublishOptions) -> Void = { _ in }) -> PublishOptions {

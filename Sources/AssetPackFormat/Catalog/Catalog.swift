@@ -61,10 +61,13 @@ public struct CatalogPack: Sendable, Equatable, Codable {
     public var index: CatalogIndexLocation
     /// The chunking parameters the pack was cut with (a later version must match for deltas).
     public var chunking: ChunkingParameters
+    /// Patch files that make this version's new chunks from earlier versions' content, one per
+    /// earlier version kept (absent when there are none; docs/FORMAT.md, "Patch file").
+    public var patches: [CatalogPatch]?
 
     public init(id: String, version: Int, downloadPolicy: DownloadPolicy, language: String?, platforms: [Platform],
                 downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64, sha256: SHA256Digest,
-                digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters) {
+                digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters, patches: [CatalogPatch]? = nil) {
         self.id = id
         self.version = version
         self.downloadPolicy = downloadPolicy
@@ -78,6 +81,36 @@ public struct CatalogPack: Sendable, Equatable, Codable {
         self.digest = digest
         self.index = index
         self.chunking = chunking
+        self.patches = patches
+    }
+
+    /// The patch file that starts from the version with pack digest `digest`, if any.
+    public func patch(from digest: SHA256Digest) -> CatalogPatch? { patches?.first { $0.from == digest } }
+}
+
+/// A patch file as the catalog lists it: which version it starts from, where it lies, and the
+/// byte range and SHA-256 of its table (so that a client fetches the table with one Range
+/// request and trusts it through the signed catalog).
+public struct CatalogPatch: Sendable, Equatable, Codable {
+    /// The pack digest of the version the patches start from.
+    public var from: SHA256Digest
+    /// That version's number (for reports; the digest decides).
+    public var fromVersion: Int
+    /// The patch file, relative to the catalog's URL (`packs/<id>/<sha256>.patch`).
+    public var path: String
+    public var size: UInt64
+    /// SHA-256 of the whole patch file (its name).
+    public var sha256: SHA256Digest
+    /// The table's byte range in the patch file and its SHA-256.
+    public var table: CatalogIndexLocation
+
+    public init(from: SHA256Digest, fromVersion: Int, path: String, size: UInt64, sha256: SHA256Digest, table: CatalogIndexLocation) {
+        self.from = from
+        self.fromVersion = fromVersion
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+        self.table = table
     }
 }
 

@@ -20,12 +20,36 @@ extension Catalog {
                 return "\(key).index: range \(p.index.offset)+\(p.index.length) does not end at the trailer of a \(p.size)-byte pack"
             }
             if let why = p.chunking.problem { return "\(key).chunking: \(why)" }
+            if let why = patchProblem(p, key: key) { return why }
         }
         for (i, r) in retired.enumerated() {
             if let why = RepositoryPath.problem(with: r.path) { return "retired[\(i)].path: \"\(r.path)\" \(why)" }
         }
         for (i, r) in removed.enumerated() where seen.contains(r.id) {
             return "removed[\(i)].id: \"\(r.id)\" is also a current pack"
+        }
+        return nil
+    }
+
+    /// The rules of a pack's `patches`: paths confined like pack paths, the table inside the
+    /// file after the 16-byte header and ending at the file's end, at most one patch per earlier
+    /// version and none from the pack's own digest.
+    private func patchProblem(_ p: CatalogPack, key: String) -> String? {
+        var froms = Set<SHA256Digest>()
+        for (j, patch) in (p.patches ?? []).enumerated() {
+            let key = "\(key).patches[\(j)]"
+            if let why = RepositoryPath.problem(with: patch.path) { return "\(key).path: \"\(patch.path)\" \(why)" }
+            guard patch.path != p.path else { return "\(key).path: is the pack file's own path" }
+            guard patch.from != p.digest else { return "\(key).from: is the pack's own digest" }
+            guard froms.insert(patch.from).inserted else { return "\(key).from: a second patch from \(patch.from.hex.prefix(16))…" }
+            guard patch.fromVersion >= 1, patch.fromVersion < p.version else {
+                return "\(key).fromVersion: must be at least 1 and below the pack's version \(p.version), found \(patch.fromVersion)"
+            }
+            let (end, overflow) = patch.table.offset.addingReportingOverflow(patch.table.length)
+            guard !overflow, patch.table.offset >= UInt64(PatchLayout.headerSize), patch.table.length >= UInt64(PatchLayout.tablePreambleSize),
+                  patch.table.length <= UInt64(PatchLayout.maximumTableSize), end == patch.size else {
+                return "\(key).table: range \(patch.table.offset)+\(patch.table.length) does not end at the end of a \(patch.size)-byte patch file"
+            }
         }
         return nil
     }

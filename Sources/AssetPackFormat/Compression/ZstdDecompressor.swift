@@ -54,4 +54,30 @@ public final class ZstdDecompressor: @unchecked Sendable {
         if let error { throw error }
         return out
     }
+
+    /// Decompresses one patch frame that refers to `prefix` (zstd's reference prefix) and must
+    /// hold exactly `expectedSize` bytes. The frame's declared content size is checked before
+    /// any output memory is committed (a frame that declares more is a bomb and is refused), and
+    /// its window may be at most 2^`windowLogMax`.
+    public func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int, prefix: UnsafeRawBufferPointer,
+                           windowLogMax: Int32) throws(ZstdError) -> [UInt8] {
+        let declared = czstd_frame_content_size(input.baseAddress, input.count)
+        if declared == -2 { throw .corrupt("not a zstd frame") }
+        if declared == -1 { throw .corrupt("the frame does not declare its content size") }
+        if declared != expectedSize {
+            throw declared > expectedSize ? .tooLarge(declared: Int(declared), limit: expectedSize)
+                                          : .sizeMismatch(declared: expectedSize, actual: Int(declared))
+        }
+        var failure: ZstdError?
+        let out = [UInt8](unsafeUninitializedCapacity: max(expectedSize, 1)) { buf, count in
+            count = 0
+            let n = czstd_decompress_with_prefix(ctx, buf.baseAddress, expectedSize, input.baseAddress, input.count,
+                                                 prefix.baseAddress, prefix.count, windowLogMax)
+            if czstd_is_error(n) != 0 { failure = .corrupt(String(cString: ZSTD_getErrorName(n))); return }
+            if n != expectedSize { failure = .sizeMismatch(declared: expectedSize, actual: n); return }
+            count = n
+        }
+        if let failure { throw failure }
+        return out
+    }
 }

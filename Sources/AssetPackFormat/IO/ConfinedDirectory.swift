@@ -209,6 +209,37 @@ public final class ConfinedDirectory: @unchecked Sendable {
         }
     }
 
+    /// Makes `destination` under `target` a second name (hard link) of the regular file
+    /// `relative`, creating the folders on the way to it. Neither path is followed through a
+    /// link; anything but a regular file at `relative`, or an existing `destination`, is refused.
+    public func link(_ relative: String, to destination: String, in target: ConfinedDirectory) throws(ConfinementError) {
+        try withParent(of: relative) { from, name throws(ConfinementError) in
+            var st = stat()
+            guard fstatat(from.fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { throw failure(errno, [relative], doing: "inspect") }
+            guard st.st_mode & S_IFMT == S_IFREG else {
+                if st.st_mode & S_IFMT == S_IFLNK { throw symbolicLink(display(relative)) }
+                throw ConfinementError(.system, path: display(relative), code: EINVAL, reason: "is not a regular file")
+            }
+            try target.withParent(of: destination, create: true) { to, newName throws(ConfinementError) in
+                guard linkat(from.fd, name, to.fd, newName, 0) == 0 else {
+                    let e = errno
+                    throw ConfinementError(.system, path: display(relative), code: e,
+                                           reason: "cannot link it as \(target.display(destination)): \(Self.message(e))")
+                }
+            }
+        }
+    }
+
+    /// The number of names (hard links) of the file `relative`, not following a link; nil when
+    /// there is nothing there.
+    public func linkCount(_ relative: String) -> Int? {
+        try? withParent(of: relative) { parent, name throws(ConfinementError) -> Int? in
+            var st = stat()
+            guard fstatat(parent.fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+            return Int(st.st_nlink)
+        } ?? nil
+    }
+
     /// Removes `relative` and everything in it. A link met on the way is removed itself, never
     /// followed; a path that does not exist is no error.
     public func removeTree(_ relative: String) throws(ConfinementError) {

@@ -1,7 +1,7 @@
 /// What the server says about a file by its name: its media type, how long caches may keep it,
 /// and whether fault injection applies to it.
 ///
-/// Pack files (`*.pack`) are content-addressed and never rewritten, so caches may keep them
+/// Pack and patch files (`*.pack`, `*.patch`) are content-addressed and never rewritten, so caches may keep them
 /// forever (`immutable`). Everything else — in a repository that is `catalog.json`, the one
 /// mutable file — may be cached for 60 seconds: a publish reaches clients behind a CDN within a
 /// minute, and publish keeps the previous pack versions, so a client holding a catalog up to a
@@ -12,7 +12,7 @@ public struct ContentPolicy: Sendable {
     public static let mutableCacheControl = "public, max-age=60"
 
     /// File name suffixes of immutable, content-addressed files.
-    public var immutableSuffixes: [String] = [".pack", ".root.json"]
+    public var immutableSuffixes: [String] = [".pack", ".patch", ".root.json"]
 
     public init() {}
 

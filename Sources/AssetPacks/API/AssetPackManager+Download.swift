@@ -141,7 +141,7 @@ extension AssetPackManager {
         broadcaster.send(.began(pack))
         var previous: PackInstaller.Previous?
         if let p = previousPack, let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset) {
-            previous = PackInstaller.Previous(index: index, directory: try layout.checkedInstallDirectory(p.directory, id: p.id))
+            previous = PackInstaller.Previous(index: index, directory: try layout.checkedInstallDirectory(p.directory, id: p.id), digest: p.digest)
         }
         let broadcaster = self.broadcaster
         let installer = PackInstaller(pack: entry, root: root, staging: staging, client: client, previous: previous,

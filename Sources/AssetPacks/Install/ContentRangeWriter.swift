@@ -13,16 +13,19 @@ struct ContentRangeWriter {
     let range: Range<UInt64>
     /// Whether empty files placed at `range.upperBound` are this writer's (the stream's end).
     let includesEnd: Bool
+    /// Files not to write (hard links of the installed previous version's files).
+    let skipping: Set<Int>
     private var fd: Int32 = -1
     private var current = -1
     private var restoreMode = false
     private var madeDirectories: Set<String> = [""]
 
-    init(root: ConfinedDirectory, index: PackIndex, range: Range<UInt64>, includesEnd: Bool) {
+    init(root: ConfinedDirectory, index: PackIndex, range: Range<UInt64>, includesEnd: Bool, skipping: Set<Int> = []) {
         self.root = root
         self.index = index
         self.range = range
         self.includesEnd = includesEnd
+        self.skipping = skipping
     }
 
     /// Writes `bytes` at stream offset `offset`.
@@ -30,6 +33,10 @@ struct ContentRangeWriter {
         var done = 0
         while done < bytes.count {
             let at = offset + UInt64(done)
+            if !skipping.isEmpty, let f = index.file(containing: at), skipping.contains(f) {
+                done += Int(min(UInt64(bytes.count - done), index.fileOffsets[f] + index.files[f].size - at))
+                continue
+            }
             let f = try file(containing: at)
             let fileStart = index.fileOffsets[f], fileEnd = fileStart + index.files[f].size
             let n = Int(min(UInt64(bytes.count - done), fileEnd - at))
@@ -49,7 +56,7 @@ struct ContentRangeWriter {
             let mid = (lo + hi) / 2
             if index.fileOffsets[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
         }
-        for f in lo..<index.files.count where index.files[f].size == 0 {
+        for f in lo..<index.files.count where index.files[f].size == 0 && !skipping.contains(f) {
             let at = index.fileOffsets[f]
             guard at < range.upperBound || (includesEnd && at == range.upperBound) else { break }
             try open(f)
@@ -68,7 +75,7 @@ struct ContentRangeWriter {
     /// Gives every file that straddles `offset` (held by two writers, so neither set it) its mode.
     func setModeOfFile(straddling offset: UInt64) throws {
         let f = index.file(containing: offset)
-        guard let f, index.fileOffsets[f] < offset else { return }
+        guard let f, index.fileOffsets[f] < offset, !skipping.contains(f) else { return }
         do { try root.setMode(index.files[f].path, mode_t(index.files[f].mode)) } catch {
             throw PackError.io("cannot set the mode of \(index.files[f].path): \(error)")
         }

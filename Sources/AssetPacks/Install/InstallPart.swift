@@ -32,9 +32,9 @@ struct InstallPart: Equatable {
             let end = sequences.upperBound < n ? index.sequenceOffsets[sequences.upperBound] : total
             var first: UInt64?, last: UInt64 = 0
             for s in sequences {
-                guard case .remote(let d) = plan.sources[s] else { continue }
+                guard let d = plan.downloadOffset(s) else { continue }
                 if first == nil { first = d }
-                last = d + UInt64(index.chunks[Int(index.sequence[s])].compressedSize)
+                last = d + plan.frameSize(s, in: index)
             }
             return InstallPart(sequences: sequences, content: start..<end, download: (first ?? 0)..<(first == nil ? 0 : last),
                                isLast: k == cuts.count - 2)

@@ -5,7 +5,8 @@ import Foundation
 
 /// Assembles one pack version in a staging folder: fetches and checks the index (against the
 /// catalog's digest and figures: `PackIndexFetch`), plans where
-/// each chunk comes from (earlier in the pack, the installed previous version, or the network),
+/// each chunk comes from (earlier in the pack, the installed previous version, a patch applied to
+/// it, or the pack's full frame),
 /// and assembles the content stream in parts side by side, each part over a connection of its
 /// own: frames are decompressed and verified (SHA-256) as they arrive and written straight into
 /// their files. Memory stays at a part's spool (4 MiB) and a frame or two per part.
@@ -19,6 +20,8 @@ final class PackInstaller: @unchecked Sendable {
         var index: PackIndex
         /// The installed folder, relative to the root.
         var directory: String
+        /// Its pack digest (a patch file from it is used when the catalog lists one).
+        var digest: SHA256Digest? = nil
     }
 
     let pack: CatalogPack
@@ -40,6 +43,10 @@ final class PackInstaller: @unchecked Sendable {
     private var indexBytesFetched: UInt64 = 0
     /// Network bytes this run fetched (the figure the kill test checks).
     var fetchedBytes: UInt64 { indexBytesFetched + counters.fetchedBytes }
+    /// Patches this run applied, and patches it discarded for the chunk's full frame.
+    private let patchCounts = PatchCounts()
+    var patchesApplied: Int { patchCounts.applied }
+    var patchesDiscarded: Int { patchCounts.discarded }
 
     /// The folder the files are assembled in, relative to `root`.
     var filesDirectory: String { StorageLayout.stagedFiles(staging) }
@@ -69,7 +76,8 @@ final class PackInstaller: @unchecked Sendable {
             try? stagingFolder.removeTree(name)
         }
         let index = try loadIndex()
-        let plan = InstallPlan(index: index, previous: previous?.index)
+        let linked = try linkUnchangedFiles(index: index, files: files)
+        let plan = InstallPlan(index: index, previous: previous?.index, patches: try loadPatches(index: index), linkedFiles: linked)
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
         counters = TransferCounters()
         try assembleParts(parts, index: index, plan: plan, files: files)
@@ -126,6 +134,7 @@ final class PackInstaller: @unchecked Sendable {
                             }
                         }
                     }
+                    defer { patchCounts.add(applied: assembler.patchesApplied, discarded: assembler.patchesDiscarded) }
                     try storing(destination) { try assembler.run(refetch: { c in try refetch(c, index: index) }, cancellation: stop) }
                     spool?.close()
                 } catch {
@@ -151,7 +160,7 @@ final class PackInstaller: @unchecked Sendable {
     /// Places the chunks whose first use lies in an earlier part (copied from there, now that
     /// it is on disk), and gives files that straddle two parts their mode.
     private func fillDeferred(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, files: ConfinedDirectory) throws {
-        var writer = ContentRangeWriter(root: files, index: index, range: 0..<UInt64.max, includesEnd: false)
+        var writer = ContentRangeWriter(root: files, index: index, range: 0..<UInt64.max, includesEnd: false, skipping: plan.linkedFiles)
         defer { writer.abandon() }
         let staged = ContentStreamReader(index: index, directory: files)
         let destination = "\(pack.id) into \(files.path)"
@@ -186,6 +195,69 @@ final class PackInstaller: @unchecked Sendable {
         return loaded.index
     }
 
+    /// Makes each file of the new version whose bytes and mode are unchanged since the installed
+    /// version (`PackIndex.unchangedFiles`) a hard link of the installed file, once the installed
+    /// file's chunks verify on disk: it is never written. Any other staged file that has a second
+    /// name (linked by an earlier run whose verification this run does not repeat) is removed
+    /// first, so that no write ever reaches an installed file. Returns the linked files.
+    private func linkUnchangedFiles(index: PackIndex, files: ConfinedDirectory) throws -> Set<Int> {
+        var linked = Set<Int>()
+        if let previous, let old = try? root.directory(previous.directory) {
+            let reader = ContentStreamReader(index: previous.index, directory: old)
+            var verified = Set<Int>()
+            for (f, o) in index.unchangedFiles(since: previous.index).sorted(by: { $0.key < $1.key }) {
+                if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+                let spans = previous.index.spans(ofFile: o)
+                guard spans.allSatisfy({ verified.contains($0.sequenceIndex) || reader.verifiedChunk(atSequence: $0.sequenceIndex) != nil }) else { continue }
+                for span in spans { verified.insert(span.sequenceIndex) }
+                let path = index.files[f].path
+                do {
+                    // Linked afresh, whatever an earlier run left there.
+                    try files.removeTree(path)
+                    try old.link(path, to: path, in: files)
+                    linked.insert(f)
+                } catch {
+                    // A file that cannot be linked (another file system, a link refused) is written.
+                    continue
+                }
+            }
+        }
+        for (f, file) in index.files.enumerated() where !linked.contains(f) && (files.linkCount(file.path) ?? 1) > 1 {
+            try StorageLayout.confined { () throws(ConfinementError) in try files.removeTree(file.path) }
+        }
+        return linked
+    }
+
+    /// The patch file to plan with: the catalog's patch from the installed version's digest,
+    /// its table taken from the staging folder when saved there (so that a resumed run makes the
+    /// same plan) or fetched with one Range request and checked against the catalog's SHA-256
+    /// and the two digests. Nil (saved as an empty file) when there is no usable patch: an
+    /// unreachable or damaged table only means full frames.
+    private func loadPatches(index: PackIndex) throws -> InstallPlan.Patches? {
+        guard let previous, let from = previous.digest, let patch = pack.patch(from: from) else { return nil }
+        let path = StorageLayout.stagedPatchTable(staging)
+        func decoded(_ bytes: [UInt8]) -> InstallPlan.Patches? {
+            guard SHA256Digest.hash(bytes) == patch.table.sha256,
+                  let table = try? PatchTable.decode(bytes, tableOffset: patch.table.offset),
+                  table.from == from, table.to == pack.digest else { return nil }
+            return InstallPlan.Patches(path: patch.path, table: table)
+        }
+        if let saved = try StorageLayout.confined({ () throws(ConfinementError) in try root.contents(of: path) }) {
+            return saved.isEmpty ? nil : decoded(saved)
+        }
+        var found: InstallPlan.Patches?
+        var kept: [UInt8] = []
+        if let range = ByteRange(offset: patch.table.offset, length: patch.table.length),
+           let (bytes, _) = try? client.bytes(of: patch.path, range: range, cancellation: cancellation, smallFile: true) {
+            indexBytesFetched += UInt64(bytes.count)
+            found = decoded(bytes)
+            if found != nil { kept = bytes }
+        }
+        if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+        try save(kept, at: path)
+        return found
+    }
+
     private func save(_ bytes: [UInt8], at path: String) throws {
         do { try root.write(bytes, to: path) } catch {
             throw AssetPackManagerError.storage("cannot save the index in \(root.display(staging)): \(error)")
@@ -199,7 +271,7 @@ final class PackInstaller: @unchecked Sendable {
     private func resumePoint(_ part: InstallPart, index: PackIndex, plan: InstallPlan, files: ConfinedDirectory) -> Int {
         let reader = ContentStreamReader(index: index, directory: files)
         var s = part.sequences.lowerBound
-        while s < part.sequences.upperBound, part.defers(s, in: plan) || reader.verifiedChunk(atSequence: s) != nil { s += 1 }
+        while s < part.sequences.upperBound, plan.sources[s] == .present || part.defers(s, in: plan) || reader.verifiedChunk(atSequence: s) != nil { s += 1 }
         return s
     }
 
@@ -234,6 +306,15 @@ private func storing<T>(_ destination: String, _ work: () throws -> T) throws ->
     do { return try work() } catch let error as AssetPackManagerError { throw error } catch {
         throw AssetPackManagerError.storage("cannot write \(destination): \(error)")
     }
+}
+
+/// Patches applied and discarded, added up across an install's parts.
+private final class PatchCounts: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts = (applied: 0, discarded: 0)
+    func add(applied: Int, discarded: Int) { lock.withLock { counts.applied += applied; counts.discarded += discarded } }
+    var applied: Int { lock.withLock { counts.applied } }
+    var discarded: Int { lock.withLock { counts.discarded } }
 }
 
 /// The failure that stopped an install's parts: the first one that is not the cancellation the

@@ -3,7 +3,8 @@ import AssetPackTransport
 import Foundation
 
 /// Assembles one part of an install in stream order: each frame is taken from the part's spool
-/// once it is whole, decompressed, verified (SHA-256) and written straight into its files, and
+/// once it is whole, decompressed (a patch frame against its base, read from the previous
+/// version's files and checked), verified (SHA-256) and written straight into its files, and
 /// only then let go of; chunks from the previous version or from earlier in the part are placed
 /// between frames, and a chunk whose bytes do not verify is fetched again on its own. The
 /// network side (`PartDownloader`) fills the spool on a thread of its own meanwhile.
@@ -22,6 +23,10 @@ final class PartAssembler: @unchecked Sendable {
     private let decompressor = ZstdDecompressor()
     /// The next sequence position to place.
     private(set) var position: Int
+    /// Patches applied, and patches discarded for the full frame (their base missing or
+    /// modified, or their result not the chunk).
+    private(set) var patchesApplied = 0
+    private(set) var patchesDiscarded = 0
     /// Told of each chunk placed, and of each frame from the spool that did not verify.
     var placed: () -> Void = {}
     var corruptFrame: () -> Void = {}
@@ -38,17 +43,17 @@ final class PartAssembler: @unchecked Sendable {
         self.plan = plan
         self.part = part
         self.previous = previous
-        writer = ContentRangeWriter(root: directory, index: index, range: part.content, includesEnd: part.isLast)
+        writer = ContentRangeWriter(root: directory, index: index, range: part.content, includesEnd: part.isLast, skipping: plan.linkedFiles)
         staged = ContentStreamReader(index: index, directory: directory)
         position = start
         var largest = 0
-        for s in part.sequences { if case .remote = plan.sources[s] { largest = max(largest, Int(index.chunks[Int(index.sequence[s])].compressedSize)) } }
+        for s in part.sequences { largest = max(largest, Int(plan.frameSize(s, in: index))) }
         // Room for 4 MiB (two bursts of a rate-limited server) and twice the largest frame, or for
         // the part's whole download when that is less.
         let room = min(Int(part.download.upperBound - part.download.lowerBound), max(4 << 20, 2 * largest + (64 << 10)))
         spool = largest > 0 ? try PartSpool(root: root, path: spoolPath, capacity: room) : nil
         var next = part.download.upperBound
-        for s in start..<part.sequences.upperBound { if case .remote(let d) = plan.sources[s] { next = d; break } }
+        for s in start..<part.sequences.upperBound { if let d = plan.downloadOffset(s) { next = d; break } }
         _ = spool?.resume(at: next)
     }
 
@@ -63,6 +68,9 @@ final class PartAssembler: @unchecked Sendable {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             let c = Int(index.sequence[position])
             switch plan.sources[position] {
+            case .present:
+                position += 1
+                placed()
             case .earlier(let first):
                 // A copy of a chunk first used in another part waits until every part is done.
                 if first < part.sequences.lowerBound { position += 1; continue }
@@ -80,6 +88,33 @@ final class PartAssembler: @unchecked Sendable {
                 if verified == nil { corruptFrame() }
                 try place(verified ?? refetch(c))
                 // Let go of the frame only once its chunk is on disk.
+                spool.release(upTo: d + UInt64(size))
+            case .patched(let d, let e):
+                guard let patches = plan.patches else { throw AssetPackManagerError.storage("a patched chunk without a patch file") }
+                let entry = patches.table.entries[e]
+                let size = Int(entry.frameSize)
+                // The base as it stands in the installed files: missing or modified → nil.
+                let base = previous?.read(offset: entry.baseOffset, length: Int(entry.baseLength))
+                let decompressor = self.decompressor, digest = index.chunks[c].digest
+                guard let spool, let outcome = try spool.withBytes(at: d, length: size, cancellation: cancellation, { frame -> Result<[UInt8], PatchApplier.Failure> in
+                    guard let base else { return .failure(.baseMismatch) }
+                    return Result { () throws(PatchApplier.Failure) in
+                        try PatchApplier.apply(frame, base: base, entry: entry, chunkDigest: digest, decompressor: decompressor)
+                    }
+                }) else {
+                    throw AssetPackManagerError.storage("the bytes at download offset \(d) of part \(part.sequences) were let go before they were placed")
+                }
+                switch outcome {
+                case .success(let bytes):
+                    patchesApplied += 1
+                    try place(bytes)
+                case .failure(let failure):
+                    // The patch is discarded and the chunk's full frame fetched instead. Only a
+                    // frame that decodes wrong can be the mirror's doing, not a base on disk.
+                    if failure != .baseMismatch { corruptFrame() }
+                    patchesDiscarded += 1
+                    try place(refetch(c))
+                }
                 spool.release(upTo: d + UInt64(size))
             }
         }

@@ -2,7 +2,8 @@ import AssetPackFormat
 import AssetPackTransport
 import Foundation
 
-/// The network side of one part of an install: asks for the part's bytes with Range requests,
+/// The network side of one part of an install: asks for the part's bytes with Range requests
+/// (of the pack file, or of the patch file for patch frames),
 /// from the first byte its spool does not hold, and appends what arrives to the spool (waiting
 /// while it is full); goes on from there after a dropped connection, retrying with backoff while
 /// the server fails transiently. Each request goes to the healthiest mirror (`MirrorHealth`);
@@ -51,7 +52,7 @@ struct PartDownloader: @unchecked Sendable {
         }
         let r = plan.ranges[lo]
         let end = min(r.downloadOffset + r.length, part.download.upperBound)
-        return InstallPlan.Range(packOffset: r.packOffset + (from - r.downloadOffset), length: end - from, downloadOffset: from)
+        return InstallPlan.Range(packOffset: r.packOffset + (from - r.downloadOffset), length: end - from, downloadOffset: from, fromPatch: r.fromPatch)
     }
 
     /// What one request has seen so far (shared with the stream's callbacks).
@@ -64,11 +65,12 @@ struct PartDownloader: @unchecked Sendable {
     /// One request for the bytes from download offset `from` to the end of its plan range.
     private func fetch(from: UInt64, mirror: Int) throws {
         let request = request(from: from)
+        let packPath = request.fromPatch ? plan.patches?.path ?? self.packPath : self.packPath
         guard let range = ByteRange(offset: request.packOffset, length: request.length) else {
             throw AssetPackManagerError.storage("\(packPath): the install asked for no bytes at download offset \(from)")
         }
         let state = RequestState(wanted: request.length)
-        let (spool, counters, packPath) = (self.spool, self.counters, self.packPath)
+        let (spool, counters) = (self.spool, self.counters)
         let stream = HTTPBodyStream(onResponse: { status, headers in
             state.skip = try RangeResponse.bytesToSkip(status: status, headers: headers, range: range, path: packPath)
         }, onBytes: { buffer in

@@ -32,6 +32,7 @@ package struct StorageLayout: Sendable {
     private static let stagingName = "staging"
     private static let stagedIndexName = "index"
     private static let stagedFilesName = "files"
+    private static let stagedPatchTableName = "patch-table"
     private static let partSpoolPrefix = "part-"
     /// Downloads of earlier client versions kept their frames in `segment-<n>` files.
     private static let obsoleteSegmentPrefix = "segment-"
@@ -88,6 +89,10 @@ package struct StorageLayout: Sendable {
 
     /// The pack index a download saved once it hashed to the pack digest.
     static func stagedIndex(_ staging: String) -> String { staging + "/" + stagedIndexName }
+
+    /// The patch table a download plans with (empty: the download uses no patches), saved once
+    /// it hashed to the catalog's figure, so that a resumed run makes the same plan.
+    static func stagedPatchTable(_ staging: String) -> String { staging + "/" + stagedPatchTableName }
 
     /// Part `k`'s spool: bytes received and not yet placed.
     static func partSpool(_ staging: String, part k: Int) -> String { staging + "/" + partSpoolPrefix + "\(k)" }

@@ -19,4 +19,42 @@ static inline long long czstd_frame_content_size(const void *src, size_t srcSize
     if (n == ZSTD_CONTENTSIZE_ERROR) return -2;
     return (long long)n;
 }
+
+/// Compresses `src` into one frame that may refer to `prefix` (zstd's reference-prefix API: the
+/// prefix is not stored, a decoder must hold the same bytes). Content size in the header, no
+/// checksum; `windowLog` 0 keeps the level's window, `longDistance` enables long-distance matching.
+static inline size_t czstd_compress_with_prefix(ZSTD_CCtx *cctx, void *dst, size_t dstCapacity,
+                                                const void *src, size_t srcSize,
+                                                const void *prefix, size_t prefixSize,
+                                                int level, int windowLog, int longDistance) {
+    ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
+    size_t r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
+    if (ZSTD_isError(r)) return r;
+    r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_contentSizeFlag, 1);
+    if (ZSTD_isError(r)) return r;
+    r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 0);
+    if (ZSTD_isError(r)) return r;
+    if (windowLog > 0) {
+        r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_windowLog, windowLog);
+        if (ZSTD_isError(r)) return r;
+    }
+    r = ZSTD_CCtx_setParameter(cctx, ZSTD_c_enableLongDistanceMatching, longDistance ? 1 : 0);
+    if (ZSTD_isError(r)) return r;
+    r = ZSTD_CCtx_refPrefix(cctx, prefix, prefixSize);
+    if (ZSTD_isError(r)) return r;
+    return ZSTD_compress2(cctx, dst, dstCapacity, src, srcSize);
+}
+
+/// Decompresses one frame made by `czstd_compress_with_prefix` against the same `prefix`; a frame
+/// whose window exceeds 2^windowLogMax is refused before its window is allocated.
+static inline size_t czstd_decompress_with_prefix(ZSTD_DCtx *dctx, void *dst, size_t dstCapacity,
+                                                  const void *src, size_t srcSize,
+                                                  const void *prefix, size_t prefixSize, int windowLogMax) {
+    ZSTD_DCtx_reset(dctx, ZSTD_reset_session_and_parameters);
+    size_t r = ZSTD_DCtx_setParameter(dctx, ZSTD_d_windowLogMax, windowLogMax);
+    if (ZSTD_isError(r)) return r;
+    r = ZSTD_DCtx_refPrefix(dctx, prefix, prefixSize);
+    if (ZSTD_isError(r)) return r;
+    return ZSTD_decompressDCtx(dctx, dst, dstCapacity, src, srcSize);
+}
 #endif

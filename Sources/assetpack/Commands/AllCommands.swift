@@ -18,6 +18,7 @@ struct AssetpackCommand: Command {
                 PublishCommand.self,
                 RotateCommand.self,
                 TimestampCommand.self,
+                DiffCommand.self,
                 VerifyCatalogCommand.self,
                 ServeCommand.self,
                 UploadCommand.self,

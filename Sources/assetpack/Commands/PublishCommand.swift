@@ -96,13 +96,15 @@ struct PublishCommand: Command {
             struct Out: Encodable {
                 var repository: String; var checked: Bool; var catalogVersion: Int?; var expires: String?; var packs: [Change]
                 var packaging: [Build]; var cache: String?; var deletedFiles: [String]; var warnings: [String]
+                var patchFiles: [String]; var patchNote: String?; var updates: [UpdateSize]
             }
             print(jsonString(Out(repository: options.repository, checked: options.checkOnly, catalogVersion: report.catalog?.version,
                                  expires: report.catalog.map { RFC3339.string($0.expires) },
                                  packs: report.changes.map { Change(id: $0.id, change: $0.kind.rawValue, previousVersion: $0.previousVersion, version: $0.version) },
                                  packaging: report.builds.map { Build(id: $0.id, reused: $0.reused, cached: $0.cached) }, cache: report.cachePath,
                                  deletedFiles: report.deletedFiles,
-                                 warnings: report.findings.map(\.description) + report.cleanupWarnings + report.cacheWarnings)))
+                                 warnings: report.findings.map(\.description) + report.cleanupWarnings + report.cacheWarnings,
+                                 patchFiles: report.patchFiles, patchNote: report.patchNote, updates: report.updates)))
             return 0
         }
         let reused = report.builds.filter(\.reused).count
@@ -120,7 +122,10 @@ struct PublishCommand: Command {
             print("  packaged \(report.builds.count - reused) pack(s), reused \(reused) unchanged pack file(s)\(report.cachePath.map { "; cache \($0)" } ?? "")")
         }
         if let ts = report.timestamp { print("  timestamp version \(ts.version), expires \(RFC3339.string(ts.expires))") }
-        if !report.deletedFiles.isEmpty { print("  deleted \(report.deletedFiles.count) retired pack file(s)") }
+        if !report.patchFiles.isEmpty { print("  wrote \(report.patchFiles.count) patch file(s)") }
+        if let note = report.patchNote { print("  \(note)") }
+        for line in UpdateSizeText.lines(report.updates, indent: "  update ") { print(line) }
+        if !report.deletedFiles.isEmpty { print("  deleted \(report.deletedFiles.count) retired file(s)") }
         return 0
     }
 

@@ -22,6 +22,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case http
     /// The zstd frame decoder as chunks use it (ZstdDecompressor with an expected size, ChunkVerifier).
     case zstd
+    /// A patch file: PatchTable.decode and PatchApplier (bases, bombs, results).
+    case patch
 
     /// Runs one input through the target.
     func run(_ bytes: [UInt8]) {
@@ -34,6 +36,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .keyvalues: KeyValuesFuzzTarget.run(bytes)
         case .http: HTTPFuzzTarget.run(bytes)
         case .zstd: ZstdFuzzTarget.run(bytes)
+        case .patch: PatchFuzzTarget.run(bytes)
         }
     }
 }

@@ -1,0 +1,58 @@
+import AssetPackFormat
+
+/// What a client on one pack version fetches and writes to reach another, worked out from the
+/// two indexes and the patch table between them, as the client plans it: the new index, the
+/// patch table when there is one, then per new chunk the old version lacks its patch frame when
+/// the table has one, else its full frame. (A client's Range requests may also carry the small
+/// gaps between frames it merges; those are not counted here.) Bytes written are those of the
+/// files that changed: the unchanged ones are hard links of the installed files.
+public struct UpdateSize: Sendable, Equatable, Codable {
+    public var id: String
+    public var fromVersion: Int
+    public var toVersion: Int
+    /// Bytes of the new version's index and of the patch table.
+    public var indexBytes: UInt64
+    public var patchTableBytes: UInt64
+    /// Patch frames: how many chunks, how many bytes.
+    public var patchedChunks: Int
+    public var patchBytes: UInt64
+    /// Full frames of the new chunks without a patch.
+    public var frameChunks: Int
+    public var frameBytes: UInt64
+    /// What the same chunks would cost as full frames (the update without patches).
+    public var withoutPatchesBytes: UInt64
+    /// Bytes of the changed and added files: what the client writes.
+    public var writtenBytes: UInt64
+    public var changedFiles: Int
+    public var unchangedFiles: Int
+
+    /// Everything fetched.
+    public var downloadBytes: UInt64 { indexBytes + patchTableBytes + patchBytes + frameBytes }
+
+    public init(id: String, fromVersion: Int, toVersion: Int, old: PackIndex, new: PackIndex, newIndexLength: UInt64,
+                patch: PatchTable?, patchTableLength: UInt64) {
+        self.id = id
+        self.fromVersion = fromVersion
+        self.toVersion = toVersion
+        indexBytes = newIndexLength
+        patchTableBytes = patch == nil ? 0 : patchTableLength
+        let oldDigests = Set(old.chunks.map(\.digest))
+        var patches: [SHA256Digest: PatchEntry] = [:]
+        for e in patch?.entries ?? [] { patches[e.chunkDigest] = e }
+        (patchedChunks, patchBytes, frameChunks, frameBytes, withoutPatchesBytes) = (0, 0, 0, 0, 0)
+        for c in new.chunks where !oldDigests.contains(c.digest) {
+            withoutPatchesBytes += UInt64(c.compressedSize)
+            if let e = patches[c.digest], e.chunkSize == c.uncompressedSize {
+                patchedChunks += 1
+                patchBytes += UInt64(e.frameSize)
+            } else {
+                frameChunks += 1
+                frameBytes += UInt64(c.compressedSize)
+            }
+        }
+        let unchanged = new.unchangedFiles(since: old)
+        unchangedFiles = unchanged.count
+        changedFiles = new.files.count - unchanged.count
+        writtenBytes = new.files.indices.reduce(0) { $0 + (unchanged[$1] == nil ? new.files[$1].size : 0) }
+    }
+}

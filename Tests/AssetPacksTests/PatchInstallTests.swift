@@ -1,0 +1,170 @@
+@testable import AssetPacks
+import AssetPackFormat
+import Foundation
+import TestRepositories
+import TestSupport
+import Testing
+
+/// Updates by patch: a client with the previous version installed fetches the patch frames the
+/// catalog lists instead of full frames, verifies every result by its chunk's SHA-256, and falls
+/// back to the full frame for a patch that does not check out.
+@Suite struct PatchInstallTests {
+    /// Version 1 of a 4 MiB database-like file and a few small files; `edited` rewrites 16-byte
+    /// records scattered over the file.
+    func files(edited: Bool) -> [String: [UInt8]] {
+        var db = patternBytes(4 << 20, seed: 21)
+        if edited { for k in 0..<12 { db.replaceSubrange(k * 340_000 + 7..<k * 340_000 + 23, with: patternBytes(16, seed: UInt64(200 + k))) } }
+        return ["data/db.bin": db, "data/a.json": textBytes(3000, seed: 3), "data/b.json": textBytes(edited ? 3100 : 3000, seed: 4)]
+    }
+
+    /// Publishes v1, installs it, publishes v2; returns the repository, server, root and v2's files.
+    func installedV1(_ label: String) throws -> (TestRepository, TestServer, StorageRoot, [String: [UInt8]]) {
+        let repo = try TestRepository(label)
+        try repo.put("DB", files: files(edited: false))
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        return (repo, server, root, files(edited: true))
+    }
+
+    func install(_ repo: TestRepository, _ server: TestServer, _ root: StorageRoot) async throws {
+        let first = try repo.manager(root: root.path, server: server)
+        try await first.ensureLocalAvailability(of: first.assetPack(withID: "DB"))
+    }
+
+    @Test func anUpdateFetchesPatchFramesNotFullFrames() async throws {
+        let (repo, server, root, v2) = try installedV1("patch-update")
+        try await install(repo, server, root)
+        try repo.put("DB", files: v2)
+        let catalog = try repo.publish()
+        let pack = try #require(catalog.pack(withID: "DB"))
+        let patch = try #require(pack.patches?.first)
+        let manager = try repo.manager(root: root.path, server: server)
+        let before = server.packRequests().count
+        let (updated, _) = try await manager.checkForUpdates()
+        #expect(updated.map(\.description) == ["DB v2"])
+        for (path, bytes) in v2 { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        let fetched = await manager.fetchedBytes
+        // The index, the patch table and some tens of bytes per edit — not 12+ compressed chunks.
+        #expect(fetched < pack.index.length + patch.table.length + 12 * 2048 + 16_384, "fetched \(fetched) bytes")
+        let requests = server.packRequests().dropFirst(before)
+        #expect(requests.contains { $0.path == "/" + patch.path })
+        #expect(root.stagingEntries.isEmpty)
+    }
+
+    @Test func aPatchThatDoesNotMakeItsChunkIsDiscardedForTheFullFrame() async throws {
+        let (repo, server, root, v2) = try installedV1("patch-corrupt")
+        try await install(repo, server, root)
+        try repo.put("DB", files: v2)
+        let catalog = try repo.publish()
+        let patch = try #require(catalog.pack(withID: "DB")?.patches?.first)
+        // Damage every frame (the table, pinned by the catalog, stays as it is).
+        var bytes = try #require(repo.contents(patch.path))
+        for i in 16..<Int(patch.table.offset) where i % 3 == 0 { bytes[i] ^= 0x55 }
+        try repo.place(patch.path, bytes)
+        let manager = try repo.manager(root: root.path, server: server)
+        let before = server.packRequests().count
+        _ = try await manager.checkForUpdates()
+        for (path, bytes) in v2 { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        let pack = try #require(catalog.pack(withID: "DB"))
+        #expect(server.packRequests().dropFirst(before).contains { $0.path == "/" + pack.path })
+    }
+
+    @Test func aBaseModifiedOnDiskOrMissingMeansTheFullFrame() async throws {
+        for damage in ["modified", "missing"] {
+            let (repo, server, root, v2) = try installedV1("patch-base-\(damage)")
+            try await install(repo, server, root)
+            let folder = try #require(try root.installedDirectory("DB"))
+            let db = folder + "/data/db.bin"
+            if damage == "missing" {
+                try FileManager.default.removeItem(atPath: db)
+            } else {
+                // Another process rewrote the installed file in place (bytes the bases cover).
+                let handle = try #require(FileHandle(forUpdatingAtPath: db))
+                for k in 0..<12 { try handle.seek(toOffset: UInt64(k * 340_000)); handle.write(Data(repeating: 0xEE, count: 64)) }
+                try handle.close()
+            }
+            try repo.put("DB", files: v2)
+            try repo.publish()
+            let manager = try repo.manager(root: root.path, server: server)
+            _ = try await manager.checkForUpdates()
+            for (path, bytes) in v2 { #expect(try await manager.contents(at: path) == Data(bytes), "\(damage): \(path)") }
+        }
+    }
+
+    @Test func aPatchTableThatDoesNotMatchTheCatalogMeansFullFrames() async throws {
+        let (repo, server, root, v2) = try installedV1("patch-table")
+        try await install(repo, server, root)
+        try repo.put("DB", files: v2)
+        let catalog = try repo.publish()
+        let pack = try #require(catalog.pack(withID: "DB"))
+        let patch = try #require(pack.patches?.first)
+        var bytes = try #require(repo.contents(patch.path))
+        bytes[Int(patch.table.offset) + 20] ^= 1
+        try repo.place(patch.path, bytes)
+        let manager = try repo.manager(root: root.path, server: server)
+        _ = try await manager.checkForUpdates()
+        for (path, bytes) in v2 { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        let fetched = await manager.fetchedBytes
+        #expect(fetched > 12 * 60_000, "full frames were fetched: \(fetched) bytes")
+    }
+}
+
+/// Unchanged files of an update are hard links of the installed ones: never written again.
+@Suite struct UnchangedFileLinkTests {
+    @Test func unchangedFilesAreHardLinksAndOnlyChangedFilesAreWritten() async throws {
+        let repo = try TestRepository("links")
+        var files = ["big/a.bin": patternBytes(3 << 20, seed: 1), "big/b.bin": patternBytes(3 << 20, seed: 2), "big/c.bin": patternBytes(1 << 20, seed: 3),
+                     "empty.txt": []]
+        try repo.put("L", files: files)
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        do {
+            let first = try repo.manager(root: root.path, server: server)
+            try await first.ensureLocalAvailability(of: first.assetPack(withID: "L"))
+        }
+        let v1 = try #require(try root.installedDirectory("L"))
+        func inode(_ path: String) throws -> UInt64 { (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0 }
+        let before = try ["big/a.bin", "big/b.bin", "big/c.bin"].map { try inode(v1 + "/" + $0) }
+
+        files["big/b.bin"]![2_000_000] ^= 1
+        try repo.put("L", files: files)
+        try repo.publish()
+        let manager = try repo.manager(root: root.path, server: server)
+        _ = try await manager.checkForUpdates()
+        let v2 = try #require(try root.installedDirectory("L"))
+        #expect(v2 != v1)
+        for (path, bytes) in files { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        let after = try ["big/a.bin", "big/b.bin", "big/c.bin"].map { try inode(v2 + "/" + $0) }
+        // a.bin and c.bin are the very files installed before; b.bin was written anew.
+        #expect(after[0] == before[0] && after[2] == before[2] && after[1] != before[1])
+    }
+
+    @Test func anUnchangedFileModifiedOnDiskIsWrittenNotLinked() async throws {
+        let repo = try TestRepository("links-modified")
+        var files = ["a.bin": patternBytes(2 << 20, seed: 1), "b.bin": patternBytes(2 << 20, seed: 2)]
+        try repo.put("L", files: files)
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        do {
+            let first = try repo.manager(root: root.path, server: server)
+            try await first.ensureLocalAvailability(of: first.assetPack(withID: "L"))
+        }
+        let v1 = try #require(try root.installedDirectory("L"))
+        // Another process damages the installed a.bin (unchanged in v2).
+        let handle = try #require(FileHandle(forUpdatingAtPath: v1 + "/a.bin"))
+        try handle.seek(toOffset: 100)
+        handle.write(Data(repeating: 0xEE, count: 32))
+        try handle.close()
+        files["b.bin"]![5] ^= 1
+        try repo.put("L", files: files)
+        try repo.publish()
+        let manager = try repo.manager(root: root.path, server: server)
+        _ = try await manager.checkForUpdates()
+        for (path, bytes) in files { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        let v2 = try #require(try root.installedDirectory("L"))
+        #expect((try FileManager.default.attributesOfItem(atPath: v2 + "/a.bin")[.referenceCount] as? NSNumber)?.intValue == 1)
+    }
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Updates at the patch floor: one installed version updated to the next, side by side in one run
+# with casync (64 KiB chunks, the installed tree as --seed), zsync (v2.tar against v1.tar) and the
+# floor, `zstd -19 --long --patch-from=v1.tar v2.tar` (only its size: no tool fetches less).
+#
+#   bench/update.sh [WORKLOAD=edits|model|both] [MODEL_MIB=2047]
+#
+# edits: 300 scattered 16-byte record rewrites in a 64 MiB database-like file, 4 KiB inserted and
+#        256 KiB rewritten in a 64 MiB model-like file, 20 small JSON files edited, one added, one
+#        removed (bench/update-corpus.py). model: one MODEL_MIB model file with 1 % of its 4 KiB
+#        pages rewritten. 2047 MiB by default: zstd refuses --patch-from for files over 2 GiB, so
+#        the floor's v1.tar must stay below 2^31 bytes.
+# Bytes fetched are nginx's $body_bytes_sent over every request of the update (catalog, indexes,
+# patch tables, frames; casync's index and chunks; zsync's control file and ranges). Our update
+# is `assetpack update` with v1 installed; its time is set against a fresh `assetpack ensure` of
+# v2 into an empty root, its peak RSS is wait4's, and its writes are /proc/self/io's write_bytes
+# of the reaped process (write amplification = bytes written ÷ bytes of the changed files).
+# Targets (issue 12): fetched ≤ 1.2× the floor and below casync and zsync; update time ≤ fresh
+# install; peak RSS ≤ 256 MiB. ASSETPACK=path/to/assetpack runs that binary instead of building.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+workload=${1:-both}; model_mib=${2:-2047}
+scripts/install-deps.sh
+missing=(); for t in casync zsync; do command -v $t >/dev/null || missing+=("$t"); done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
+  swift build -c release --product assetpack >/dev/null
+  bin=$(swift build -c release --show-bin-path)/assetpack
+fi
+source bench/nginx.sh
+trap stop_nginx EXIT
+
+# Runs a command; prints "SECONDS MAXRSS_KIB WRITE_BYTES" of it (children included).
+measured() {
+  python3 - "$@" <<'PY'
+import os, subprocess, sys, time
+def io():
+    return {k: int(v) for k, v in (l.split(': ') for l in open('/proc/self/io'))}
+before = io()
+start = time.perf_counter()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(p.pid, 0)
+elapsed = time.perf_counter() - start
+if os.waitstatus_to_exitcode(status) != 0:
+    sys.exit(f'command failed: {sys.argv[1:]}')
+print(f'{elapsed:.3f} {usage.ru_maxrss} {io()["write_bytes"] - before["write_bytes"]}')
+PY
+}
+served() { awk '{ s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG"; }
+requests() { wc -l < "$NGINX_LOG"; }
+
+run_workload() {
+  local kind=$1 out=$PWD/bench/out/update-$1
+  echo "== workload $kind"
+  # The content is kept between runs (it is deterministic); everything else starts afresh.
+  if [ ! -f "$out/changed" ] || [ "$(cat "$out/size" 2>/dev/null)" != "$model_mib" ]; then
+    rm -rf "$out"; mkdir -p "$out"
+    python3 bench/update-corpus.py "$kind" "$out" "$model_mib" > "$out/changed"
+    echo "$model_mib" > "$out/size"
+  fi
+  (cd "$out" && rm -rf site root fresh peers casync-out zsync-out.tar nginx-* key key.pub)
+  changed=$(cat "$out/changed")
+  local manifest='{"assetPackID": "Update", "downloadPolicy": {"onDemand": {}}, "fileSelectors": [{"directory": "content"}], "platforms": ["iOS"]}'
+  for v in v1 v2; do echo "$manifest" > "$out/$v/Manifest.json"; done
+  for v in v1 v2; do [ -f "$out/$v.tar" ] || tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/$v" -cf "$out/$v.tar" content; done
+
+  # The floor.
+  local level=19; [ "$kind" = model ] && level=9   # level 19 over 2 GiB takes too long on a shared 2-core machine
+  [ -f "$out/floor.zst" ] || zstd -q -T0 -$level --long=31 --patch-from="$out/v1.tar" "$out/v2.tar" -o "$out/floor.zst" 2>/dev/null
+  floor=$(stat -c %s "$out/floor.zst")
+
+  # AssetPacks: publish v1, install it, publish v2 (patches), update; a fresh install of v2 beside.
+  "$bin" keygen -o "$out/key" >/dev/null 2>&1
+  mkdir -p "$out/site"
+  (cd "$out/v1" && "$bin" publish Manifest.json --repo "$out/site/repo" --key "$out/key" --no-cache >/dev/null)
+  start_nginx "$out/site/repo" "$out/nginx-ours"
+  local url=http://127.0.0.1:$NGINX_PORT
+  "$bin" ensure Update --root "$out/root" --repo "$url" --public-key "$out/key.pub" >/dev/null
+  local publish_start; publish_start=$(date +%s.%N)
+  (cd "$out/v2" && "$bin" publish Manifest.json --repo "$out/site/repo" --key "$out/key" --no-cache) | sed 's/^/  publish: /'
+  publish_s=$(python3 -c "print(f'{$(date +%s.%N) - $publish_start:.1f}')")
+  sync; : > "$NGINX_LOG"
+  read -r update_s update_rss update_written <<< "$(measured "$bin" update --root "$out/root")"
+  ours=$(served); ours_requests=$(requests)
+  diff -r "$out/v2/content" "$out/root/packs/Update/"*/content >/dev/null || { echo "FAIL: the updated tree differs from v2" >&2; exit 1; }
+  sync; : > "$NGINX_LOG"
+  read -r fresh_s fresh_rss _ <<< "$(measured "$bin" ensure Update --root "$out/fresh" --repo "$url" --public-key "$out/key.pub")"
+  fresh_bytes=$(served)
+  stop_nginx
+
+  # casync: v1 and v2 chunked into one store (64 KiB average); extract v2 with the v1 tree as seed.
+  mkdir -p "$out/peers"
+  casync make --chunk-size=65536 --store="$out/peers/store" "$out/peers/v2.caidx" "$out/v2/content" >/dev/null
+  start_nginx "$out/peers" "$out/nginx-peers"
+  url=http://127.0.0.1:$NGINX_PORT
+  : > "$NGINX_LOG"
+  read -r casync_s casync_rss _ <<< "$(measured casync extract --store="$url/store" --seed="$out/v1/content" "$url/v2.caidx" "$out/casync-out")"
+  casync_bytes=$(served)
+  diff -r "$out/v2/content" "$out/casync-out" >/dev/null || { echo "FAIL: casync's tree differs from v2" >&2; exit 1; }
+
+  # zsync: v2.tar's control file; the client has v1.tar.
+  cp "$out/v2.tar" "$out/peers/v2.tar"
+  (cd "$out/peers" && zsyncmake -u "$url/v2.tar" -o v2.tar.zsync v2.tar >/dev/null 2>&1)
+  : > "$NGINX_LOG"
+  read -r zsync_s zsync_rss _ <<< "$(cd "$out" && measured zsync -q -i "$out/v1.tar" -o "$out/zsync-out.tar" "$url/v2.tar.zsync")"
+  zsync_bytes=$(served)
+  cmp -s "$out/v2.tar" "$out/zsync-out.tar" || { echo "FAIL: zsync's tar differs from v2.tar" >&2; exit 1; }
+  stop_nginx
+
+  python3 - "$kind" "$floor" "$ours" "$ours_requests" "$casync_bytes" "$zsync_bytes" "$update_s" "$fresh_s" "$update_rss" \
+    "$update_written" "$changed" "$casync_s" "$zsync_s" "$fresh_bytes" "$publish_s" "$level" <<'PY'
+import sys
+kind = sys.argv[1]
+floor, ours, reqs, casync, zsync = map(int, sys.argv[2:7])
+update_s, fresh_s = float(sys.argv[7]), float(sys.argv[8])
+rss, written, changed = int(sys.argv[9]), int(sys.argv[10]), int(sys.argv[11])
+casync_s, zsync_s, fresh_bytes, publish_s, level = float(sys.argv[12]), float(sys.argv[13]), int(sys.argv[14]), sys.argv[15], sys.argv[16]
+mb = lambda b: f'{b / 1e6:.3f} MB'
+print(f'bytes fetched: assetpack {mb(ours)} in {reqs} requests; casync {mb(casync)}; zsync {mb(zsync)}; floor (zstd -{level} --long=31 --patch-from) {mb(floor)}; fresh install {mb(fresh_bytes)}')
+print(f'ratios: assetpack/floor {ours / floor:.2f}x, assetpack/casync {ours / casync:.3f}x, assetpack/zsync {ours / zsync:.3f}x')
+print(f'time: update {update_s:.2f} s, fresh install {fresh_s:.2f} s (update/fresh {update_s / fresh_s:.2f}x); casync {casync_s:.2f} s, zsync {zsync_s:.2f} s; publish of v2 with patches {publish_s} s')
+print(f'update peak RSS {rss / 1024:.1f} MiB; bytes written {mb(written)} for {mb(changed)} of changed files: write amplification {written / changed:.2f}')
+checks = [('fetched <= 1.2x floor', ours <= 1.2 * floor), ('below casync', ours < casync), ('below zsync', ours < zsync),
+          ('update time <= fresh install', update_s <= fresh_s), ('peak RSS <= 256 MiB', rss <= 256 * 1024)]
+print('targets: ' + ', '.join(f'{n} {"PASS" if ok else "FAIL"}' for n, ok in checks))
+PY
+}
+
+case $workload in
+  edits|model) run_workload "$workload" ;;
+  both) run_workload edits; run_workload model ;;
+  *) echo "usage: bench/update.sh [edits|model|both] [MODEL_MIB]" >&2; exit 2 ;;
+esac
