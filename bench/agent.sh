@@ -10,13 +10,16 @@
 #
 # ASSETPACK=path/to/assetpack runs that binary instead of building a release one.
 #
-# Before each run (untimed, the same for both): the runner's previous install is deleted (the
-# agent's through DELETE /v1/packs/ID, the in-process one's root folder with rm -rf — deleted,
-# not moved aside, because the agent can only delete, and ext4 without a journal, as on the
-# benchmark VM, is slower to create files right after many were deleted: both pay it), then
-# `sync` flushes dirty pages. The in-process runner pays for its process start and
-# its root's setup (lock, store) on every run, as a CLI call does; the agent paid for its own at
-# its start, once — that is the point of the agent, and why the ratio may be below 1.
+# Before each run (untimed, the same for both): the runner's previous install is removed from
+# its root — the agent's through DELETE /v1/packs/ID, the in-process one's with `assetpack
+# remove` — so both roots stay, and both runners create the pack's thousands of files in the
+# folder where they just deleted as many. (Deleting the in-process root instead favoured it by
+# 1.1-1.6x: ext4 places a new top-level folder in another block group, while files created
+# where many were just deleted make the allocator step over the recently deleted inodes —
+# `recently_deleted` and `find_inode_bit` led the agent's kernel profile.) Then `sync` flushes
+# dirty pages. The in-process runner pays for its process start and its root's setup (lock,
+# store) on every run, as a CLI call does; the agent paid for its own at its start, once — that
+# is the point of the agent, and why the ratio may be below 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}; size=${2:-1024}
@@ -40,8 +43,8 @@ sleep 1   # settled: its start-up work (the catalog read, the queue) is done
 idle_rss=$(awk '/VmRSS/ { print $2 }' /proc/$agent_pid/status)
 
 echo "pack $(stat -c %s "$out/repo/$pack") B; $(nproc) cores; agent pid $agent_pid, RSS at start $((idle_rss / 1024)) MiB"
-python3 bench/measure.py --setup "if [ \$1 = agent ]; then curl -s -X DELETE --unix-socket '$sock' http://agent/v1/packs/bench-corpus >/dev/null; fi;
-  rm -rf '$out/in-process'; sync" "$rounds" \
+python3 bench/measure.py --setup "if [ \$1 = agent ]; then curl -s -X DELETE --unix-socket '$sock' http://agent/v1/packs/bench-corpus >/dev/null;
+  else '$bin' remove bench-corpus --root '$out/in-process' >/dev/null 2>&1 || true; fi; sync" "$rounds" \
   agent "curl -sf -X POST --unix-socket '$sock' http://agent/v1/packs/bench-corpus/ensure -o /dev/null" \
   in-process "'$bin' ensure bench-corpus --root '$out/in-process' --repo $url/ --public-key '$out/key.pub' > /dev/null"
 
