@@ -19,14 +19,7 @@ public enum CatalogCoding {
     /// may add fields that older clients skip.
     public static func decode(_ payload: [UInt8]) throws(CatalogError) -> Catalog {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let c = try decoder.singleValueContainer()
-            let text = try c.decode(String.self)
-            guard let date = RFC3339.date(text) else {
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected an RFC 3339 time such as 2025-06-01T12:00:00Z, found \"\(text.prefix(40))\"")
-            }
-            return date
-        }
+        decoder.dateDecodingStrategy = RFC3339.decodingStrategy
         // The strict reader first: Foundation's would take the last of two equal keys, so a
         // payload with a duplicate `catalogFormat` (or any duplicate) could mean one thing to us
         // and another to a stricter reader, and would slip past the format check below.

@@ -39,4 +39,17 @@ public enum RFC3339 {
         guard byte(i, "+") || byte(i, "-") else { return false }
         return b.count == i + 6 && digits(i + 1..<i + 3) && byte(i + 3, ":") && digits(i + 4..<i + 6)
     }
+
+    /// For `JSONDecoder`: a time in RFC 3339's exact shape (above), or a decoding error that
+    /// shows the text found.
+    public static var decodingStrategy: JSONDecoder.DateDecodingStrategy {
+        .custom { decoder in
+            let c = try decoder.singleValueContainer()
+            let text = try c.decode(String.self)
+            guard let date = RFC3339.date(text) else {
+                throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected an RFC 3339 time such as 2025-06-01T12:00:00Z, found \"\(text.prefix(40))\"")
+            }
+            return date
+        }
+    }
 }

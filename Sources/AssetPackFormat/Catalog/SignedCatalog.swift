@@ -38,12 +38,22 @@ public struct SignedCatalog: Sendable, Equatable {
 
     /// The file's bytes: pretty-printed JSON with keys in a fixed order, ending in a newline.
     public func encoded() -> [UInt8] {
+        Self.envelopeBytes(formatKey: "catalogFormat", version: CatalogFormat.version, payload: payload, signatures: signatures)
+    }
+
+    /// The layout every signed file of a repository shares (the catalog; root and timestamp
+    /// files with their own format key): fixed key order, one signature a line, LF at the end.
+    static func envelopeBytes(formatKey: String, version: Int, payload: [UInt8], signatures: [CatalogSignature]) -> [UInt8] {
+        func quoted(_ s: String) -> String {
+            let data = (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8)
+            return String(decoding: data, as: UTF8.self)
+        }
         let sigs = signatures.map { s in
             "    {\"algorithm\": \(quoted(s.algorithm)), \"keyID\": \(quoted(s.keyID)), \"signature\": \"\(Data(s.signature).base64EncodedString())\"}"
         }
         let text = """
         {
-          "catalogFormat": \(CatalogFormat.version),
+          "\(formatKey)": \(version),
           "payload": "\(Data(payload).base64EncodedString())",
           "signatures": [
         \(sigs.joined(separator: ",\n"))
@@ -52,11 +62,6 @@ public struct SignedCatalog: Sendable, Equatable {
 
         """
         return Array(text.utf8)
-    }
-
-    private func quoted(_ s: String) -> String {
-        let data = (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
     }
 
     /// Parses the envelope (not the payload, which is decoded only once a signature checks out).

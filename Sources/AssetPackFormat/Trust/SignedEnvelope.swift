@@ -27,20 +27,7 @@ public struct SignedEnvelope: Sendable, Equatable {
 
     /// The file's bytes, laid out as `catalog.json`'s: fixed key order, one signature a line, LF at the end.
     public func encoded() -> [UInt8] {
-        let sigs = signatures.map { s in
-            "    {\"algorithm\": \"\(s.algorithm)\", \"keyID\": \"\(s.keyID)\", \"signature\": \"\(Data(s.signature).base64EncodedString())\"}"
-        }
-        let text = """
-        {
-          "\(role.formatKey)": \(TrustRole.formatVersion),
-          "payload": "\(Data(payload).base64EncodedString())",
-          "signatures": [
-        \(sigs.joined(separator: ",\n"))
-          ]
-        }
-
-        """
-        return Array(text.utf8)
+        SignedCatalog.envelopeBytes(formatKey: role.formatKey, version: TrustRole.formatVersion, payload: payload, signatures: signatures)
     }
 
     /// Parses the envelope of `role`'s file; `file` names it in errors. The payload is not decoded.

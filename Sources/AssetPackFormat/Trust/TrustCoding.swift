@@ -24,14 +24,7 @@ enum TrustCoding {
         }
         guard Int(exactly: format) == TrustRole.formatVersion else { throw .unsupportedFormat(file: file, Int(exactly: format) ?? -1) }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let c = try decoder.singleValueContainer()
-            let text = try c.decode(String.self)
-            guard let date = RFC3339.date(text) else {
-                throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected an RFC 3339 time such as 2025-06-01T12:00:00Z, found \"\(text.prefix(40))\"")
-            }
-            return date
-        }
+        decoder.dateDecodingStrategy = RFC3339.decodingStrategy
         do {
             return try decoder.decode(T.self, from: Data(payload))
         } catch let error as DecodingError {
