@@ -3,8 +3,12 @@
 # builds; validates and packages the manifests and checks the packs; publishes them as a signed
 # repository; serves it over HTTPS with a local CA made on the spot; then, as a client, runs the
 # install step (essential + prefetch packs), fetches an on-demand pack with progress, reads a
-# file from the merged namespace, shows status and removes a pack; finally the agent takes over
-# the root and finishes a detached install with no client waiting. Everything goes to .demo/.
+# file from the merged namespace, shows status and removes a pack; the agent takes over the root
+# and finishes a detached install with no client waiting; finally a level is edited, published
+# again (with a binary patch from the version installed), and the client updates by the patch.
+# The repository is signed in root mode: an offline root key names the catalog and timestamp
+# keys, and the client pins the root key. Everything goes to .demo/ (the example is copied there,
+# so the edit leaves examples/ alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -15,7 +19,8 @@ rm -rf "$out"; mkdir -p "$out/packs"
 server=; agent=
 trap '[ -n "$agent" ] && kill -TERM "$agent" 2>/dev/null; [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true' EXIT
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; }
-cd examples/starter
+cp -R examples/starter "$out/src"
+cd "$out/src"
 
 # 1. Manifests and packs.
 step "$ap" validate manifests/*.json
@@ -26,19 +31,23 @@ step "$ap" inspect "$out/packs/Tutorial.pack"
 step "$ap" verify "$out/packs/World1.pack"
 step "$ap" extract "$out/packs/Voice-de.pack" -o "$out/extracted/Voice-de"
 
-# 2. A signed repository, served over HTTPS by a local CA.
+# 2. A signed repository, served over HTTPS by a local CA: an offline root key names the online
+#    catalog and timestamp keys (roots/1.root.json); clients pin only the root key.
+step "$ap" keygen --root -o "$out/root.key"
 step "$ap" keygen -o "$out/publisher.key"
-step "$ap" publish manifests/*.json --repo "$out/repo" --key "$out/publisher.key" --expires 7d
+step "$ap" keygen -o "$out/timestamp.key"
+step "$ap" rotate --repo "$out/repo" --root-key "$out/root.key" --catalog-key "$out/publisher.key.pub" --timestamp-key "$out/timestamp.key.pub"
+step "$ap" publish manifests/*.json --repo "$out/repo" --key "$out/publisher.key" --timestamp-key "$out/timestamp.key" --expires 7d
 "$ap" serve "$out/repo" --port 0 --https --tls-dir "$out/tls" --access-log "$out/access.log" > "$out/serve.out" &
 server=$!
 for _ in $(seq 50); do grep -q '^Serving' "$out/serve.out" 2>/dev/null && break; sleep 0.1; done
 url=$(sed -n 's/^Serving .* at \(https:[^ ]*\)$/\1/p' "$out/serve.out")
 echo; echo "Serving the repository at $url (CA: $out/tls/ca.pem)"
-step "$ap" verify-catalog "$url" --public-key "$out/publisher.key.pub" --ca "$out/tls/ca.pem"
+step "$ap" verify-catalog "$url" --root-key "$out/root.key.pub" --ca "$out/tls/ca.pem"
 
 # 3. The client.
 root=$out/device
-step "$ap" install --repo "$url" --root "$root" --public-key "$out/publisher.key.pub" --ca "$out/tls/ca.pem"
+step "$ap" install --repo "$url" --root "$root" --root-key "$out/root.key.pub" --ca "$out/tls/ca.pem"
 step "$ap" ensure Voice-de --root "$root"
 step "$ap" cat Tutorial/Videos/Introduction.srt --root "$root" | head -4
 step "$ap" ls --root "$root"
@@ -56,4 +65,16 @@ for _ in $(seq 600); do curl -s --unix-socket "$sock" http://agent/v1/packs/Worl
 step curl -s --unix-socket "$sock" http://agent/v1/packs/World1
 kill -TERM "$agent"; wait "$agent" || true; agent=
 cat "$out/agent.log"
+
+# 5. An update as small as the edit: one cell of a level changes; publish makes a binary patch
+#    from the installed version, `diff` says what a client on it fetches, `update` fetches it.
+python3 - Content/Levels/World1/level2.json <<'PY'
+import sys
+p = sys.argv[1]; text = open(p).read()
+open(p, "w").write(text.replace('"level": 2', '"level": 2, "edited": true', 1))
+PY
+step "$ap" publish manifests/*.json --repo "$out/repo" --key "$out/publisher.key" --timestamp-key "$out/timestamp.key" --expires 7d
+step "$ap" diff --repo "$out/repo"
+step "$ap" update --root "$root"
+step "$ap" cat Levels/World1/level2.json --root "$root" | head -4
 echo; echo "Done. Packs: $out/packs, repository: $out/repo, client root: $root"
