@@ -3,7 +3,7 @@
 # with casync (64 KiB chunks, the installed tree as --seed), zsync (v2.tar against v1.tar) and the
 # floor, `zstd -19 --long --patch-from=v1.tar v2.tar` (only its size: no tool fetches less).
 #
-#   bench/update.sh [WORKLOAD=edits|model|both] [MODEL_MIB=2047]
+#   bench/update.sh [WORKLOAD=edits|model|both|memory] [MODEL_MIB=2047]
 #
 # edits: 300 scattered 16-byte record rewrites in a 64 MiB database-like file, 4 KiB inserted and
 #        256 KiB rewritten in a 64 MiB model-like file, 20 small JSON files edited, one added, one
@@ -17,9 +17,12 @@
 # of the reaped process (write amplification = bytes written ÷ bytes of the changed files).
 # Targets (issue 12): fetched ≤ 1.2× the floor and below casync and zsync; update time ≤ fresh
 # install; peak RSS ≤ 256 MiB. ASSETPACK=path/to/assetpack runs that binary instead of building.
+# memory: the model workload at MODEL_MIB (default 4096, past what zstd --patch-from and so the
+# floor can take) for our update alone: its peak RSS while it applies patches to a file that size
+# (target ≤ 256 MiB), bytes fetched and the tree checked against v2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-workload=${1:-both}; model_mib=${2:-2047}
+workload=${1:-both}; model_mib=${2:-$([ "${1:-}" = memory ] && echo 4096 || echo 2047)}
 scripts/install-deps.sh
 missing=(); for t in casync zsync; do command -v $t >/dev/null || missing+=("$t"); done
 if ((${#missing[@]})); then
@@ -129,8 +132,38 @@ print('targets: ' + ', '.join(f'{n} {"PASS" if ok else "FAIL"}' for n, ok in che
 PY
 }
 
+# Our update alone on a model file too large for the floor and the peers (see above).
+run_memory() {
+  local out=$PWD/bench/out/update-memory
+  echo "== workload memory ($model_mib MiB model file)"
+  if [ ! -f "$out/changed" ] || [ "$(cat "$out/size" 2>/dev/null)" != "$model_mib" ]; then
+    rm -rf "$out"; mkdir -p "$out"
+    python3 bench/update-corpus.py model "$out" "$model_mib" > "$out/changed"
+    echo "$model_mib" > "$out/size"
+  fi
+  (cd "$out" && rm -rf site root nginx-* key key.pub)
+  local manifest='{"assetPackID": "Update", "downloadPolicy": {"onDemand": {}}, "fileSelectors": [{"directory": "content"}], "platforms": ["iOS"]}'
+  for v in v1 v2; do echo "$manifest" > "$out/$v/Manifest.json"; done
+  "$bin" keygen -o "$out/key" >/dev/null 2>&1
+  mkdir -p "$out/site"
+  (cd "$out/v1" && "$bin" publish Manifest.json --repo "$out/site/repo" --key "$out/key" --no-cache >/dev/null)
+  start_nginx "$out/site/repo" "$out/nginx-ours"
+  "$bin" ensure Update --root "$out/root" --repo "http://127.0.0.1:$NGINX_PORT" --public-key "$out/key.pub" >/dev/null
+  (cd "$out/v2" && "$bin" publish Manifest.json --repo "$out/site/repo" --key "$out/key" --no-cache) | sed 's/^/  publish: /'
+  sync; : > "$NGINX_LOG"
+  read -r update_s update_rss _ <<< "$(measured "$bin" update --root "$out/root")"
+  local ours; ours=$(served)
+  stop_nginx
+  diff -r "$out/v2/content" "$out/root/packs/Update/"*/content >/dev/null || { echo "FAIL: the updated tree differs from v2" >&2; exit 1; }
+  python3 -c "
+rss = $update_rss / 1024
+print(f'update of a $model_mib MiB file: {$ours / 1e6:.3f} MB fetched, {$update_s:.2f} s, peak RSS {rss:.1f} MiB; '
+      f'target peak RSS <= 256 MiB {\"PASS\" if rss <= 256 else \"FAIL\"}; the tree equals v2')"
+}
+
 case $workload in
   edits|model) run_workload "$workload" ;;
   both) run_workload edits; run_workload model ;;
-  *) echo "usage: bench/update.sh [edits|model|both] [MODEL_MIB]" >&2; exit 2 ;;
+  memory) run_memory ;;
+  *) echo "usage: bench/update.sh [edits|model|both|memory] [MODEL_MIB]" >&2; exit 2 ;;
 esac
