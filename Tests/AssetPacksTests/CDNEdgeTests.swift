@@ -76,6 +76,12 @@ import Testing
         let cdn = try Edge()
         let manager = try cdn.repo.manager(root: cdn.repo.dir.file("root"), urls: [cdn.edge.url("/")]) { $0.catalogMaxAge = .zero }
         #expect(try await manager.assetPack(withID: "Pack").version == 1)
+        // The edge keeps the catalog: asked again at once, it answers from its copy (Varnish names
+        // two transactions in X-Varnish on a hit) and the origin is not asked.
+        let before = cdn.originRequests("/catalog.json").count
+        let again = try CurlTransport().send(HTTPRequest(url: cdn.edge.url("/catalog.json")))
+        #expect(again.status == 200 && again.headers["X-Varnish"]?.split(separator: " ").count == 2, "\(again.headers)")
+        #expect(cdn.originRequests("/catalog.json").count == before)
         try cdn.repo.put("Pack", files: ["a.bin": patternBytes(700_000, seed: 71), "b.txt": Array("version 2\n".utf8)])
         try cdn.repo.publish()
         let published = ContinuousClock.now
@@ -90,7 +96,6 @@ import Testing
         let originFetches = cdn.originRequests("/catalog.json").count
         let bound = 2 + Int((elapsed / .seconds(Self.catalogMaxAge)).rounded(.up))
         #expect(originFetches <= bound, "\(originFetches) origin fetches for \(fetches) client fetches in \(elapsed)")
-        #expect(fetches > originFetches, "the edge cached nothing: \(fetches) client fetches, \(originFetches) at the origin")
         try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"), requireLatestVersion: true)
         #expect(try await manager.contents(at: "b.txt") == Data("version 2\n".utf8))
     }
