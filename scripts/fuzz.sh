@@ -87,7 +87,8 @@ assetpack_binary() {
 # Seeds: small valid (and a few invalid) inputs of each kind, from what the tests already use.
 build_seeds() {
   local s=$work/seeds
-  [ -f "$s/.complete" ] && return
+  # Made again when the list of targets changed (a new target needs its seeds).
+  [ "$(cat "$s/.complete" 2>/dev/null)" = "${targets[*]}" ] && return
   rm -rf "$s"; mkdir -p "$s"; for t in "${targets[@]}"; do mkdir -p "$s/$t"; done
   local ap tmp
   ap=$(assetpack_binary)
@@ -156,7 +157,7 @@ p=json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))["packs"]
 sys.stdout.buffer.write(open(sys.argv[2],"rb").read()+struct.pack("<I",p["table"]["offset"]))' "$tmp/patch/repo/catalog.json" "$f" > "$s/patch/update.patch"
   done
   rm -rf "$tmp"
-  touch "$s/.complete"
+  echo "${targets[*]}" > "$s/.complete"
 }
 
 # Runs one target; prints the summary line; returns 1 if it found a crash.
@@ -174,6 +175,10 @@ run_target() {
   set -e
   local runs rate found=0
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  if [ -z "$runs" ] && ! grep -q '^==[0-9]*==ERROR\|^SUMMARY: \|deadly signal' "$log"; then
+    echo "fuzz: $t did not run (see $log): $(tail -1 "$log")" >&2
+    return 1
+  fi
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   for crash in "$crashes"/crash-* "$crashes"/oom-* "$crashes"/timeout-* "$crashes"/leak-*; do
     [ -f "$crash" ] || continue
