@@ -125,10 +125,20 @@ struct AgentChild {
 
     var output: String { String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self) }
 
-    /// Waits for the process to end without holding a thread of the shared pool.
+    /// Waits for the process to end, on a thread of its own (not the shared pool, which a busy
+    /// suite can keep from waking a waiter for seconds), learning of the exit from `waitpid`
+    /// (Foundation's `Process` can learn of it late: see `ChildExit`). The moment it returns is
+    /// close to the moment the process ended, so a caller may time the exit.
     func exit(within seconds: TimeInterval) async -> Bool {
-        (try? await waitUntil("process \(process.processIdentifier) to exit", timeout: .milliseconds(Int64(seconds * 1000))) { !process.isRunning }) != nil
+        let process = process
+        return (try? await offPool {
+            try blockingWaitUntil("process \(process.processIdentifier) to exit", timeout: .milliseconds(Int64(seconds * 1000)),
+                                  interval: .milliseconds(2)) { ChildExit.poll(process) != nil }
+        }) != nil
     }
+
+    /// How the process ended; nil while it runs.
+    var exitStatus: ChildExit.Status? { ChildExit.poll(process) }
 
     /// The built `assetpack` executable, if there is one.
     static let assetpack: String? = try? Assetpack.executable()
