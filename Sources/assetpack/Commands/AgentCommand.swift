@@ -64,7 +64,9 @@ struct AgentCommand: Command {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 printError("agent: signal \(number), stopping")
+                let started = ContinuousClock.now
                 service.stop()
+                printError("agent: stopped serving in \(ContinuousClock.now - started)")
             }
             source.resume()
             return source

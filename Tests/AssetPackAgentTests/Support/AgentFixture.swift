@@ -126,19 +126,29 @@ struct AgentChild {
     var output: String { String(decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self) }
 
     /// Waits for the process to end, on a thread of its own (not the shared pool, which a busy
-    /// suite can keep from waking a waiter for seconds), learning of the exit from `waitpid`
-    /// (Foundation's `Process` can learn of it late: see `ChildExit`). The moment it returns is
-    /// close to the moment the process ended, so a caller may time the exit.
+    /// suite can keep from waking a waiter for a second or more), watching the kernel's view of
+    /// it (`/proc/PID/stat`: gone, or a zombie) rather than `Process`, which can learn of an exit
+    /// late (see `ChildExit`). It returns close to the moment the process ended, so a caller may
+    /// time the exit.
     func exit(within seconds: TimeInterval) async -> Bool {
-        let process = process
+        let pid = process.processIdentifier
         return (try? await offPool {
-            try blockingWaitUntil("process \(process.processIdentifier) to exit", timeout: .milliseconds(Int64(seconds * 1000)),
-                                  interval: .milliseconds(2)) { ChildExit.poll(process) != nil }
+            try blockingWaitUntil("process \(pid) to exit", timeout: .milliseconds(Int64(seconds * 1000)), interval: .milliseconds(2)) {
+                Self.hasEnded(pid)
+            }
         }) != nil
     }
 
-    /// How the process ended; nil while it runs.
-    var exitStatus: ChildExit.Status? { ChildExit.poll(process) }
+    /// Whether the process `pid` has ended: it is a zombie, or already reaped.
+    static func hasEnded(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+        // "PID (COMMAND) STATE …": the state follows the last ")".
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
+    /// How the process ended (waiting up to 10 s for whoever reaps it to say); nil if it has not.
+    func exitStatus() async -> ChildExit.Status? { try? await ChildExit.wait(for: process, timeout: .seconds(10)) }
 
     /// The built `assetpack` executable, if there is one.
     static let assetpack: String? = try? Assetpack.executable()
