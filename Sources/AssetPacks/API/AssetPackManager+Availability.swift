@@ -116,13 +116,22 @@ extension AssetPackManager {
         try uninstall(installed)
     }
 
-    /// Removes an installed pack's store rows (its namespace paths with them), then its files.
+    /// Removes an installed pack's store rows (its namespace paths with them), then its files
+    /// (retired: gone from `packs/` at once, deleted in the background).
     /// A folder the store records in another form than the layout's is refused (nothing is
     /// removed): a tampered row could name any folder.
     func uninstall(_ installed: InstalledPack) throws {
         let directory = try layout.checkedInstallDirectory(installed.directory, id: installed.id)
         try store.removeInstalled(installed.id)
-        try? root.removeTree(directory)
+        retired.retire(directory)
         root.removeEmptyFolder(layout.versionsFolder(relativeOf: installed.id))
+    }
+
+    /// Waits until the folders this process retired (superseded versions, removed packs) are
+    /// deleted. An app need not call it: they are deleted in the background, and what is left
+    /// when the process exits is deleted by the next manager on the root. A command-line tool
+    /// calls it before it exits, so that the space it reports freed is free.
+    public static func waitUntilRetiredFoldersAreDeleted() {
+        RetiredFolders.waitUntilDeleted()
     }
 }

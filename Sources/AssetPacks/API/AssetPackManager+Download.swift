@@ -187,7 +187,7 @@ extension AssetPackManager {
     }
 
     /// Makes a staged pack visible: one rename into `packs/`, then one transaction; the previous
-    /// version's files go only after both.
+    /// version's files go only after both, retired (renamed away now, deleted in the background).
     private func commit(_ entry: CatalogPack, index: PackIndex, stagingFiles: String, staging: String, previous: InstalledPack?) throws {
         let directory = layout.installDirectory(id: entry.id, version: entry.version, digest: entry.digest)
         try StorageLayout.confined { () throws(ConfinementError) in
@@ -202,7 +202,7 @@ extension AssetPackManager {
                                               indexBytes: index.encoded(), indexOffset: entry.index.offset),
                                 paths: index.files.map(\.path))
         if let previous, previous.directory != directory, let old = try? layout.checkedInstallDirectory(previous.directory, id: previous.id) {
-            try? root.removeTree(old)
+            retired.retire(old)
         }
         try? root.removeTree(staging)
     }

@@ -5,10 +5,10 @@ extension AssetPackManager {
     /// After a crash, at `init`: an installed folder the store does not know is either the
     /// rename of a download whose transaction never ran — it goes back to that download's
     /// staging folder, so that the next attempt finds every chunk verified on disk and commits
-    /// without fetching — or garbage, removed. Staging folders of no pending download are removed.
+    /// without fetching — or garbage, retired (`RetiredFolders`). Staging folders of no pending download are removed.
     /// Everything goes through the confined root: a link planted in `packs/` or `staging/` is
     /// removed itself, never followed.
-    static func reconcile(layout: StorageLayout, root: ConfinedDirectory, store: ClientStore) throws {
+    static func reconcile(layout: StorageLayout, root: ConfinedDirectory, store: ClientStore, retired: RetiredFolders) throws {
         let installed = Set(try store.installedDirectories())
         let pending = try store.pendingDownloads()
         for id in (try? root.entries(layout.packsFolder)) ?? [] {
@@ -20,13 +20,13 @@ extension AssetPackManager {
                    restage(directory, into: StorageLayout.stagedFiles(staging), root: root) {
                     continue
                 }
-                try? root.removeTree(directory)
+                retired.retire(directory)
             }
             root.removeEmptyFolder(layout.versionsFolder(relativeOf: id))
         }
         let staged = Set(pending.map(\.staging))
         for name in (try? root.entries(layout.stagingFolder)) ?? [] where !staged.contains(layout.stagingDirectory(named: name)) {
-            try? root.removeTree(layout.stagingDirectory(named: name))
+            retired.retire(layout.stagingDirectory(named: name))
         }
     }
 

@@ -103,8 +103,9 @@ public actor AssetPackManager {
                           catalogClient: CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
                                                        anchor: try TrustAnchor.configured(configuration)),
                           mergedNamespace: MergedNamespace(store: store, layout: layout, root: root, languages: languages),
-                          storageLock: storageLock)
-        try Self.reconcile(layout: layout, root: root, store: store)
+                          storageLock: storageLock, retired: RetiredFolders(root: root, layout: layout))
+        try Self.reconcile(layout: layout, root: root, store: store, retired: local!.retired)
+        local!.retired.sweep()
     }
 
     /// The agent's socket when `configuration.delivery` goes through one now; nil for in-process.
@@ -129,6 +130,8 @@ public actor AssetPackManager {
         let mergedNamespace: MergedNamespace
         /// Held for the manager's lifetime: no other manager uses this root meanwhile.
         let storageLock: StorageLock
+        /// Where superseded and removed folders go to be deleted in the background.
+        let retired: RetiredFolders
     }
 
     // The in-process manager's parts. Every entry point hands its call to `agent` first when
@@ -138,6 +141,7 @@ public actor AssetPackManager {
     var client: RepositoryClient { local!.client }
     var catalogClient: CatalogClient { local!.catalogClient }
     var mergedNamespace: MergedNamespace { local!.mergedNamespace }
+    var retired: RetiredFolders { local!.retired }
 
     // MARK: Status
 

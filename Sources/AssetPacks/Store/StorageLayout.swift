@@ -30,6 +30,7 @@ package struct StorageLayout: Sendable {
     private static let databaseName = "state.sqlite"
     private static let packsName = "packs"
     private static let stagingName = "staging"
+    private static let retiredName = "retired"
     private static let stagedIndexName = "index"
     private static let stagedFilesName = "files"
     private static let stagedPatchTableName = "patch-table"
@@ -47,6 +48,9 @@ package struct StorageLayout: Sendable {
     var packsFolder: String { Self.packsName }
     /// The folder of downloads in progress, relative to the root.
     var stagingFolder: String { Self.stagingName }
+    /// The folder of folders the store no longer references, being deleted
+    /// (`RetiredFolders`), relative to the root.
+    var retiredFolder: String { Self.retiredName }
     /// The folder holding the version folders of installed pack `id`, relative to the root.
     func versionsFolder(relativeOf id: String) -> String { Self.packsName + "/" + id }
     /// The client store (`ClientStore`).
