@@ -13,8 +13,9 @@
 # Before each run (untimed, the same for both): the runner's previous install is removed from
 # its root — the agent's through DELETE /v1/packs/ID, the in-process one's with `assetpack
 # remove` — so both roots stay, and both runners create the pack's thousands of files in the
-# folder where they just deleted as many. (Deleting the in-process root instead favoured it by
-# 1.1-1.6x: ext4 places a new top-level folder in another block group, while files created
+# folder where they just deleted as many; the agent deletes a removed pack's folder in the
+# background (retired/), and the set-up waits until that is done, as `assetpack remove` does.
+# (Deleting the in-process root instead favoured it by 1.1-1.6x: ext4 places a new top-level folder in another block group, while files created
 # where many were just deleted make the allocator step over the recently deleted inodes —
 # `recently_deleted` and `find_inode_bit` led the agent's kernel profile.) Then `sync` flushes
 # dirty pages. The in-process runner pays for its process start and its root's setup (lock,
@@ -44,6 +45,7 @@ idle_rss=$(awk '/VmRSS/ { print $2 }' /proc/$agent_pid/status)
 
 echo "pack $(stat -c %s "$out/repo/$pack") B; $(nproc) cores; agent pid $agent_pid, RSS at start $((idle_rss / 1024)) MiB"
 python3 bench/measure.py --setup "if [ \$1 = agent ]; then curl -s -X DELETE --unix-socket '$sock' http://agent/v1/packs/bench-corpus >/dev/null;
+    while [ -n \"\$(ls -A '$out/agent-root/retired' 2>/dev/null)\" ]; do sleep 0.05; done
   else '$bin' remove bench-corpus --root '$out/in-process' >/dev/null 2>&1 || true; fi; sync" "$rounds" \
   agent "curl -sf -X POST --unix-socket '$sock' http://agent/v1/packs/bench-corpus/ensure -o /dev/null" \
   in-process "'$bin' ensure bench-corpus --root '$out/in-process' --repo $url/ --public-key '$out/key.pub' > /dev/null"
