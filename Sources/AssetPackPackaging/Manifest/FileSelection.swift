@@ -22,6 +22,10 @@ public struct FileSelection: Sendable {
     /// Whether a file can be selected twice: only by two selectors (one walk lists each file once).
     private var tracksDuplicates = false
     private var files: [SelectedFile] = []
+    /// Where the top of the walk hands its files as it finds them (`resolve(…feed:)`), and how
+    /// many it has handed.
+    private var feed: SelectedFileFeed?
+    private var fed = 0
 
     /// The folder selector paths resolve against: `sourceRoot` (relative to `baseDirectory`) or
     /// `baseDirectory` itself, which defaults to the current directory as with `ba-package`.
@@ -31,28 +35,44 @@ public struct FileSelection: Sendable {
     }
 
     /// Selects the files of `manifest`; files are in pack order (byte-wise by pack path).
+    ///
+    /// With a `feed`, the files are also handed to it as the walk finds them (the top folder's
+    /// subfolders walked side by side on other threads, handed on in order), so that a
+    /// `PackWriter` reading the feed packs while the walk goes on; the feed is ended when the
+    /// selection is done, or abandoned when it found an error.
     public static func resolve(_ manifest: AssetPackManifest, manifestFile: String,
-                               baseDirectory: String = FileManager.default.currentDirectoryPath)
+                               baseDirectory: String = FileManager.default.currentDirectoryPath,
+                               feed: SelectedFileFeed? = nil)
         -> (files: [SelectedFile], diagnostics: [Diagnostic]) {
         let root = sourceRoot(of: manifest, baseDirectory: baseDirectory)
         guard let realRoot = realPath(root), isDirectory(realRoot) else {
+            feed?.abandon()
             return ([], [Diagnostic(.error, file: manifestFile, keyPath: manifest.sourceRoot == nil ? "" : "sourceRoot",
                                     "source root \"\(root)\" is not an existing directory")])
         }
         var s = FileSelection(manifestFile: manifestFile, root: root, realRoot: realRoot)
+        s.feed = feed
         s.tracksDuplicates = manifest.fileSelectors.count > 1
         for (i, selector) in manifest.fileSelectors.enumerated() { s.select(selector, index: i) }
         if s.files.isEmpty && !s.diagnostics.hasErrors {
             s.diagnostics.append(Diagnostic(.error, file: manifestFile, keyPath: "fileSelectors",
                                             "the selectors select no files; a pack needs at least one"))
         }
+        if s.diagnostics.hasErrors { feed?.abandon() } else { s.handOn(all: true); feed?.end() }
         s.warnAboutCaseCollisions()
         // The walk lists each folder in order; only a name that sorts between a folder and its
-        // contents ("a.txt" before "a/b") leaves the whole list out of order.
+        // contents ("a.txt" before "a/b") leaves the whole list out of order (and the feed stops).
         if zip(s.files, s.files.dropFirst()).contains(where: { !PackPath.precedes($0.packPath, $1.packPath) }) {
             s.files.sort { PackPath.precedes($0.packPath, $1.packPath) }
         }
         return (s.files, s.diagnostics)
+    }
+
+    /// Hands the files found since the last call to the feed: in batches, or `all` now.
+    private mutating func handOn(all: Bool = false) {
+        guard let feed, files.count > fed, all || files.count - fed >= 256 else { return }
+        feed.append(Array(files[fed...]))
+        fed = files.count
     }
 
     private init(manifestFile: String, root: String, realRoot: String) {
@@ -124,10 +144,14 @@ public struct FileSelection: Sendable {
         }
         names.sort(by: PackPath.precedes)
         let looks = Self.look(at: names, in: dfd)
-        let subtrees = walkSubfolders(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
-                                      index: index, visited: visited, depth: depth)
+        let subtrees = feed != nil && depth == 0
+            ? walkSubfoldersAhead(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
+                                  index: index, visited: visited, depth: depth)
+            : SubtreeResults(walkSubfolders(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
+                                            index: index, visited: visited, depth: depth))
         for (position, (name, look)) in zip(names, looks).enumerated() {
-            if let subtree = subtrees[position] {
+            defer { if depth == 0 { handOn() } }
+            if let subtree = subtrees.take(position) {
                 files += subtree.files
                 diagnostics += subtree.diagnostics
                 continue
@@ -186,6 +210,76 @@ public struct FileSelection: Sendable {
         var out: [Int: FileSelection] = [:]
         for (j, position) in folders.enumerated() { out[position] = results[j] }
         return out
+    }
+
+    /// The top folder's subfolders, walked side by side on other threads (as `walkSubfolders`
+    /// does) while the caller goes through the folder in order, taking each subtree when it is
+    /// done: the files of the first subfolders reach the feed while the others are walked.
+    private func walkSubfoldersAhead(names: [String], looks: [Look], directory: String, packPrefix: String, index: Int,
+                                     visited: Set<String>, depth: Int) -> SubtreeResults {
+        guard !tracksDuplicates else { return SubtreeResults([:]) }
+        let folders = looks.indices.filter { looks[$0].found && (looks[$0].status.st_mode & S_IFMT) == S_IFDIR }
+        let results = SubtreeResults(positions: folders)
+        let empty = FileSelection(manifestFile: manifestFile, root: root, realRoot: realRoot)
+        DispatchQueue.global().async {
+            DispatchQueue.concurrentPerform(iterations: folders.count) { j in
+                let name = names[folders[j]]
+                let real = directory + "/" + name
+                var sub = empty
+                var seen = visited
+                seen.insert(real)
+                sub.walk(directory: real, packPrefix: packPrefix.isEmpty ? name : packPrefix + "/" + name,
+                         index: index, visited: &seen, depth: depth + 1)
+                results.put(sub, at: j)
+            }
+        }
+        return results
+    }
+
+    /// Subtrees of one folder by the position of their name in it: given (`walkSubfolders`) or
+    /// arriving from other threads (`walkSubfoldersAhead`), each taken once, in order.
+    private final class SubtreeResults: @unchecked Sendable {
+        private let given: [Int: FileSelection]
+        /// Position in the folder → index in `slots`, for subtrees that arrive.
+        private let slotOf: [Int: Int]
+        private let slots: UnsafeMutablePointer<FileSelection?>
+        private let ready: [DispatchSemaphore]
+
+        init(_ given: [Int: FileSelection]) {
+            self.given = given
+            slotOf = [:]
+            slots = .allocate(capacity: 0)
+            ready = []
+        }
+
+        init(positions: [Int]) {
+            given = [:]
+            slotOf = Dictionary(uniqueKeysWithValues: positions.enumerated().map { ($1, $0) })
+            slots = .allocate(capacity: positions.count)
+            slots.initialize(repeating: nil, count: positions.count)
+            ready = positions.map { _ in DispatchSemaphore(value: 0) }
+        }
+
+        deinit {
+            // Every arriving subtree is taken before the walk returns (the folder's loop takes
+            // each position), so no thread writes here any more.
+            slots.deinitialize(count: ready.count)
+            slots.deallocate()
+        }
+
+        /// Called once per slot, from the thread that walked it.
+        func put(_ subtree: FileSelection, at slot: Int) {
+            slots[slot] = subtree
+            ready[slot].signal()
+        }
+
+        /// The subtree at `position` (waiting for it), or nil when that name is not one.
+        func take(_ position: Int) -> FileSelection? {
+            if let g = given[position] { return g }
+            guard let slot = slotOf[position] else { return nil }
+            ready[slot].wait()
+            return slots[slot].take()
+        }
     }
 
     private static let uid = getuid()

@@ -12,17 +12,27 @@ public struct ResolvedManifest: Sendable {
 
     /// Reads `path`, validates it and (when it is valid) selects its files relative to
     /// `baseDirectory` (the current directory by default, as `ba-package` does).
-    public init(path: String, baseDirectory: String = FileManager.default.currentDirectoryPath) {
+    /// With a `feed`, the selected files are handed to it as they are found (`FileSelection`);
+    /// it is abandoned when the manifest does not decode.
+    public init(path: String, baseDirectory: String = FileManager.default.currentDirectoryPath, feed: SelectedFileFeed? = nil) {
+        self.init(path: path, decoded: ManifestDecoder.load(contentsOf: URL(fileURLWithPath: path), displayName: path),
+                  baseDirectory: baseDirectory, feed: feed)
+    }
+
+    /// Selects the files of a manifest already decoded from `path` (with its diagnostics).
+    init(path: String, decoded: (manifest: AssetPackManifest?, diagnostics: [Diagnostic]), baseDirectory: String,
+         feed: SelectedFileFeed? = nil) {
         self.path = path
-        let (manifest, diagnostics) = ManifestDecoder.load(contentsOf: URL(fileURLWithPath: path), displayName: path)
-        self.manifest = manifest
-        self.diagnostics = diagnostics
+        manifest = decoded.manifest
+        diagnostics = decoded.diagnostics
         files = []
-        if let manifest {
-            let selection = FileSelection.resolve(manifest, manifestFile: path, baseDirectory: baseDirectory)
-            files = selection.files
-            self.diagnostics += selection.diagnostics
+        guard let manifest else {
+            feed?.abandon()
+            return
         }
+        let selection = FileSelection.resolve(manifest, manifestFile: path, baseDirectory: baseDirectory, feed: feed)
+        files = selection.files
+        diagnostics += selection.diagnostics
     }
 
     /// Whether the manifest can be packaged: it decoded and nothing is an error.

@@ -51,6 +51,12 @@ public struct PackWriter {
     }
 
     public func write(metadata: PackMetadata, files: [SelectedFile], to destination: String) throws -> PackSummary {
+        try write(metadata: metadata, feed: SelectedFileFeed(ended: files), to: destination)
+    }
+
+    /// Writes the files of `feed` as the selection brings them (`SelectedFileFeed`). When the
+    /// feed stops (`SelectedFileFeed.Stop`), nothing is written and the stop is thrown.
+    public func write(metadata: PackMetadata, feed: SelectedFileFeed, to destination: String) throws -> PackSummary {
         if let problem = SettingBounds.problem("threads", threads, in: SettingBounds.threads, reason: SettingBounds.threadsReason)
             ?? SettingBounds.problem("compression level", compressionLevel, in: SettingBounds.compressionLevel) {
             throw PackWriteError.invalidSetting(problem)
@@ -69,13 +75,11 @@ public struct PackWriter {
             try pipeline.submit(batch)
         }
         // Runs of small files are read ahead by a few threads; large files are read here.
-        let smallFiles = SmallFileReader(files: files, runs: SmallFileReader.runs(of: files, minimumSize: parameters.minimumSize),
-                                         readers: max(2, min(8, workers * 2)))
+        let smallFiles = SmallFileReader(feed: feed, minimumSize: parameters.minimumSize, readers: max(2, min(8, workers * 2)))
         defer { smallFiles.finish() }
         do {
             var i = 0
-            while i < files.count {
-                let file = files[i]
+            while let file = try feed.file(i) {
                 guard file.size >= UInt64(parameters.minimumSize) else {
                     let run = try smallFiles.nextRun()
                     precondition(run.files.lowerBound == i, "small-file runs out of step")
@@ -98,6 +102,7 @@ public struct PackWriter {
             throw error
         }
         let (chunks, sequence) = try pipeline.finish()
+        let files = try feed.all()
         let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence,
                               files: files.map { FileEntry(path: $0.packPath, mode: $0.mode & 0o777, size: $0.size) },
                               formatVersion: formatVersion)

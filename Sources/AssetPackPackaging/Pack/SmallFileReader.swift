@@ -31,54 +31,63 @@ final class SmallFileReader: @unchecked Sendable {
         }
     }
 
-    private let files: [SelectedFile]
-    private let runs: [Range<Int>]
+    private let feed: SelectedFileFeed
+    private let minimumSize: Int
     private let readers: Int
     private let queue = DispatchQueue(label: "assetpack.pack.readers", attributes: .concurrent)
     private let slots: [Slot]
+    /// The runs found so far (positions in the feed) and their files; `scanned` is the first
+    /// feed position not looked at yet.
+    private var runs: [Range<Int>] = []
+    private var runFiles: [[SelectedFile]] = []
+    private var scanned = 0
     private var next = 0
 
-    /// The runs of small files in `files`, in order: consecutive files below `minimumSize`,
-    /// split at `runBytes` and `runFiles`.
-    static func runs(of files: [SelectedFile], minimumSize: Int) -> [Range<Int>] {
-        var out: [Range<Int>] = []
-        var i = 0
-        while i < files.count {
-            guard files[i].size < UInt64(minimumSize) else { i += 1; continue }
-            var j = i, bytes = 0
-            while j < files.count, files[j].size < UInt64(minimumSize), j - i < runFiles, bytes + Int(files[j].size) <= runBytes {
-                bytes += Int(files[j].size)
-                j += 1
-            }
-            out.append(i..<j)
-            i = j
-        }
-        return out
-    }
-
-    /// Reads `runs` of `files` (from `runs(of:minimumSize:)`) with `readers` threads.
-    init(files: [SelectedFile], runs: [Range<Int>], readers: Int) {
-        self.files = files
-        self.runs = runs
+    /// Reads the runs of small files of `feed` — consecutive files below `minimumSize`, split at
+    /// `runBytes` and `runFiles` — with `readers` threads, as the feed brings the files.
+    init(feed: SelectedFileFeed, minimumSize: Int, readers: Int) {
+        self.feed = feed
+        self.minimumSize = minimumSize
         self.readers = max(1, readers)
         slots = (0..<Self.depth).map { _ in Slot(capacity: Self.runBytes) }
-        for r in 0..<min(Self.depth, runs.count) { start(r) }
+    }
+
+    /// Whether run `r` exists, finding the runs up to it in the feed (waiting for the selection).
+    private func hasRun(_ r: Int) throws -> Bool {
+        while runs.count <= r {
+            var i = scanned
+            while let f = try feed.file(i), f.size >= UInt64(minimumSize) { i += 1 }
+            guard let first = try feed.file(i) else { scanned = i; return false }
+            var files = [first], bytes = Int(first.size), j = i + 1
+            while j - i < Self.runFiles, let f = try feed.file(j), f.size < UInt64(minimumSize), bytes + Int(f.size) <= Self.runBytes {
+                files.append(f)
+                bytes += Int(f.size)
+                j += 1
+            }
+            runs.append(i..<j)
+            runFiles.append(files)
+            scanned = j
+        }
+        return true
     }
 
     /// Waits until every read in flight has ended (before the writer returns or throws).
     func finish() { for slot in slots { slot.group.wait() } }
 
     /// The next run's bytes, its files end to end; valid until the following call. Throws the
-    /// first file of the run that could not be read, or that changed size.
+    /// first file of the run that could not be read, or that changed size (or the feed's stop).
     func nextRun() throws -> (files: Range<Int>, bytes: UnsafeRawBufferPointer) {
-        precondition(next < runs.count, "no run left")
+        if next == 0 { for r in 0..<Self.depth where try hasRun(r) { start(r) } }
+        guard try hasRun(next) else { preconditionFailure("no run left") }
         let slot = slots[next % Self.depth]
         // The run before this one is consumed: its slot reads the run `depth - 1` after this one.
-        if next >= 1, next + Self.depth - 1 < runs.count { start(next + Self.depth - 1) }
+        if next >= 1, try hasRun(next + Self.depth - 1) { start(next + Self.depth - 1) }
         slot.group.wait()
         if let failure = slot.failure { throw failure.error }
         let range = runs[next]
-        let length = range.reduce(0) { $0 + Int(files[$1].size) }
+        let length = runFiles[next].reduce(0) { $0 + Int($1.size) }
+        // Runs behind the reader are of no more use.
+        runFiles[next] = []
         next += 1
         return (range, UnsafeRawBufferPointer(start: slot.buffer, count: length))
     }
@@ -88,11 +97,11 @@ final class SmallFileReader: @unchecked Sendable {
         slot.group.wait()
         slot.run = r
         slot.failure = nil
-        let range = runs[r]
+        let range = runs[r], files = runFiles[r]
         var offsets: [Int] = []
         offsets.reserveCapacity(range.count)
         var o = 0
-        for i in range { offsets.append(o); o += Int(files[i].size) }
+        for f in files { offsets.append(o); o += Int(f.size) }
         // Each reader takes a contiguous share, so that it opens neighbours in one folder.
         let parts = min(readers, range.count)
         for part in 0..<parts {
@@ -102,13 +111,14 @@ final class SmallFileReader: @unchecked Sendable {
                 defer { folder.close() }
                 let share = (range.count * part / parts)..<(range.count * (part + 1) / parts)
                 for k in share {
-                    let i = range.lowerBound + k
                     // The byte after a file is the next file's first, which this reader writes
                     // next (or the spare byte after the run): asking for one byte more than the
                     // size finds a grown file without a second read. The share's last file
                     // borders another reader's share, so it asks separately.
                     let after = k + 1 == share.upperBound && k + 1 < range.count
-                    if let error = Self.read(files[i], into: slot.buffer + offsets[k], readsPast: !after, folder: &folder) { slot.fail(i, error) }
+                    if let error = Self.read(files[k], into: slot.buffer + offsets[k], readsPast: !after, folder: &folder) {
+                        slot.fail(range.lowerBound + k, error)
+                    }
                 }
                 slot.group.leave()
             }

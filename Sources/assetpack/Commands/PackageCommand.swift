@@ -33,7 +33,6 @@ struct PackageCommand: Command {
     init() {}
 
     func run() throws -> Int32 {
-        let (manifest, files) = try ResolvedManifest(path: manifestPath).reportOrThrow()
         var writer = PackWriter()
         if let n = threads { writer.threads = n }
         if let n = level { writer.compressionLevel = n }
@@ -43,12 +42,16 @@ struct PackageCommand: Command {
             if let problem = p.problem { throw CLIError.usage("--chunk-average: \(problem)") }
             writer.parameters = p
         }
-        let summary: PackSummary
+        // The files are packed while the selection still walks the tree; an invalid manifest
+        // writes nothing, and its diagnostics are reported as `validate` reports them.
+        let written: (resolved: ResolvedManifest, summary: PackSummary?)
         do {
-            summary = try writer.write(metadata: PackMetadata(manifest), files: files, to: output)
+            written = try writer.write(manifestAt: manifestPath, to: output)
         } catch {
             throw CLIError.failure("\(manifestPath): \(error)")
         }
+        let (manifest, _) = try written.resolved.reportOrThrow()
+        guard let summary = written.summary else { throw CLIError.failure("\(manifestPath): nothing was written") }
         if json {
             struct Out: Encodable { var pack: String; var assetPackID: String; var files: Int; var chunks: Int; var installSize: UInt64; var packSize: UInt64; var digest: String }
             print(jsonString(Out(pack: output, assetPackID: manifest.assetPackID, files: summary.fileCount, chunks: summary.chunkCount,

@@ -1,0 +1,54 @@
+import AssetPackFormat
+import Foundation
+
+extension PackWriter {
+    /// Resolves the manifest at `path` and writes its pack to `destination`, packing while the
+    /// selection still walks the source tree (`SelectedFileFeed`): the walk runs on a thread of
+    /// its own and hands its files on in pack order, the writer reads and compresses them as
+    /// they come. The result is the same pack as `write(metadata:files:to:)` of the resolved
+    /// files gives: when the files do not come in pack order (several selectors, or a name that
+    /// sorts between a folder and its contents) the sorted list is packed once the walk is done.
+    ///
+    /// - Returns: the resolved manifest with every diagnostic, and the summary — nil when the
+    ///   manifest is not valid (nothing is written then; the diagnostics say why).
+    public func write(manifestAt path: String, baseDirectory: String = FileManager.default.currentDirectoryPath,
+                      to destination: String) throws -> (resolved: ResolvedManifest, summary: PackSummary?) {
+        let decoded = ManifestDecoder.load(contentsOf: URL(fileURLWithPath: path), displayName: path)
+        guard let manifest = decoded.manifest, !decoded.diagnostics.hasErrors else {
+            return (ResolvedManifest(path: path, decoded: decoded, baseDirectory: baseDirectory), nil)
+        }
+        let feed = SelectedFileFeed()
+        let selection = SelectionThread { ResolvedManifest(path: path, decoded: decoded, baseDirectory: baseDirectory, feed: feed) }
+        let written = Result { try write(metadata: PackMetadata(manifest), feed: feed, to: destination) }
+        let resolved = selection.result()
+        guard resolved.isValid else { return (resolved, nil) }
+        switch written {
+        case .success(let summary): return (resolved, summary)
+        case .failure(SelectedFileFeed.Stop.outOfOrder):
+            return (resolved, try write(metadata: PackMetadata(manifest), files: resolved.files, to: destination))
+        case .failure(let error): throw error
+        }
+    }
+}
+
+/// Runs a selection on a thread of its own (not a pool thread: the walk waits for subtrees that
+/// pool threads walk) and hands back its result.
+private final class SelectionThread: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var value: ResolvedManifest?
+
+    init(_ body: @escaping @Sendable () -> ResolvedManifest) {
+        let thread = Thread { [self] in
+            value = body()
+            done.signal()
+        }
+        // Folders nest as deep as a source tree does; the walk recurses once a level.
+        thread.stackSize = 16 << 20
+        thread.start()
+    }
+
+    func result() -> ResolvedManifest {
+        done.wait()
+        return value!
+    }
+}
