@@ -150,3 +150,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: w.dir.file("none.html")))
     }
 }
+
+/// `verify-catalog --channel`: what operators run against the CDN after an upload.
+@Suite struct VerifyChannelCatalogCLITests {
+    @Test func verifyCatalogChecksTheChannelItIsAskedFor() async throws {
+        let w = try ChannelCLITests.Workspace()
+        _ = try await w.run(["keygen", "-o", "signing.pem"])
+        try w.write(seed: 7)
+        _ = try await w.run(["publish", "Manifests/Levels.json", "--repo", "site", "--key", "signing.pem"])
+        _ = try await w.run(["publish", "Manifests/Levels.json", "--repo", "site", "--key", "signing.pem", "--channel", "beta"])
+        let beta = try await w.run(["verify-catalog", "site", "--public-key", "signing.pem.pub", "--channel", "beta"])
+        #expect(beta.stdout.contains("Channel:    beta (catalog format 2)"), "\(beta.stdout)")
+        let main = try await w.run(["verify-catalog", "site", "--public-key", "signing.pem.pub"])
+        #expect(main.stdout.contains("Channel:    default (catalog format 1)"), "\(main.stdout)")
+        // beta's catalog where gamma's should be: refused, naming both channels.
+        try w.dir.write("site/channels/gamma/catalog.json", try #require(w.dir.contents("site/channels/beta/catalog.json")))
+        let swapped = try await Assetpack.run(["verify-catalog", "site", "--public-key", "signing.pem.pub", "--channel", "gamma"], in: w.dir.path)
+        #expect(swapped.status == 1 && swapped.stderr.contains("signed for channel 'beta' and was served where channel 'gamma' was expected"), "\(swapped.stderr)")
+        let missing = try await Assetpack.run(["verify-catalog", "site", "--public-key", "signing.pem.pub", "--channel", "rc"], in: w.dir.path)
+        #expect(missing.status == 1 && missing.stderr.contains("channels/rc/catalog.json: cannot read"), "\(missing.stderr)")
+    }
+}
