@@ -163,3 +163,32 @@ import Testing
         #expect(try await manager.contents(at: "x.txt") == Data("beta\n".utf8))
     }
 }
+
+/// A store from before channels: its floor is the catalog row's version, so the rollback
+/// protection it had holds on (and format-1 catalogs, which every default-channel publish still
+/// writes, are read as before).
+@Suite struct ChannelFloorMigrationTests {
+    @Test func aStoreFromBeforeChannelsKeepsItsRollbackFloor() async throws {
+        let repo = try TestRepository()
+        try repo.put("World", files: ["x.txt": text("one\n")])
+        try repo.publish()
+        let first = repo.catalogBytes()
+        #expect(try SignedCatalog.parse(first).format == 1)
+        try repo.put("World", files: ["x.txt": text("two\n")])
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        do {
+            let manager = try repo.manager(root: root.path, server: server)
+            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "World"))
+        }
+        // As a client before channels left it: the catalog row, no per-channel floor.
+        try root.store().setSetting("catalogFloor.default", nil)
+        try repo.place("catalog.json", first)
+        let manager = try repo.manager(root: root.path, server: server)
+        let error = await managerError { _ = try await manager.checkForUpdates() }
+        guard case .catalog(let refusal)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(refusal == .rolledBack(version: 1, minimumVersion: 2))
+        #expect(try await manager.contents(at: "x.txt") == Data("two\n".utf8))
+    }
+}
