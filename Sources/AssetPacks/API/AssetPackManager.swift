@@ -158,7 +158,10 @@ public actor AssetPackManager {
         if inFlight[assetPack.id] != nil || pending != nil { status.insert(.downloading) }
         guard let installed = try store.installedPack(assetPack.id) else { return status.union(.downloadAvailable) }
         status.insert(.downloaded)
-        if installed.version == assetPack.version { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
+        // The same content under another version number (a channel that numbered it otherwise)
+        // is up to date too: updates follow the pack digest.
+        let sameContent = catalog?.pack(withID: assetPack.id).map { $0.version == assetPack.version && $0.digest == installed.digest } ?? false
+        if installed.version == assetPack.version || sameContent { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
         return status
     }
 
