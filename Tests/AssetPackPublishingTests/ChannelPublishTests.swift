@@ -1,6 +1,7 @@
 import AssetPackFormat
 @testable import AssetPackPublishing
 import Foundation
+import Synchronization
 import TestRepositories
 import TestSupport
 import Testing
@@ -188,18 +189,23 @@ import Testing
 
     /// Two publishes racing on one repository (a channel each, and both on one channel): the lock
     /// serializes them, each catalog is whole and signed, and versions are never given twice.
-    @Test func racingPublishesAreSerializedByTheLock() async throws {
+    @Test func racingPublishesAreSerializedByTheLock() throws {
         let repo = try workspace()
         try repo.put("Alpha", files: ["a.bin": patternBytes(200_000, seed: 18)])
         try publish(repo)
-        let outcomes = await withTaskGroup(of: Result<Int, any Error>.self) { group in
-            for channel in [nil, "beta", nil, "beta"] as [String?] {
-                group.addTask { Result { try publish(repo, channel: channel).version } }
+        // Threads of their own: a publish waiting for the lock blocks its thread.
+        let results = Mutex<[Result<Int, any Error>]>([])
+        let done = DispatchSemaphore(value: 0)
+        let channels: [String?] = [nil, "beta", nil, "beta"]
+        for channel in channels {
+            Thread.detachNewThread {
+                let outcome = Result { try publish(repo, channel: channel).version }
+                results.withLock { $0.append(outcome) }
+                done.signal()
             }
-            var all: [Result<Int, any Error>] = []
-            for await outcome in group { all.append(outcome) }
-            return all
         }
+        for _ in channels { done.wait() }
+        let outcomes = results.withLock { $0 }
         #expect(outcomes.allSatisfy { if case .success = $0 { true } else { false } }, "\(outcomes)")
         #expect(try verified(repo, channel: nil).version == 3)
         #expect(try verified(repo, channel: "beta").version == 2)

@@ -25,7 +25,7 @@ public enum HeadlessChromium {
     /// Renders the file `page` at `width`×`height` with networking shut off (every host maps to
     /// nothing, so a page that fetches anything renders without it) and returns what the
     /// screenshot shows.
-    public static func screenshot(of page: String, width: Int = 1280, height: Int = 1600, in directory: TemporaryDirectory) async throws -> Screenshot {
+    public static func screenshot(of page: String, width: Int = 1000, height: Int = 1200, in directory: TemporaryDirectory) async throws -> Screenshot {
         let png = directory.file("screenshot-\(UUID().uuidString.prefix(8)).png")
         let result = try await ChildProcess.run(try executable(), [
             "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
@@ -35,12 +35,12 @@ public enum HeadlessChromium {
         guard FileManager.default.fileExists(atPath: png) else {
             throw TestSupportError("chromium wrote no screenshot (exit \(result.status)): \(result.stderr.suffix(2000))")
         }
-        return try inspect(png: png)
+        return try await inspect(png: png)
     }
 
     /// Decodes an 8-bit RGB or RGBA, non-interlaced PNG with Python's zlib (the standard library's
     /// inflate) and counts its colours.
-    static func inspect(png: String) throws -> Screenshot {
+    static func inspect(png: String) async throws -> Screenshot {
         let script = """
         import sys, zlib, struct
         data = open(sys.argv[1], 'rb').read()
@@ -71,7 +71,7 @@ public enum HeadlessChromium {
             prev = line
         print(w, h, len(colours), inked / float(w * h))
         """
-        let result = try ChildProcess.runBlocking("/usr/bin/python3", ["-c", script, png])
+        let result = try await ChildProcess.run("/usr/bin/python3", ["-c", script, png], timeout: .seconds(120))
         let fields = String(decoding: result.output, as: UTF8.self).split(whereSeparator: \.isWhitespace)
         guard result.status == 0, fields.count == 4, let w = Int(fields[0]), let h = Int(fields[1]), let c = Int(fields[2]), let share = Double(fields[3]) else {
             throw TestSupportError("cannot read the screenshot \(png): \(result.stderr)")
