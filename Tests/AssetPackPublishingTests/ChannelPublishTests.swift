@@ -212,6 +212,29 @@ import Testing
         #expect(!repo.snapshot().keys.contains { $0.contains(".assetpack-staging-") })
     }
 
+    /// With a root, a promotion (like a rollout change or a rollback) signs the timestamp after
+    /// the catalog, naming every channel's catalog; without the timestamp key it is refused
+    /// before anything is written.
+    @Test func aPromotionInRootModeSignsTheTimestampToo() throws {
+        let repo = try workspace()
+        let keys = try TestRootKeys()
+        try repo.startRoot(keys)
+        try repo.put("Alpha", files: ["a.bin": patternBytes(10_000, seed: 20)])
+        try repo.publish(keys)
+        try repo.put("Alpha", files: ["a.bin": patternBytes(10_000, seed: 21)])
+        let options = repo.publishOptions(now: Date()) { $0.timestampKey = keys.timestamp; $0.channel = "beta" }
+        _ = try Publisher(key: keys.catalog, options: options).publish(manifests: repo.manifestPaths)
+        let before = repo.snapshot()
+        var editor = ChannelEditor(repository: repo.path, key: keys.catalog)
+        #expect(#expect(throws: PublishError.self) { try editor.promote(from: "beta", to: nil) }?.description.contains("pass --timestamp-key") == true)
+        #expect(repo.snapshot() == before)
+        editor.timestampKey = keys.timestamp
+        let change = try editor.promote(from: "beta", to: nil)
+        let stamp = try #require(change.timestamp)
+        #expect(stamp.catalog.sha256 == SHA256Digest.hash(repo.catalogBytes()).hex && stamp.catalog.version == 2)
+        #expect(stamp.channels?["beta"]?.sha256 == SHA256Digest.hash(try #require(repo.contents("channels/beta/catalog.json"))).hex)
+    }
+
     @Test func timestampNamesEveryChannelsCatalog() throws {
         let repo = try workspace()
         let keys = try TestRootKeys()
