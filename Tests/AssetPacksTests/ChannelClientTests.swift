@@ -191,4 +191,33 @@ import Testing
         #expect(refusal == .rolledBack(version: 1, minimumVersion: 2))
         #expect(try await manager.contents(at: "x.txt") == Data("two\n".utf8))
     }
+
+    /// The same store follows a channel for a while and comes back: the default channel's floor,
+    /// which lay in the catalog row alone, was kept when beta's catalog replaced the row.
+    @Test func aStoreFromBeforeChannelsKeepsItsFloorAcrossASwitch() async throws {
+        let repo = try TestRepository()
+        try repo.put("World", files: ["x.txt": text("one\n")])
+        try repo.publish()
+        let first = repo.catalogBytes()
+        try repo.put("World", files: ["x.txt": text("two\n")])
+        try repo.publish()
+        _ = try repo.publishReport { $0.channel = "beta" }
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        do {
+            let manager = try repo.manager(root: root.path, server: server)
+            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "World"))
+        }
+        try root.store().setSetting("catalogFloor.default", nil)
+        do {
+            let beta = try repo.manager(root: root.path, server: server) { $0.channel = "beta" }
+            _ = try await beta.checkForUpdates()
+        }
+        #expect(try root.store().setting("catalogFloor.default") == "2")
+        try repo.place("catalog.json", first)
+        let manager = try repo.manager(root: root.path, server: server)
+        let error = await managerError { _ = try await manager.checkForUpdates() }
+        guard case .catalog(let refusal)? = error else { Issue.record("got \(String(describing: error))"); return }
+        #expect(refusal == .rolledBack(version: 1, minimumVersion: 2))
+    }
 }

@@ -146,6 +146,12 @@ final class ClientStore: @unchecked Sendable {
     private static func floorKey(_ channel: String?) -> String { "catalogFloor.\(channel ?? ChannelName.defaultName)" }
 
     private func recordCatalog(version: Int, payload: [UInt8], envelope: [UInt8], channel: String?) throws {
+        // A store from before channels keeps its default channel's floor in the catalog row only:
+        // written out before another channel's catalog replaces the row.
+        if let accepted = try acceptedCatalog(), let previous = try? CatalogCoding.decode(accepted.payload),
+           try setting(Self.floorKey(previous.channel)) == nil {
+            try setSetting(Self.floorKey(previous.channel), String(accepted.version))
+        }
         if version > (try catalogFloor(channel: channel) ?? 0) { try setSetting(Self.floorKey(channel), String(version)) }
         try db.query("""
             INSERT INTO catalog(singleton, version, payload, envelope, fetched_at) VALUES (1, ?1, ?2, ?3, ?4)
