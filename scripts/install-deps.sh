@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what AssetPacks builds and tests with on Debian 12: the C libraries it links, the
 # tools its integration tests and benchmarks run beside it (nginx, varnish, curl, openssl, systemd for
-# systemd-socket-activate, util-linux for setpriv), and moto (an S3 endpoint) from PyPI.
+# systemd-socket-activate, util-linux for setpriv, chromium to render the repository report headless), and moto (an S3 endpoint) from PyPI.
 # Idempotent; skips what is already there. Needs root for apt-get (or sudo).
 # With --bench it also installs what the benchmarks in bench/ drive (wrk; the AWS CLI from PyPI).
 set -euo pipefail
 packages=(libzstd-dev libssl-dev libcurl4-openssl-dev libmicrohttpd-dev libsqlite3-dev
-          zstd nginx-light varnish curl openssl ca-certificates systemd util-linux)
+          zstd nginx-light varnish curl openssl ca-certificates systemd util-linux chromium)
 [ "${1:-}" = "--bench" ] && packages+=(wrk)
 missing=()
 for p in "${packages[@]}"; do

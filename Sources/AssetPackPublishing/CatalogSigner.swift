@@ -5,6 +5,7 @@ extension SigningKey {
     public func signedCatalog(_ catalog: Catalog) throws(KeyError) -> [UInt8] {
         let payload = CatalogCoding.encode(catalog)
         let signature = try sign(SignedCatalog.signedMessage(for: payload))
-        return SignedCatalog(payload: payload, signatures: [CatalogSignature(keyID: publicKey.keyID, signature: signature)]).encoded()
+        return SignedCatalog(payload: payload, signatures: [CatalogSignature(keyID: publicKey.keyID, signature: signature)],
+                             format: catalog.requiredFormat).encoded()
     }
 }

@@ -38,6 +38,13 @@ public struct PublishOptions {
     /// How long the new timestamp stays valid (default 1 day).
     public var timestampExpiresIn: TimeInterval = TimestampSigner.defaultExpiry
 
+    /// The channel to publish to (`--channel`): nil for the default channel (`DIR/catalog.json`),
+    /// else `DIR/channels/NAME/catalog.json`.
+    public var channel: String?
+    /// A staged rollout (`--rollout P%`): the new versions go to P % of clients (0…100), the
+    /// previous catalog's packs to the others; nil publishes to every client.
+    public var rolloutPercent: Int?
+
     public init(repository: String) { self.repository = repository }
 
     /// The cache beside a repository folder: `site` → `.site.publish-cache.json` in the folder

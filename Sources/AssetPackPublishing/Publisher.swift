@@ -26,6 +26,11 @@ public struct Publisher {
             throw PublishError.invalidOption(problem)
         }
         guard options.expiresIn > 0 else { throw PublishError.invalidOption("the expiry must be in the future") }
+        let channel = ChannelName.normalized(options.channel)
+        if let channel, let why = ChannelName.problem(with: channel) { throw PublishError.invalidOption("channel \"\(channel)\" \(why)") }
+        if let percent = options.rolloutPercent, !(0...100).contains(percent) {
+            throw PublishError.invalidOption("the rollout percentage must be 0 to 100, found \(percent)")
+        }
         var report = PublishReport()
         let inputs = manifests.map { ResolvedManifest(path: $0, baseDirectory: options.baseDirectory) }
         let diagnostics = inputs.flatMap(\.diagnostics)
@@ -33,7 +38,9 @@ public struct Publisher {
         report.diagnostics = diagnostics
         let trust = try RepositoryTrust.load(repository: options.repository)
         try checkKeys(against: trust)
-        let old = try existingCatalog(trust: trust)
+        let catalogs = RepositoryCatalogs(repository: options.repository, keys: trust.map { $0.everyCatalogKey } ?? [key.publicKey])
+        var old = try catalogs.catalog(of: channel)
+        var rolloutBase = try Self.rolloutBase(old: old, percent: options.rolloutPercent, channel: channel)
         var packs = inputs.map { input in
             LintPack(id: input.manifest!.assetPackID, language: input.manifest!.language,
                      downloadPolicy: input.manifest!.downloadPolicy, files: input.files)
@@ -54,6 +61,9 @@ public struct Publisher {
         } else {
             transaction = try RepositoryTransaction(repository: options.repository)
             staging = transaction!.staging
+            // Read again under the lock: a publish that ran meanwhile has written a newer catalog.
+            old = try catalogs.catalog(of: channel)
+            rolloutBase = try Self.rolloutBase(old: old, percent: options.rolloutPercent, channel: channel)
         }
         defer { if options.checkOnly { try? FileManager.default.removeItem(atPath: staging) } }
 
@@ -75,7 +85,8 @@ public struct Publisher {
         report.builds = built.map { PackBuild(id: $0.info.metadata.assetPackID, reused: $0.reused, cached: false) }
         let version = (old?.version ?? 0) + 1
         let entries = built.map { $0.info.catalogEntry(version: 0, path: PackFileInfo.repositoryPath(id: $0.info.metadata.assetPackID, digest: $0.info.digest)) }
-        var plan = RepositoryPlan(old: old, built: entries, catalogVersion: version, keep: options.keep)
+        let others = transaction == nil ? [] : try catalogs.others(than: channel).map(\.catalog)
+        var plan = RepositoryPlan(old: old, built: entries, catalogVersion: version, keep: options.keep, versions: PackVersions(others + (try catalogs.histories())))
         var largestHosted: [String: UInt64] = [:]
         for r in plan.retired { largestHosted[r.id] = max(largestHosted[r.id] ?? 0, r.size) }
         report.findings += linter.lintCompressedSizes(packs, largestHosted: largestHosted)
@@ -84,26 +95,17 @@ public struct Publisher {
 
         try placePackFiles(&plan, built: built, old: old, transaction: transaction)
         try makePatches(&plan, staging: staging, transaction: transaction, report: &report)
-        let catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
-                              packs: plan.packs, retired: plan.retired, removed: plan.removed)
+        var catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
+                              packs: plan.packs, retired: plan.retired, removed: plan.removed, channel: channel)
+        if let percent = options.rolloutPercent, let rolloutBase, percent < 100 {
+            catalog.rollout = CatalogRollout(percent: percent, fromVersion: rolloutBase.version, packs: rolloutBase.packs)
+        }
         try options.beforeCatalogCommit?()
-        let catalogBytes = try key.signedCatalog(catalog)
         // With a root, the timestamp naming the new catalog is made (and checked) before the
         // catalog is written, and written right after it.
-        var timestamp: (TimestampMetadata, [UInt8])?
-        if let trust, let timestampKey = options.timestampKey {
-            let signer = TimestampSigner(key: timestampKey, expiresIn: options.timestampExpiresIn, now: options.now)
-            let stamp = try signer.makeTimestamp(trust: trust, repository: options.repository, catalogBytes: catalogBytes)
-            timestamp = (stamp, try stamp.signed(by: timestampKey))
-        }
-        try transaction.commitCatalog(catalogBytes)
+        let commit = CatalogCommit(key: key, timestampKey: options.timestampKey, timestampExpiresIn: options.timestampExpiresIn, now: options.now)
         defer { transaction.finish() }
-        if let (stamp, bytes) = timestamp {
-            do { try transaction.commitFile(TrustRole.timestamp.fileName, bytes) } catch {
-                throw PublishError.io("the catalog is published, but timestamp.json could not be written (\(error)): clients refuse the catalog until 'assetpack timestamp --repo \(options.repository)' succeeds")
-            }
-            report.timestamp = stamp
-        }
+        report.timestamp = try commit.commit(catalog, transaction: transaction, trust: trust).timestamp
         report.catalog = catalog
         report.changes = plan.changes
         if let cachePath { recordCache(built, plan: plan, at: cachePath, in: &report) }
@@ -111,7 +113,8 @@ public struct Publisher {
         if !changed.isEmpty {
             report.updates = (try? RepositoryUpdates.sizes(repository: options.repository, catalog: catalog, ids: changed)) ?? []
         }
-        (report.deletedFiles, report.cleanupWarnings) = deleteRetiredFiles(plan.deletions, transaction: transaction)
+        let deletions = CatalogCommit.deletable(plan.deletions, keeping: catalog, others: others)
+        (report.deletedFiles, report.cleanupWarnings) = deleteRetiredFiles(deletions, transaction: transaction)
         return report
     }
 
@@ -254,19 +257,18 @@ public struct Publisher {
         }
     }
 
-    /// The repository's current catalog, verified with this key — with a root, with any catalog
-    /// key its chain ever named, so that the first publish after a key rotation carries the
-    /// versions on (its expiry is not checked: republishing is how an expired catalog is
-    /// replaced); nil when there is none yet.
-    private func existingCatalog(trust: RepositoryTrust?) throws -> Catalog? {
-        let path = "\(options.repository)/\(CatalogFormat.fileName)"
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else { throw PublishError.io("cannot read \(path)") }
-        let keys = trust.map { $0.everyCatalogKey } ?? [key.publicKey]
-        do {
-            return try CatalogVerifier(publicKeys: keys).verify([UInt8](data), now: nil)
-        } catch {
-            throw PublishError.existingCatalog(path: path, error)
+    /// What the clients outside a new rollout keep: the previous catalog's packs, or, when a
+    /// halted rollout (0 %) is in place, the packs that rollout kept. A rollout still under way
+    /// (1…99 %) must be widened to 100 % or halted first; a rollout needs a catalog to start from.
+    static func rolloutBase(old: Catalog?, percent: Int?, channel: String?) throws -> (version: Int, packs: [CatalogPack])? {
+        guard let percent, percent < 100 else { return nil }
+        guard let old else {
+            throw PublishError.invalidOption("a rollout needs earlier versions to keep for the other clients: \(ChannelName.describe(channel)) has no catalog yet; publish without --rollout first")
         }
+        guard let running = old.rollout else { return (old.version, old.packs) }
+        guard running.percent == 0 else {
+            throw PublishError.invalidOption("a rollout is under way on \(ChannelName.describe(channel)) (\(running.percent) % of clients on catalog version \(old.version)): widen it to 100 or halt it (0) with 'assetpack rollout' before starting another")
+        }
+        return (running.fromVersion, running.packs)
     }
 }

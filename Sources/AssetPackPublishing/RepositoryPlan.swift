@@ -11,10 +11,13 @@ struct RepositoryPlan {
     var changes: [PackChange] = []
 
     /// - Parameters:
-    ///   - built: one entry per pack given, at its content-addressed path (its version is ignored).
+    ///   - built: one entry per pack given, at its content-addressed path; a version of 0 is
+    ///     allocated here, any other is kept (a promoted or rolled-back entry).
     ///   - catalogVersion: the version of the catalog being made.
     ///   - keep: versions per pack whose files stay, the current one included (≥ 1).
-    init(old: Catalog?, built: [CatalogPack], catalogVersion: Int, keep: Int) {
+    ///   - versions: the versions the repository's other channels use: a version number is
+    ///     allocated once across channels, and content another channel has keeps its number.
+    init(old: Catalog?, built: [CatalogPack], catalogVersion: Int, keep: Int, versions: PackVersions = PackVersions()) {
         let oldRetired = old?.retired ?? []
         var retiredNow = oldRetired
         for var entry in built.sorted(by: { $0.id < $1.id }) {
@@ -26,8 +29,16 @@ struct RepositoryPlan {
             }
             // Versions never repeat, even for a pack that left the catalog and came back.
             let earlier = oldRetired.filter { $0.id == entry.id }.map(\.version) + (old?.removed ?? []).filter { $0.id == entry.id }.map(\.version)
-            let highest = ([previous?.version ?? 0] + earlier).max() ?? 0
-            entry.version = highest + 1
+                + (old?.rollout?.packs ?? []).filter { $0.id == entry.id }.map(\.version)
+            let local = ([previous?.version ?? 0] + earlier).max() ?? 0
+            if entry.version > 0 {
+                // An entry that comes with its version (a promotion, a rollback): the same content
+                // keeps the same number across the repository.
+            } else if let theirs = versions.byDigest[entry.id]?[entry.digest], theirs > local {
+                entry.version = theirs
+            } else {
+                entry.version = max(local, versions.highest[entry.id] ?? 0) + 1
+            }
             packs.append(entry)
             changes.append(PackChange(id: entry.id, kind: previous == nil ? .added : .updated, previousVersion: previous?.version, version: entry.version))
         }

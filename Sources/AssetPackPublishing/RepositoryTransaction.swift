@@ -83,12 +83,28 @@ final class RepositoryTransaction {
 
     /// Writes `catalog.json` durably and atomically. After this the publish is done; the lock
     /// stays held for the work that follows (the publish cache, deletions) until `finish`.
-    func commitCatalog(_ bytes: [UInt8]) throws {
+    func commitCatalog(_ bytes: [UInt8], channel: String? = nil) throws {
+        guard ChannelName.normalized(channel) == nil else {
+            try writeFile(ChannelName.catalogPath(channel), bytes)
+            committed = true
+            return
+        }
         let file = try AtomicFile(destination: "\(repository)/\(CatalogFormat.fileName)")
         try file.write(bytes)
         try file.commit()
         Self.syncDirectory(repository)
         committed = true
+    }
+
+    /// Writes `relativePath` durably and atomically (write-temporary-then-rename), creating the
+    /// folders on the way, never through a link in the repository.
+    func writeFile(_ relativePath: String, _ bytes: [UInt8]) throws {
+        guard let folder else { throw PublishError.io("the publish into \(repository) has ended") }
+        let parent = (relativePath as NSString).deletingLastPathComponent
+        try Self.confined { () throws(ConfinementError) in
+            if !parent.isEmpty { _ = try folder.directory(parent, create: true) }
+            try folder.write(bytes, to: relativePath)
+        }
     }
 
     /// Writes the top-level file `name` (`timestamp.json`, `root.json`) durably and atomically,

@@ -42,22 +42,35 @@ public struct TimestampSigner {
         return stamp
     }
 
-    /// The timestamp for `catalogBytes` (the catalog about to be or already in place), with the
-    /// version after the repository's current one.
-    func makeTimestamp(trust: RepositoryTrust, repository: String, catalogBytes: [UInt8]) throws -> TimestampMetadata {
+    /// The timestamp for `catalogBytes` (`channel`'s catalog, about to be or already in place) and
+    /// the catalogs of every other channel as they are, with the version after the repository's
+    /// current one.
+    func makeTimestamp(trust: RepositoryTrust, repository: String, catalogBytes: [UInt8], channel: String? = nil) throws -> TimestampMetadata {
         guard expiresIn > 0 else { throw PublishError.invalidOption("the timestamp's expiry must be in the future") }
         guard trust.root.timestampPublicKeys.contains(key.publicKey) else {
             throw PublishError.trust("the timestamp key \(key.publicKey.keyID) is not a timestamp key of root version \(trust.current.version) (it names \(trust.root.timestampPublicKeys.map(\.keyID).joined(separator: ", "))); rotate it in with 'assetpack rotate --timestamp-key'")
         }
-        let catalog: Catalog
-        do { catalog = try trust.current.verifyCatalog(catalogBytes, now: now) } catch {
-            throw PublishError.trust("\(repository)/\(CatalogFormat.fileName) cannot be vouched for: \(error)")
+        // Every channel's catalog: the one given for `channel`, the others as they lie.
+        let catalogs = RepositoryCatalogs(repository: repository, keys: trust.root.catalogPublicKeys)
+        var references: [String?: TimestampMetadata.CatalogReference] = [:]
+        for name in [nil] + (try catalogs.channelNames()) + [ChannelName.normalized(channel)].compactMap({ $0 }) {
+            guard references[ChannelName.normalized(name)] == nil else { continue }
+            let given = ChannelName.normalized(name) == ChannelName.normalized(channel)
+            guard let bytes = given ? catalogBytes : try catalogs.bytes(of: name) else {
+                throw PublishError.io("\(repository)/\(CatalogFormat.fileName) does not exist: publish the default channel first (timestamp.json names its catalog)")
+            }
+            let catalog: Catalog
+            do { catalog = try trust.current.verifyCatalog(bytes, now: now, channel: name) } catch {
+                throw PublishError.trust("\(repository)/\(ChannelName.catalogPath(name)) cannot be vouched for: \(error)")
+            }
+            references[ChannelName.normalized(name)] = .init(version: catalog.version, size: UInt64(bytes.count), sha256: SHA256Digest.hash(bytes))
         }
         let previous = try trust.currentTimestamp(repository: repository)
         // Whole seconds, as the file says it.
         let expires = Date(timeIntervalSince1970: now.addingTimeInterval(expiresIn).timeIntervalSince1970.rounded(.down))
-        return TimestampMetadata(version: (previous?.version ?? 0) + 1, expires: expires,
-                                 catalog: .init(version: catalog.version, size: UInt64(catalogBytes.count), sha256: SHA256Digest.hash(catalogBytes)))
+        var channels: [String: TimestampMetadata.CatalogReference] = [:]
+        for case let (name?, reference) in references { channels[name] = reference }
+        return TimestampMetadata(version: (previous?.version ?? 0) + 1, expires: expires, catalog: references[nil]!, channels: channels)
     }
 
     static func catalogBytes(_ repository: String) throws -> [UInt8] {

@@ -3,11 +3,12 @@ import Foundation
 /// The files of a repository folder in the order they must be uploaded, with their object keys
 /// and headers. Files in subfolders (the content-addressed pack files) go first, cached forever;
 /// then any other file at the top level (`root.json` among them: the kept `roots/N.root.json`
-/// went up with the first stage); `catalog.json` — the file that points at the packs — and then
-/// `timestamp.json`, which names the catalog by hash, go last, so that a reader never sees a
-/// catalog naming a file that is not there yet, nor a timestamp naming a catalog not yet there.
-/// These are four stages: files of one stage may go up in parallel, but a stage starts only
-/// once every file of the one before it is stored.
+/// went up with the first stage); then each channel's catalog (`channels/NAME/catalog.json`,
+/// mutable); `catalog.json` — the file that points at the packs — and then `timestamp.json`,
+/// which names the catalogs by hash, go last, so that a reader never sees a catalog naming a file
+/// that is not there yet, nor a timestamp naming a catalog not yet there. These are five stages:
+/// files of one stage may go up in parallel, but a stage starts only once every file of the one
+/// before it is stored.
 public struct UploadPlan: Sendable {
     public struct Item: Sendable, Equatable {
         /// `/`-separated path inside the repository folder.
@@ -19,8 +20,8 @@ public struct UploadPlan: Sendable {
         public var cacheControl: String
         /// Content-addressed, never rewritten: skipped when an object of the same size exists.
         public var isImmutable: Bool
-        /// 0 for the files in subfolders, 1 for the other top-level files, 2 for catalog.json,
-        /// 3 for timestamp.json.
+        /// 0 for the files in subfolders, 1 for the other top-level files, 2 for the channels'
+        /// catalogs, 3 for catalog.json, 4 for timestamp.json.
         public var stage: Int
     }
 
@@ -56,7 +57,7 @@ public struct UploadPlan: Sendable {
             throw .invalidRepository(path: directory, reason: "no \(Self.catalogName): not a repository (run 'assetpack publish' first)")
         }
         func rank(_ relative: String) -> Int {
-            relative == Self.timestampName ? 3 : relative == Self.catalogName ? 2 : relative.contains("/") ? 0 : 1
+            relative == Self.timestampName ? 4 : relative == Self.catalogName ? 3 : Self.isChannelCatalog(relative) ? 2 : relative.contains("/") ? 0 : 1
         }
         items = files
             .sorted { a, b in
@@ -70,6 +71,12 @@ public struct UploadPlan: Sendable {
                             cacheControl: immutable ? Self.immutableCacheControl : Self.mutableCacheControl,
                             isImmutable: immutable, stage: rank(file.relative))
             }
+    }
+
+    /// `channels/NAME/catalog.json`: a channel's catalog, mutable like `catalog.json`.
+    static func isChannelCatalog(_ relative: String) -> Bool {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[0] == "channels" && !parts[1].isEmpty && parts[2] == Substring(catalogName)
     }
 
     private static func collect(_ directory: String, relative: String, into files: inout [(relative: String, path: String, size: UInt64)]) throws(UploadError) {

@@ -27,7 +27,8 @@ func catalogBytes(at location: String, caFile: String? = nil, file: String = Cat
     if other && !isDirectory.boolValue { throw .failure("\(location): --root-key needs a repository folder, not a file") }
     let path = isDirectory.boolValue ? "\(location)/\(file)" : location
     guard let data = FileManager.default.contents(atPath: path) else {
-        throw .failure("\(path): cannot read \(other ? file : "the catalog") (is \(location) a repository\(other ? " with a root" : "")?)")
+        let trustFile = other && !file.hasSuffix(CatalogFormat.fileName)
+        throw .failure("\(path): cannot read \(other ? file : "the catalog") (is \(location) a repository\(trustFile ? " with a root" : file != CatalogFormat.fileName ? " with that channel" : "")?)")
     }
     return ([UInt8](data), path)
 }

@@ -51,7 +51,7 @@ import Testing
         // And a client reading it gets the files back.
         let alpha = try PackReader(path: "\(ws.path)/\(catalog2.pack(withID: "Alpha")!.path)")
         #expect(try alpha.contents(of: "big.bin") == patternBytes(300_000, seed: 1))
-        #expect(Set(ws.snapshot().keys) == Set(["catalog.json", "packs/", "packs/Alpha/", "packs/Beta/"] + catalog2.packs.map(\.path)))
+        #expect(Set(ws.snapshot().keys) == Set(["catalog.json", "packs/", "packs/Alpha/", "packs/Beta/", "history/", "history/1.catalog.json", "history/2.catalog.json"] + catalog2.packs.map(\.path)))
     }
 
     @Test func newContentOfTheSameSizeIsPackagedAgain() async throws {

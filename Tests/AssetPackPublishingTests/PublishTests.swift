@@ -43,8 +43,8 @@ import Testing
         #expect(catalog.packs[0].installSize == 200_002)
         #expect(catalog.packs[0].downloadPolicy == .essential(installationEventTypes: [.firstInstallation, .subsequentUpdate]))
         #expect(catalog.packs[1].language == "en")
-        // Nothing but the catalog and the pack files: no staging left behind.
-        #expect(Set(ws.snapshot().keys) == Set(["catalog.json", "packs/", "packs/Alpha/", "packs/Beta/"] + catalog.packs.map(\.path)))
+        // Nothing but the catalog, its history copy and the pack files: no staging left behind.
+        #expect(Set(ws.snapshot().keys) == Set(["catalog.json", "packs/", "packs/Alpha/", "packs/Beta/", "history/", "history/1.catalog.json"] + catalog.packs.map(\.path)))
     }
 
     @Test func packFilesAreDeterministic() throws {

@@ -61,6 +61,22 @@ import Testing
         #expect(partial.body == Array(packA[123_456..<124_456]))
     }
 
+    /// Channels go up after the packs and before the default catalog, cached briefly like it.
+    @Test func channelCatalogsGoUpAfterThePacksAndBeforeTheCatalog() throws {
+        let s3 = try client(bucket: "channels")
+        try s3.createBucket()
+        let repo = try repository(packA: patternBytes(3000, seed: 8), packB: patternBytes(4000, seed: 9))
+        try repo.write("channels/beta/catalog.json", Array(#"{"beta": 1}"#.utf8))
+        try repo.write("channels/beta/history/1.catalog.json", Array(#"{"beta": 1}"#.utf8))
+        let report = try RepositoryUploader(client: s3).upload(UploadPlan(directory: repo.path, location: S3Location(bucket: "channels")))
+        #expect(report.uploaded == ["channels/beta/history/1.catalog.json", "packs/aa/3000-a.pack", "packs/bb/4000-b.pack",
+                                    "channels/beta/catalog.json", "catalog.json"])
+        let beta = try #require(try s3.headObject("channels/beta/catalog.json"))
+        #expect(beta.cacheControl == "public, max-age=60" && beta.contentType == "application/json")
+        #expect(try s3.headObject("channels/beta/history/1.catalog.json")?.cacheControl == "public, max-age=31536000, immutable")
+        #expect(try s3.getObject("channels/beta/catalog.json").body == Array(#"{"beta": 1}"#.utf8))
+    }
+
     @Test func reuploadSkipsPacksAlreadyThereAndReplacesTheCatalog() throws {
         let s3 = try client(bucket: "again")
         try s3.createBucket()

@@ -45,6 +45,26 @@ import Testing
         #expect(plan.items.first { $0.relativePath == "timestamp.json" }?.cacheControl == "public, max-age=60")
     }
 
+    /// Packs (and the immutable histories), then every channel's catalog, then the default
+    /// catalog, then the timestamp: no catalog names a file not yet up, and the timestamp names
+    /// catalogs already there. A channel's catalog is mutable, never cached for ever.
+    @Test func channelCatalogsGoAfterThePacksAndBeforeTheCatalog() throws {
+        let dir = try repository()
+        try dir.write("channels/beta/catalog.json", Array("{}".utf8))
+        try dir.write("channels/beta/history/1.catalog.json", Array("{}".utf8))
+        try dir.write("channels/rc/catalog.json", Array("{}".utf8))
+        try dir.write("history/1.catalog.json", Array("{}".utf8))
+        try dir.write("timestamp.json", Array("{}".utf8))
+        let plan = try UploadPlan(directory: dir.path, location: S3Location(bucket: "bucket"))
+        #expect(plan.stages.map { $0.map(\.relativePath) } == [
+            ["channels/beta/history/1.catalog.json", "history/1.catalog.json", "packs/Z.pack", "packs/a/11.pack", "packs/b/22.pack"],
+            ["catalog.json.sig"], ["channels/beta/catalog.json", "channels/rc/catalog.json"], ["catalog.json"], ["timestamp.json"],
+        ])
+        let beta = try #require(plan.items.first { $0.relativePath == "channels/beta/catalog.json" })
+        #expect(!beta.isImmutable && beta.cacheControl == "public, max-age=60" && beta.contentType == "application/json")
+        #expect(plan.items.first { $0.relativePath == "history/1.catalog.json" }?.isImmutable == true)
+    }
+
     @Test func emptyPrefixUsesRelativePathsAsKeys() throws {
         let dir = try repository()
         let plan = try UploadPlan(directory: dir.path, location: S3Location(parsing: "s3://bucket"))

@@ -30,6 +30,8 @@ import Testing
         .cancelled,
         .storage("cannot write /root/x: No space left on device"),
         .invalidConfiguration("no repository URL"),
+        .channelNotFound(channel: "beta", url: "http://127.0.0.1:9/channels/beta/catalog.json"),
+        .catalog(.wrongChannel(expected: "beta", found: nil)),
     ]
 
     @Test(arguments: errors) func aReplyBringsBackTheSameError(_ error: AssetPackManagerError) throws {

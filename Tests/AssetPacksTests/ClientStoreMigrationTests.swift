@@ -55,7 +55,7 @@ import Testing
         #expect(try store.acceptedTrust() == nil)
         let trust = AcceptedTrust(anchor: "ed25519:x", rootVersion: 2, root: [1], timestampVersion: 5, timestamp: [2],
                                   timestampExpires: Date(timeIntervalSince1970: 1_700_086_400), checkedAt: Date(timeIntervalSince1970: 1_700_000_000))
-        try store.acceptTrusted(trust, catalogVersion: 8, payload: [3], envelope: [4])
+        try store.acceptTrusted(trust, catalogVersion: 8, payload: [3], envelope: [4], channel: nil)
         #expect(try ClientStore(path: path).acceptedTrust() == trust)
         #expect(try store.acceptedCatalog()?.version == 8)
         #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 3)

@@ -1,9 +1,14 @@
 import Foundation
 
-/// The catalog format version this code writes and the only one it reads (docs/FORMAT.md, "Catalog").
+/// The catalog format versions (docs/FORMAT.md, "Catalog"). Format 2 adds a channel and a staged
+/// rollout to format 1; a catalog that uses neither is written in format 1, byte for byte as
+/// before, so that clients that read only format 1 go on reading the default channel.
 public enum CatalogFormat {
-    public static let version = 1
-    /// The catalog's file name at the root of a repository.
+    /// The newest format this code reads and writes.
+    public static let version = 2
+    /// Every format this code reads.
+    public static let readable: ClosedRange<Int> = 1...2
+    /// The catalog's file name at the root of a repository (and of each channel's folder).
     public static let fileName = "catalog.json"
 }
 
@@ -23,19 +28,93 @@ public struct Catalog: Sendable, Equatable, Codable {
     /// Packs that left the catalog, with their last version, so that a pack that comes back
     /// continues its version sequence and a client knows an installed copy is gone for good.
     public var removed: [RemovedPack]
+    /// The channel this catalog is for (format 2); nil for the default channel. Inside the signed
+    /// payload, so that a catalog signed for one channel cannot stand in for another's.
+    public var channel: String?
+    /// A staged rollout in progress (format 2): `packs` go to the clients whose bucket is below
+    /// its percentage, its own packs to every other client.
+    public var rollout: CatalogRollout?
 
     public init(version: Int, published: Date, expires: Date, packs: [CatalogPack], retired: [RetiredPackFile] = [],
-                removed: [RemovedPack] = []) {
-        catalogFormat = CatalogFormat.version
+                removed: [RemovedPack] = [], channel: String? = nil, rollout: CatalogRollout? = nil) {
         self.version = version
         self.published = published
         self.expires = expires
         self.packs = packs
         self.retired = retired
         self.removed = removed
+        self.channel = channel
+        self.rollout = rollout
+        catalogFormat = channel == nil && rollout == nil ? 1 : CatalogFormat.version
     }
 
+    /// The format this catalog needs: 1 unless it names a channel or carries a rollout.
+    public var requiredFormat: Int { channel == nil && rollout == nil ? 1 : 2 }
+
     public func pack(withID id: String) -> CatalogPack? { packs.first { $0.id == id } }
+
+    /// The catalog a client in rollout bucket `bucket` (0…99) sees: without a rollout, or with
+    /// the bucket below the rollout's percentage, this one; otherwise the rollout's packs in
+    /// place of `packs`. A bucket below P is below every larger percentage, so a client never
+    /// moves back as a rollout widens.
+    public func view(forBucket bucket: Int) -> Catalog {
+        guard let rollout, bucket >= rollout.percent else { return self }
+        var view = self
+        view.packs = rollout.packs
+        view.removed = removed.filter { r in !rollout.packs.contains { $0.id == r.id } }
+        return view
+    }
+}
+
+/// A staged rollout (docs/FORMAT.md, "Catalog format 2"): the catalog's `packs` are the new
+/// versions, served to the clients whose bucket (drawn once per storage root, 0…99) is below
+/// `percent`; `packs` here are the versions every other client keeps.
+public struct CatalogRollout: Sendable, Equatable, Codable {
+    /// 0…100: 0 halts the rollout (every client on `packs` here), 100 serves the new versions to all.
+    public var percent: Int
+    /// The catalog version whose packs the clients outside the rollout keep.
+    public var fromVersion: Int
+    /// The packs of catalog version `fromVersion`, sorted by ID.
+    public var packs: [CatalogPack]
+
+    public init(percent: Int, fromVersion: Int, packs: [CatalogPack]) {
+        self.percent = percent
+        self.fromVersion = fromVersion
+        self.packs = packs
+    }
+}
+
+/// Channel names: what `publish --channel` and a client's channel accept.
+public enum ChannelName {
+    /// The name that means the default channel (`DIR/catalog.json`).
+    public static let defaultName = "default"
+
+    /// Why `name` is not a channel name; nil when it is one. 1–64 lowercase ASCII letters, digits,
+    /// `-`, `_` and `.`, starting with a letter or digit.
+    public static func problem(with name: String) -> String? {
+        guard !name.isEmpty, name.utf8.count <= 64 else { return "must be 1 to 64 characters long" }
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first) || ("0"..."9").contains(first) else {
+            return "must start with a lowercase letter or a digit"
+        }
+        guard name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }) else {
+            return "may contain only lowercase ASCII letters, digits, '-', '_' and '.'"
+        }
+        return nil
+    }
+
+    /// The channel a name means: nil for the default channel (`default` or nothing).
+    public static func normalized(_ name: String?) -> String? { name == nil || name == defaultName ? nil : name }
+
+    /// The path of a channel's catalog in a repository: `catalog.json`, or `channels/NAME/catalog.json`.
+    public static func catalogPath(_ channel: String?) -> String {
+        guard let channel = normalized(channel) else { return CatalogFormat.fileName }
+        return "channels/\(channel)/\(CatalogFormat.fileName)"
+    }
+
+    /// How messages name a channel: `'beta'`, or `the default channel`.
+    public static func describe(_ channel: String?) -> String {
+        normalized(channel).map { "channel '\($0)'" } ?? "the default channel"
+    }
 }
 
 /// One pack in the catalog, with Apple's names where Apple has one.

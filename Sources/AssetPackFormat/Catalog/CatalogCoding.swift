@@ -11,6 +11,9 @@ public enum CatalogCoding {
             var c = encoder.singleValueContainer()
             try c.encode(RFC3339.string(date))
         }
+        // The format is the one the content needs: 1 unless a channel or a rollout is named.
+        var catalog = catalog
+        catalog.catalogFormat = catalog.requiredFormat
         // The model holds only strings, integers, arrays and objects: encoding cannot fail.
         return [UInt8]((try? encoder.encode(catalog)) ?? Data())
     }
@@ -26,7 +29,7 @@ public enum CatalogCoding {
         let root: JSONNode
         do { root = try JSONParser.parse(payload) } catch { throw .malformed("payload: not valid JSON (\(error))") }
         if case .object(let members) = root.value, case .number(let format)? = members.first(where: { $0.key == "catalogFormat" })?.value.value,
-           Int(exactly: format) != CatalogFormat.version {
+           !CatalogFormat.readable.contains(Int(exactly: format) ?? -1) {
             throw .unsupportedFormat(Int(exactly: format) ?? -1)
         }
         let catalog: Catalog

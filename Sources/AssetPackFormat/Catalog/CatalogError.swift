@@ -15,13 +15,16 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
     case expired(expires: Date, now: Date)
     /// Correctly signed, but older than the newest catalog the client accepted: a rollback.
     case rolledBack(version: Int, minimumVersion: Int)
+    /// Correctly signed, but for another channel than the one asked for (nil: the default
+    /// channel): a catalog served at another channel's URL.
+    case wrongChannel(expected: String?, found: String?)
 
     public var description: String {
         switch self {
         case .malformed(let m):
             return "malformed catalog: \(m)"
         case .unsupportedFormat(let v):
-            return "unsupported catalog format \(v) (this version of assetpack reads format \(CatalogFormat.version))"
+            return "unsupported catalog format \(v) (this version of assetpack reads formats \(CatalogFormat.readable.lowerBound) to \(CatalogFormat.readable.upperBound))"
         case .wrongKey(let expected, let found):
             let list = found.isEmpty ? "no signatures" : "signatures by key ID \(found.joined(separator: ", "))"
             return "wrong key: the catalog has \(list), none by the expected key ID \(expected)"
@@ -33,6 +36,8 @@ public enum CatalogError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "`assetpack publish --expires 365d`)"
         case .rolledBack(let version, let minimum):
             return "rolled-back catalog: version \(version) is older than version \(minimum), which was already accepted"
+        case .wrongChannel(let expected, let found):
+            return "catalog for another channel: it is signed for \(ChannelName.describe(found)) and was served where \(ChannelName.describe(expected)) was expected (a catalog of one channel cannot stand in for another's)"
         }
     }
 }

@@ -4,9 +4,34 @@ extension Catalog {
     /// The first broken rule, naming its key path; nil when the catalog is sound.
     public var problem: String? {
         guard version >= 1 else { return "version: must be at least 1, found \(version)" }
+        if catalogFormat == 1, channel != nil || rollout != nil {
+            return "\(channel != nil ? "channel" : "rollout"): a format-1 catalog cannot carry it (format-1 readers would ignore it); it needs catalogFormat 2"
+        }
+        if let channel, let why = ChannelName.problem(with: channel) { return "channel: \"\(channel)\" \(why)" }
+        if channel == ChannelName.defaultName { return "channel: \"default\" is the default channel, which names no channel" }
+        if let why = Self.packsProblem(packs, key: "packs") { return why }
+        if let rollout {
+            guard (0...100).contains(rollout.percent) else { return "rollout.percent: must be 0 to 100, found \(rollout.percent)" }
+            guard rollout.fromVersion >= 1, rollout.fromVersion < version else {
+                return "rollout.fromVersion: must be at least 1 and below the catalog's version \(version), found \(rollout.fromVersion)"
+            }
+            if let why = Self.packsProblem(rollout.packs, key: "rollout.packs") { return why }
+        }
+        let seen = Set(packs.map(\.id))
+        for (i, r) in retired.enumerated() {
+            if let why = RepositoryPath.problem(with: r.path) { return "retired[\(i)].path: \"\(r.path)\" \(why)" }
+        }
+        for (i, r) in removed.enumerated() where seen.contains(r.id) {
+            return "removed[\(i)].id: \"\(r.id)\" is also a current pack"
+        }
+        return nil
+    }
+
+    /// The rules of one list of pack entries (`packs`, `rollout.packs`).
+    private static func packsProblem(_ packs: [CatalogPack], key list: String) -> String? {
         var seen = Set<String>()
         for (i, p) in packs.enumerated() {
-            let key = "packs[\(i)]"
+            let key = "\(list)[\(i)]"
             if let why = AssetPackID.problem(with: p.id) { return "\(key).id: \"\(p.id)\" \(why)" }
             guard seen.insert(p.id).inserted else { return "\(key).id: \"\(p.id)\" is listed twice" }
             guard p.version >= 1 else { return "\(key).version: must be at least 1, found \(p.version)" }
@@ -22,19 +47,13 @@ extension Catalog {
             if let why = p.chunking.problem { return "\(key).chunking: \(why)" }
             if let why = patchProblem(p, key: key) { return why }
         }
-        for (i, r) in retired.enumerated() {
-            if let why = RepositoryPath.problem(with: r.path) { return "retired[\(i)].path: \"\(r.path)\" \(why)" }
-        }
-        for (i, r) in removed.enumerated() where seen.contains(r.id) {
-            return "removed[\(i)].id: \"\(r.id)\" is also a current pack"
-        }
         return nil
     }
 
     /// The rules of a pack's `patches`: paths confined like pack paths, the table inside the
     /// file after the 16-byte header and ending at the file's end, at most one patch per earlier
     /// version and none from the pack's own digest.
-    private func patchProblem(_ p: CatalogPack, key: String) -> String? {
+    private static func patchProblem(_ p: CatalogPack, key: String) -> String? {
         var froms = Set<SHA256Digest>()
         for (j, patch) in (p.patches ?? []).enumerated() {
             let key = "\(key).patches[\(j)]"

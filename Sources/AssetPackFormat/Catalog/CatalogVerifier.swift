@@ -24,7 +24,9 @@ public struct CatalogVerifier: Sendable {
     ///     its own expired catalog in order to replace it).
     ///   - minimumVersion: the version of the newest catalog accepted before; older ones are
     ///     refused as rollbacks. The same version is accepted (a re-fetch).
-    public func verify(_ bytes: [UInt8], now: Date?, minimumVersion: Int? = nil) throws(CatalogError) -> Catalog {
+    ///   - channel: the channel the catalog must be signed for (nil: the default channel); a
+    ///     catalog for any other is refused (`wrongChannel`).
+    public func verify(_ bytes: [UInt8], now: Date?, minimumVersion: Int? = nil, channel: String? = nil) throws(CatalogError) -> Catalog {
         let envelope = try SignedCatalog.parse(bytes)
         let message = SignedCatalog.signedMessage(for: envelope.payload)
         var named: String?
@@ -40,6 +42,7 @@ public struct CatalogVerifier: Sendable {
         }
         guard verified else { throw .badSignature(keyID: named) }
         let catalog = try CatalogCoding.decode(envelope.payload)
+        if catalog.channel != ChannelName.normalized(channel) { throw .wrongChannel(expected: ChannelName.normalized(channel), found: catalog.channel) }
         if let now, now >= catalog.expires { throw .expired(expires: catalog.expires, now: now) }
         if let minimumVersion, catalog.version < minimumVersion {
             throw .rolledBack(version: catalog.version, minimumVersion: minimumVersion)

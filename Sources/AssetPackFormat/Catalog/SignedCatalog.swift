@@ -27,10 +27,13 @@ public struct SignedCatalog: Sendable, Equatable {
 
     public var payload: [UInt8]
     public var signatures: [CatalogSignature]
+    /// The envelope's `catalogFormat`: the payload's format (1, or 2 for a channel or a rollout).
+    public var format: Int
 
-    public init(payload: [UInt8], signatures: [CatalogSignature]) {
+    public init(payload: [UInt8], signatures: [CatalogSignature], format: Int = 1) {
         self.payload = payload
         self.signatures = signatures
+        self.format = format
     }
 
     /// The bytes an Ed25519 signature covers: the signing context, then the payload bytes.
@@ -38,7 +41,7 @@ public struct SignedCatalog: Sendable, Equatable {
 
     /// The file's bytes: pretty-printed JSON with keys in a fixed order, ending in a newline.
     public func encoded() -> [UInt8] {
-        Self.envelopeBytes(formatKey: "catalogFormat", version: CatalogFormat.version, payload: payload, signatures: signatures)
+        Self.envelopeBytes(formatKey: "catalogFormat", version: format, payload: payload, signatures: signatures)
     }
 
     /// The layout every signed file of a repository shares (the catalog; root and timestamp
@@ -74,7 +77,7 @@ public struct SignedCatalog: Sendable, Equatable {
         guard case .number(let format)? = top["catalogFormat"]?.value else {
             throw .malformed(top["catalogFormat"] == nil ? "missing key \"catalogFormat\"" : "catalogFormat: expected a whole number")
         }
-        guard format == Double(CatalogFormat.version) else { throw .unsupportedFormat(Int(exactly: format.rounded()) ?? -1) }
+        guard let known = Int(exactly: format), CatalogFormat.readable.contains(known) else { throw .unsupportedFormat(Int(exactly: format.rounded()) ?? -1) }
         let payload = try base64(try string(top["payload"], "payload"), "payload")
         guard case .array(let list)? = top["signatures"]?.value else {
             throw .malformed(top["signatures"] == nil ? "missing key \"signatures\"" : "signatures: expected an array")
@@ -87,7 +90,7 @@ public struct SignedCatalog: Sendable, Equatable {
                                                keyID: try string(s["keyID"], "\(key).keyID"),
                                                signature: try base64(try string(s["signature"], "\(key).signature"), "\(key).signature")))
         }
-        return SignedCatalog(payload: payload, signatures: signatures)
+        return SignedCatalog(payload: payload, signatures: signatures, format: known)
     }
 
     private static func object(_ node: JSONNode, _ key: String) throws(CatalogError) -> [String: JSONNode] {

@@ -29,13 +29,24 @@ public struct TimestampMetadata: Sendable, Equatable, Codable {
     public var expires: Date
     /// The catalog this timestamp vouches for.
     public var catalog: CatalogReference
+    /// The catalog of each channel (`channels/NAME/catalog.json`) by channel name; absent when the
+    /// repository has no channel (a later revision of format 1: older readers ignore it).
+    public var channels: [String: CatalogReference]?
 
-    /// A timestamp of this version for `catalog`.
-    public init(version: Int, expires: Date, catalog: CatalogReference) {
+    /// A timestamp of this version for `catalog` (and the channels' catalogs).
+    public init(version: Int, expires: Date, catalog: CatalogReference, channels: [String: CatalogReference]? = nil) {
         timestampFormat = TrustRole.formatVersion
         self.version = version
         self.expires = expires
         self.catalog = catalog
+        self.channels = channels?.isEmpty == true ? nil : channels
+    }
+
+    /// The catalog this timestamp names for `channel` (nil: the default channel's); nil when it
+    /// names none for that channel.
+    public func reference(for channel: String?) -> CatalogReference? {
+        guard let channel = ChannelName.normalized(channel) else { return catalog }
+        return channels?[channel]
     }
 
     /// The payload bytes.
@@ -49,6 +60,13 @@ public struct TimestampMetadata: Sendable, Equatable, Codable {
         guard ts.catalog.sha256.utf8.count == 64, SHA256Digest(hex: ts.catalog.sha256) != nil,
               ts.catalog.sha256 == ts.catalog.sha256.lowercased() else {
             throw .malformed(file: file, "payload: catalog.sha256: expected 64 lowercase hex digits")
+        }
+        for (name, ref) in (ts.channels ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if let why = ChannelName.problem(with: name) { throw .malformed(file: file, "payload: channels.\(name): \(why)") }
+            guard ref.version >= 1 else { throw .malformed(file: file, "payload: channels.\(name).version: must be at least 1, found \(ref.version)") }
+            guard ref.sha256.utf8.count == 64, SHA256Digest(hex: ref.sha256) != nil, ref.sha256 == ref.sha256.lowercased() else {
+                throw .malformed(file: file, "payload: channels.\(name).sha256: expected 64 lowercase hex digits")
+            }
         }
         return ts
     }

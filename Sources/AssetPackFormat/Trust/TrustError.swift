@@ -31,6 +31,8 @@ public enum TrustError: Error, Sendable, Equatable, CustomStringConvertible {
     case catalogMismatch(field: String, timestamp: String, catalog: String)
     /// A catalog signed by a key the current root does not name (revoked, or never trusted).
     case catalogKeyNotInRoot(rootVersion: Int, found: [String])
+    /// The timestamp names no catalog for this channel: the channel does not exist (or was deleted).
+    case channelNotInTimestamp(channel: String)
 
     public var description: String {
         switch self {
@@ -55,6 +57,8 @@ public enum TrustError: Error, Sendable, Equatable, CustomStringConvertible {
             return "expired root: root version \(version) expired at \(RFC3339.string(expires)) and it is now \(RFC3339.string(now)); its keys are no longer vouched for"
         case .tooManyRoots(let from, let to):
             return "too many root versions to walk: from \(from) to \(to)"
+        case .channelNotInTimestamp(let channel):
+            return "no channel '\(channel)': timestamp.json names no catalog for it (the channel does not exist or was deleted)"
         case .timestampRolledBack(let version, let minimum):
             return "rolled-back timestamp: version \(version) is older than version \(minimum), which was already accepted"
         case .timestampExpired(let expires, let now):

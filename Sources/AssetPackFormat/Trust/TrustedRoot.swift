@@ -73,10 +73,10 @@ public struct TrustedRoot: Sendable, Equatable {
     /// Verifies `catalog.json`'s bytes with the catalog keys this root names: a catalog signed by
     /// any other key (one a rotation revoked) is refused as **revoked or unknown catalog key**;
     /// the rest as `CatalogVerifier` does.
-    public func verifyCatalog(_ bytes: [UInt8], now: Date?, minimumVersion: Int? = nil) throws -> Catalog {
+    public func verifyCatalog(_ bytes: [UInt8], now: Date?, minimumVersion: Int? = nil, channel: String? = nil) throws -> Catalog {
         guard let metadata else { throw TrustError.malformed(file: TrustRole.root.fileName, "no root file has been accepted yet") }
         do {
-            return try CatalogVerifier(publicKeys: metadata.catalogPublicKeys).verify(bytes, now: now, minimumVersion: minimumVersion)
+            return try CatalogVerifier(publicKeys: metadata.catalogPublicKeys).verify(bytes, now: now, minimumVersion: minimumVersion, channel: channel)
         } catch {
             if case .wrongKey(_, let found) = error { throw TrustError.catalogKeyNotInRoot(rootVersion: version, found: found) }
             throw error
@@ -102,7 +102,8 @@ public struct TrustedRoot: Sendable, Equatable {
 extension TimestampMetadata {
     /// Refuses `catalogBytes` unless they are the catalog this timestamp names, by size and
     /// SHA-256 (**mix-and-match**), before their signature is even looked at.
-    public func checkCatalogBytes(_ catalogBytes: [UInt8]) throws(TrustError) {
+    public func checkCatalogBytes(_ catalogBytes: [UInt8], channel: String? = nil) throws(TrustError) {
+        guard let catalog = reference(for: channel) else { throw .channelNotInTimestamp(channel: channel ?? "") }
         if UInt64(catalogBytes.count) != catalog.size {
             throw .catalogMismatch(field: "size", timestamp: String(catalog.size), catalog: String(catalogBytes.count))
         }
@@ -111,7 +112,8 @@ extension TimestampMetadata {
     }
 
     /// Refuses a catalog whose version is not the one this timestamp names.
-    public func checkCatalogVersion(_ version: Int) throws(TrustError) {
+    public func checkCatalogVersion(_ version: Int, channel: String? = nil) throws(TrustError) {
+        guard let catalog = reference(for: channel) else { throw .channelNotInTimestamp(channel: channel ?? "") }
         if version != catalog.version {
             throw .catalogMismatch(field: "version", timestamp: String(catalog.version), catalog: String(version))
         }

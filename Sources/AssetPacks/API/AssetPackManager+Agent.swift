@@ -97,7 +97,7 @@ extension AgentDelivery {
             return known.contains(.downloaded) ? known : status.union(.downloadAvailable)
         }
         status.insert(.downloaded)
-        if installed >= assetPack.version { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
+        if installed == assetPack.version { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
         return status
     }
 

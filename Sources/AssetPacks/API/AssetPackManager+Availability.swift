@@ -14,7 +14,7 @@ extension AssetPackManager {
     /// Apple's `ensureLocalAvailability(of:requireLatestVersion:)`.
     public func ensureLocalAvailability(of assetPack: AssetPack, requireLatestVersion: Bool = false) async throws {
         if let agent { return try await agent.ensureLocalAvailability(of: assetPack, requireLatestVersion: requireLatestVersion) }
-        if let installed = try store.installedPack(assetPack.id), !requireLatestVersion || installed.version >= assetPack.version {
+        if let installed = try store.installedPack(assetPack.id), !requireLatestVersion || installed.version == assetPack.version {
             try store.touch(assetPack.id, at: configuration.now())
             return
         }
@@ -88,7 +88,9 @@ extension AssetPackManager {
                 removed.append(installed.id)
                 continue
             }
-            if p.version > installed.version {
+            // Another pack digest is an update whichever way its version went: a rollback or a
+            // channel switch serves earlier content as a catalog that is itself newer.
+            if p.digest != installed.digest {
                 try await download(AssetPack(p))
                 updated.append(AssetPack(p))
             }

@@ -21,7 +21,7 @@ extension AssetPackManager {
         if try await joinDownload(assetPack.id) { return }
         guard let entry = catalog.pack(withID: assetPack.id) else { throw refused(AssetPackManagerError.assetPackNotFound(withID: assetPack.id)) }
         // A paused download that finished after all while this caller waited for it.
-        if let installed = try store.installedPack(entry.id), installed.version >= entry.version { return }
+        if let installed = try store.installedPack(entry.id), installed.digest == entry.digest { return }
         let pack = AssetPack(entry)
         // A pack the catalog's own figures put over a limit is refused without a request.
         do {
@@ -39,7 +39,7 @@ extension AssetPackManager {
             index = try await verifiedIndex(entry)
         } catch is CancellationError { throw CancellationError() } catch { throw refused(error) }
         if try await joinDownload(assetPack.id) { return }
-        if let installed = try store.installedPack(entry.id), installed.version >= entry.version { return }
+        if let installed = try store.installedPack(entry.id), installed.digest == entry.digest { return }
         do {
             // Decided again: other downloads may have started while the index came.
             let evictions = try limitDecisions(pack)

@@ -101,11 +101,19 @@ public actor AssetPackManager {
                                       retry: configuration.retryPolicy, limits: configuration.networkLimits)
         local = LocalRoot(store: store, client: client,
                           catalogClient: CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
-                                                       anchor: try TrustAnchor.configured(configuration)),
+                                                       anchor: try TrustAnchor.configured(configuration), channel: try Self.channel(configuration)),
                           mergedNamespace: MergedNamespace(store: store, layout: layout, root: root, languages: languages),
                           storageLock: storageLock, retired: RetiredFolders(root: root, layout: layout))
         try Self.reconcile(layout: layout, root: root, store: store, retired: local!.retired)
         local!.retired.sweep()
+    }
+
+    /// The channel the configuration follows (nil: the default one), or `invalidConfiguration`
+    /// for a name that is not a channel name.
+    private static func channel(_ configuration: Configuration) throws -> String? {
+        guard let name = ChannelName.normalized(configuration.channel) else { return nil }
+        if let why = ChannelName.problem(with: name) { throw AssetPackManagerError.invalidConfiguration("channel \"\(name)\" \(why)") }
+        return name
     }
 
     /// The agent's socket when `configuration.delivery` goes through one now; nil for in-process.
@@ -154,7 +162,10 @@ public actor AssetPackManager {
         if inFlight[assetPack.id] != nil || pending != nil { status.insert(.downloading) }
         guard let installed = try store.installedPack(assetPack.id) else { return status.union(.downloadAvailable) }
         status.insert(.downloaded)
-        if installed.version >= assetPack.version { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
+        // The same content under another version number (a channel that numbered it otherwise)
+        // is up to date too: updates follow the pack digest.
+        let sameContent = catalog?.pack(withID: assetPack.id).map { $0.version == assetPack.version && $0.digest == installed.digest } ?? false
+        if installed.version == assetPack.version || sameContent { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
         return status
     }
 

@@ -38,6 +38,10 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
     case storage(String)
     /// The configuration cannot work (no repository URL, a URL without a host): why.
     case invalidConfiguration(String)
+    /// The channel the manager follows has no catalog in the repository (it was deleted, or
+    /// never published): installed packs are kept, and nothing is updated until the channel
+    /// comes back or the app follows another one.
+    case channelNotFound(channel: String, url: String)
     /// Another manager (in this process or another) holds the storage root, and did not release
     /// it within `Configuration.storageLockTimeout`.
     case storageRootInUse(root: String, holderPID: Int32?, waited: Duration)
@@ -69,6 +73,8 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
         case .downloadDeclined(let id): return "the shouldDownload hook declined to download \"\(id)\""
         case .storage(let why): return why
         case .invalidConfiguration(let why): return "invalid configuration: \(why)"
+        case let .channelNotFound(channel, url):
+            return "channel '\(channel)' does not exist: \(url) is not found (deleted or never published); installed asset packs are kept — follow another channel or publish to this one"
         case let .storageRootInUse(root, pid, waited):
             let holder = pid.map { "process \($0)" } ?? "another process"
             return "the storage root \(root) is in use by \(holder) (its \(StorageLayout(root: root).lock) is locked); waited \(waited): one manager per root at a time"

@@ -74,6 +74,12 @@ extension AssetPackManager {
         public var resourceTagMapping = ResourceTagMapping.convertedFromODR
         /// In this process (the default), or through the root's agent: see `Delivery`.
         public var delivery = Delivery.inProcess
+        /// The publishing channel to follow: nil (the default) reads the repository's
+        /// `catalog.json`, a name reads `channels/NAME/catalog.json`, whose signed payload must
+        /// name that channel. Switching channels is an update like any other (by delta); the
+        /// rollback floor is kept per channel. Not in Apple's API (TestFlight and App Store
+        /// versions play this part there).
+        public var channel: String?
 
         /// A configuration with these values; everything but the repository, the key and the
         /// root has a default (no limits, every host, the system's CAs and languages, libcurl).

@@ -16,16 +16,19 @@ public struct RootSettings: Sendable, Equatable {
     public var caFile: String?
     /// `Configuration.storageBudget` (nil: none).
     public var storageBudget: UInt64?
+    /// `Configuration.channel` (nil: the default channel).
+    public var channel: String?
 
     /// Settings with these values (all empty by default).
     public init(repositoryURLs: [String] = [], publicKey: String? = nil, rootKey: String? = nil, rootFile: String? = nil, caFile: String? = nil,
-                storageBudget: UInt64? = nil) {
+                storageBudget: UInt64? = nil, channel: String? = nil) {
         self.repositoryURLs = repositoryURLs
         self.publicKey = publicKey
         self.rootKey = rootKey
         self.rootFile = rootFile
         self.caFile = caFile
         self.storageBudget = storageBudget
+        self.channel = channel
     }
 
     /// The settings saved in the root at `path` (empty when nothing was saved yet).
@@ -36,7 +39,7 @@ public struct RootSettings: Sendable, Equatable {
         let store = try ClientStore(path: StorageLayout(root: path).database)
         return RootSettings(repositoryURLs: (try store.setting("repositoryURLs"))?.split(separator: "\n").map(String.init) ?? [],
                             publicKey: try store.setting("publicKey"), rootKey: try store.setting("rootKey"), rootFile: try store.setting("rootFile"), caFile: try store.setting("caFile"),
-                            storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) })
+                            storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) }, channel: try store.setting("channel"))
     }
 
     /// Saves the settings in the root at `path` (creating it), replacing what it held; an empty
@@ -51,6 +54,7 @@ public struct RootSettings: Sendable, Equatable {
         try store.setSetting("rootFile", rootFile)
         try store.setSetting("caFile", caFile)
         try store.setSetting("storageBudget", storageBudget.map { String($0) })
+        try store.setSetting("channel", ChannelName.normalized(channel))
     }
 
     /// The trust these settings configure, for `Configuration`: `publicKey`, `rootKey` and

@@ -76,6 +76,7 @@ extension AgentErrorBody {
         case .cancelled: status = 409; body.kind = "cancelled"
         case .storage(let why): status = 507; body.kind = "storage"; body.reason = why
         case .invalidConfiguration(let why): status = 500; body.kind = "invalidConfiguration"; body.reason = why
+        case let .channelNotFound(channel, url): status = 404; body.kind = "channelNotFound"; body.reason = channel; body.url = url
         case .storageRootInUse, .batch: status = 500
         }
         return (status, body)
@@ -104,6 +105,7 @@ extension AgentErrorBody {
         case "cancelled", "paused": return .cancelled
         case "storage": return .storage(reason)
         case "invalidConfiguration": return .invalidConfiguration(reason)
+        case "channelNotFound": return .channelNotFound(channel: self.reason ?? "", url: url ?? "")
         default: return nil
         }
     }

@@ -42,26 +42,31 @@ extension CatalogClient {
             try Self.mapped { (try walked.verifyTimestamp(response.body, now: now, minimumVersion: stored?.timestampVersion), response.body) }
         }
         let accepted = try store.acceptedCatalog()
+        // The channel's catalog as the timestamp names it; a channel it does not name is gone.
+        guard let named = timestamp.reference(for: channel) else {
+            throw AssetPackManagerError.channelNotFound(channel: channel ?? "", url: "\(client.mirrors.first ?? "")\(TrustRole.timestamp.fileName) names no catalog for it")
+        }
+        let floor = try store.catalogFloor(channel: channel)
         func check(_ bytes: [UInt8]) throws(AssetPackManagerError) -> Catalog {
             try Self.mapped {
-                try timestamp.checkCatalogBytes(bytes)
-                let catalog = try walked.verifyCatalog(bytes, now: now, minimumVersion: accepted?.version)
-                try timestamp.checkCatalogVersion(catalog.version)
+                try timestamp.checkCatalogBytes(bytes, channel: channel)
+                let catalog = try walked.verifyCatalog(bytes, now: now, minimumVersion: floor, channel: channel)
+                try timestamp.checkCatalogVersion(catalog.version, channel: channel)
                 return catalog
             }
         }
         let catalog: Catalog, body: [UInt8]
-        if let accepted, SHA256Digest.hash(accepted.envelope).hex == timestamp.catalog.sha256 {
+        if let accepted, SHA256Digest.hash(accepted.envelope).hex == named.sha256 {
             // The catalog the timestamp names is the one held: no need to fetch it again.
             (catalog, body) = (try check(accepted.envelope), accepted.envelope)
         } else {
-            (catalog, body) = try client.fetchAccepted(CatalogFormat.fileName, smallFile: true) { response, _ throws(AssetPackManagerError) in
+            (catalog, body) = try fetchChannelCatalog { response, _ throws(AssetPackManagerError) in
                 (try check(response.body), response.body)
             }
         }
         let trust = AcceptedTrust(anchor: anchor.id, rootVersion: walked.version, root: walked.envelope!, timestampVersion: timestamp.version,
                                   timestamp: timestampBytes, timestampExpires: timestamp.expires, checkedAt: now)
-        try store.acceptTrusted(trust, catalogVersion: catalog.version, payload: CatalogCoding.encode(catalog), envelope: body)
+        try store.acceptTrusted(trust, catalogVersion: catalog.version, payload: CatalogCoding.encode(catalog), envelope: body, channel: channel)
         return catalog
     }
 

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackTransport
 import Foundation
 
 /// Fetches the repository's catalog, checks it (signature by the trusted key, expiry, and a
@@ -15,23 +16,43 @@ struct CatalogClient {
     let store: ClientStore
     /// Root mode: where the root chain starts; nil for a single catalog key (`verifier`).
     var anchor: TrustAnchor? = nil
+    /// The channel followed (`Configuration.channel`): nil for the default channel.
+    var channel: String? = nil
 
-    /// Downloads and accepts the current catalog.
+    /// Downloads and accepts the current catalog, and returns it as this root's rollout bucket
+    /// sees it (`Catalog.view(forBucket:)`).
     func refresh(now: Date) throws -> Catalog {
-        if let anchor { return try refreshTrusted(anchor: anchor, now: now) }
+        if let anchor { return try refreshTrusted(anchor: anchor, now: now).view(forBucket: try store.rolloutBucket()) }
         let accepted = try store.acceptedCatalog()
         if let accepted { try checkBound(to: accepted) }
+        // The rollback floor is the channel's own: another channel's versions count separately.
+        let floor = try store.catalogFloor(channel: channel)
         // Each mirror's catalog is checked on its own: one that serves a bad one goes to the back
         // of the line for the session, and the next mirror's is taken.
-        let (catalog, body) = try client.fetchAccepted(CatalogFormat.fileName, smallFile: true) { response, _ throws(AssetPackManagerError) in
-            do throws(CatalogError) { return (try verifier.verify(response.body, now: now, minimumVersion: accepted?.version), response.body) } catch {
+        let (catalog, body) = try fetchChannelCatalog { response, _ throws(AssetPackManagerError) in
+            do throws(CatalogError) { return (try verifier.verify(response.body, now: now, minimumVersion: floor, channel: channel), response.body) } catch {
                 throw .catalog(error)
             }
         }
         if catalog.version != accepted?.version || body != accepted?.envelope {
-            try store.acceptCatalog(version: catalog.version, payload: CatalogCoding.encode(catalog), envelope: body)
+            try store.acceptCatalog(version: catalog.version, payload: CatalogCoding.encode(catalog), envelope: body, channel: channel)
         }
-        return catalog
+        return catalog.view(forBucket: try store.rolloutBucket())
+    }
+
+    /// Fetches the followed channel's catalog (`catalog.json` or `channels/NAME/catalog.json`);
+    /// a channel whose catalog no mirror has (HTTP 404) is `channelNotFound`, not a network
+    /// failure: the client does not go on offline with a channel that is gone.
+    func fetchChannelCatalog<T>(_ accept: (HTTPResponse, Int) throws(AssetPackManagerError) -> T) throws(AssetPackManagerError) -> T {
+        let path = ChannelName.catalogPath(channel)
+        do {
+            return try client.fetchAccepted(path, smallFile: true, accept: accept)
+        } catch {
+            if let channel, case .transport(let e) = error, e.httpStatus == 404 {
+                throw .channelNotFound(channel: channel, url: client.mirrors.first.map { $0 + path } ?? path)
+            }
+            throw error
+        }
     }
 
     /// The last accepted catalog, checked again against the key (in root mode, the catalog keys
@@ -39,15 +60,19 @@ struct CatalogClient {
     /// `allowExpired` (reading status offline).
     func cached(now: Date, allowExpired: Bool) throws -> Catalog? {
         guard let accepted = try store.acceptedCatalog() else { return nil }
+        // Another channel's catalog (the app has just switched): none held for this one.
+        guard (try? CatalogCoding.decode(accepted.payload))?.channel == ChannelName.normalized(channel) else { return nil }
+        let bucket = try store.rolloutBucket()
         if let anchor {
             guard let trust = try store.acceptedTrust(), trust.anchor == anchor.id else { return nil }
             return try Self.mapped {
                 try TrustedRoot(acceptedFile: trust.root, file: "the client store's root")
-                    .verifyCatalog(accepted.envelope, now: allowExpired ? nil : now, minimumVersion: accepted.version)
-            }
+                    .verifyCatalog(accepted.envelope, now: allowExpired ? nil : now, minimumVersion: accepted.version, channel: channel)
+            }.view(forBucket: bucket)
         }
         do {
-            return try verifier.verify(accepted.envelope, now: allowExpired ? nil : now, minimumVersion: accepted.version)
+            return try verifier.verify(accepted.envelope, now: allowExpired ? nil : now, minimumVersion: accepted.version, channel: channel)
+                .view(forBucket: bucket)
         } catch {
             throw AssetPackManagerError.catalog(error)
         }

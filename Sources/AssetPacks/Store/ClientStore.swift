@@ -118,7 +118,41 @@ final class ClientStore: @unchecked Sendable {
         return (Int(v), payload, envelope)
     }
 
-    func acceptCatalog(version: Int, payload: [UInt8], envelope: [UInt8]) throws {
+    /// Records an accepted catalog of `channel` (nil: the default channel) and raises that
+    /// channel's rollback floor to its version, in one transaction.
+    func acceptCatalog(version: Int, payload: [UInt8], envelope: [UInt8], channel: String?) throws {
+        try db.transaction { try recordCatalog(version: version, payload: payload, envelope: envelope, channel: channel) }
+    }
+
+    /// The highest catalog version accepted from `channel` (the `catalogFloor.NAME` setting; for
+    /// the default channel, before any channel was followed, the catalog row's version); nil
+    /// when none was.
+    func catalogFloor(channel: String?) throws -> Int? {
+        if let text = try setting(Self.floorKey(channel)) { return Int(text) }
+        guard channel == nil, let accepted = try acceptedCatalog(),
+              (try? CatalogCoding.decode(accepted.payload))?.channel == nil else { return nil }
+        return accepted.version
+    }
+
+    /// The storage root's rollout bucket (0…99): drawn at random the first time it is asked for,
+    /// then kept (the `rolloutBucket` setting), so that the root stays on its side of a rollout.
+    func rolloutBucket() throws -> Int {
+        if let text = try setting("rolloutBucket"), let bucket = Int(text), (0..<100).contains(bucket) { return bucket }
+        let bucket = Int.random(in: 0..<100)
+        try setSetting("rolloutBucket", String(bucket))
+        return bucket
+    }
+
+    private static func floorKey(_ channel: String?) -> String { "catalogFloor.\(channel ?? ChannelName.defaultName)" }
+
+    private func recordCatalog(version: Int, payload: [UInt8], envelope: [UInt8], channel: String?) throws {
+        // A store from before channels keeps its default channel's floor in the catalog row only:
+        // written out before another channel's catalog replaces the row.
+        if let accepted = try acceptedCatalog(), let previous = try? CatalogCoding.decode(accepted.payload),
+           try setting(Self.floorKey(previous.channel)) == nil {
+            try setSetting(Self.floorKey(previous.channel), String(accepted.version))
+        }
+        if version > (try catalogFloor(channel: channel) ?? 0) { try setSetting(Self.floorKey(channel), String(version)) }
         try db.query("""
             INSERT INTO catalog(singleton, version, payload, envelope, fetched_at) VALUES (1, ?1, ?2, ?3, ?4)
             ON CONFLICT(singleton) DO UPDATE SET version = excluded.version, payload = excluded.payload,
@@ -140,7 +174,7 @@ final class ClientStore: @unchecked Sendable {
 
     /// Records an accepted root, timestamp and catalog in one transaction: nothing of a refresh
     /// is kept unless every check of all three passed.
-    func acceptTrusted(_ trust: AcceptedTrust, catalogVersion: Int, payload: [UInt8], envelope: [UInt8]) throws {
+    func acceptTrusted(_ trust: AcceptedTrust, catalogVersion: Int, payload: [UInt8], envelope: [UInt8], channel: String?) throws {
         try db.transaction {
             try db.query("""
                 INSERT INTO trust(singleton, anchor, root_version, root, timestamp_version, timestamp, timestamp_expires, checked_at)
@@ -151,7 +185,7 @@ final class ClientStore: @unchecked Sendable {
                 """, [.text(trust.anchor), .integer(Int64(trust.rootVersion)), .blob(trust.root), .integer(Int64(trust.timestampVersion)),
                       .blob(trust.timestamp), .integer(Int64(trust.timestampExpires.timeIntervalSince1970)),
                       .integer(Int64(trust.checkedAt.timeIntervalSince1970))])
-            try acceptCatalog(version: catalogVersion, payload: payload, envelope: envelope)
+            try recordCatalog(version: catalogVersion, payload: payload, envelope: envelope, channel: channel)
         }
     }
 

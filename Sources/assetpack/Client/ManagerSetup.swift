@@ -24,6 +24,7 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     configuration.parallelDownloads = try options.parallelDownloads()
     configuration.networkLimits = try options.networkLimits()
     configuration.storageBudget = settings.storageBudget
+    configuration.channel = settings.channel
     let manager = try AssetPackManager(configuration: configuration)
     try settings.save(root: root)
     return manager
@@ -39,6 +40,7 @@ func makeLocalManager(_ options: RootOptions) throws -> AssetPackManager {
     var configuration = AssetPackManager.Configuration(repositoryURLs: settings.repositoryURLs, publicKey: trust.publicKey, storageRoot: root,
                                                        caFile: settings.caFile, storageLockTimeout: try options.storageLockTimeout())
     trust.apply(to: &configuration)
+    configuration.channel = settings.channel
     return try AssetPackManager(configuration: configuration)
 }
 

@@ -17,6 +17,8 @@ struct RepositoryOptions: ParsableArguments {
     var rootFile: String?
     @Option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
     var caFile: String?
+    @Option("--channel", value: "NAME", help: "Follow this publishing channel (channels/NAME/catalog.json; 'default' for catalog.json). Remembered by the root; switching is an update.")
+    var channel: String?
 
     /// The repositories as URLs: a folder path becomes the `file://` URL of its absolute path.
     var repositoryURLs: [String] {
@@ -24,7 +26,7 @@ struct RepositoryOptions: ParsableArguments {
     }
 
     /// Whether any of them was given.
-    var isEmpty: Bool { repositories.isEmpty && publicKey == nil && rootKey == nil && rootFile == nil && caFile == nil }
+    var isEmpty: Bool { repositories.isEmpty && publicKey == nil && rootKey == nil && rootFile == nil && caFile == nil && channel == nil }
 
     /// `settings` with the options given now in place of what the root remembered.
     func applied(to settings: RootSettings) throws(CLIError) -> RootSettings {
@@ -38,6 +40,10 @@ struct RepositoryOptions: ParsableArguments {
         }
         if let rootFile { settings.rootFile = try Self.rootFileText(rootFile) }
         if let caFile { settings.caFile = URL(fileURLWithPath: caFile).standardizedFileURL.path }
+        if let channel {
+            if channel != ChannelName.defaultName, let why = ChannelName.problem(with: channel) { throw .usage("--channel: \"\(channel)\" \(why)") }
+            settings.channel = ChannelName.normalized(channel)
+        }
         return settings
     }
 
@@ -49,6 +55,7 @@ struct RepositoryOptions: ParsableArguments {
         if let rootKey, (try? Ed25519PublicKey(argument: rootKey).text) != settings.rootKey { changed.append("--root-key") }
         if let rootFile, (try? Self.rootFileText(rootFile)) != settings.rootFile { changed.append("--root-file") }
         if let caFile, URL(fileURLWithPath: caFile).standardizedFileURL.path != settings.caFile { changed.append("--ca") }
+        if let channel, ChannelName.normalized(channel) != settings.channel { changed.append("--channel") }
         return changed
     }
 

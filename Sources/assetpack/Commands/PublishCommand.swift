@@ -62,6 +62,13 @@ struct PublishCommand: Command {
     @Option("--threads", value: "N", help: "Worker threads for packaging (default: all cores).",
             range: SettingBounds.threads, reason: SettingBounds.threadsReason)
     var threads: Int?
+    @Option("--channel", value: "NAME", help: "Publish to this channel: DIR/channels/NAME/catalog.json (default: the default channel, DIR/catalog.json).")
+    var channel: String?
+    @Option("--rollout", value: "P%", help: "Serve the new versions to P % of clients, the previous ones to the rest (widen with 'assetpack rollout').",
+            range: Percentage.whole)
+    var rollout: Percentage?
+    @Option("--report", value: "FILE.html", help: "Write the repository report (as 'assetpack report') after publishing.")
+    var report: String?
     @Flag("--json", help: "Print the result as JSON.")
     var json: Bool
 
@@ -79,6 +86,7 @@ struct PublishCommand: Command {
         let report: PublishReport
         do {
             report = try Publisher(key: key, options: options).publish(manifests: manifests)
+            if let file = self.report, report.catalog != nil { try RepositoryReportFile.write(repository: repository, key: key.publicKey, to: file) }
         } catch let error as PublishError {
             switch error {
             case .invalidManifests(let diagnostics): for d in diagnostics { printError(d.description) }
@@ -113,7 +121,8 @@ struct PublishCommand: Command {
             if reused > 0 { print("  sizes of \(reused) unchanged pack(s) taken from their files in \(options.repository)") }
             return 0
         }
-        print("\(options.repository): catalog version \(catalog.version), \(catalog.packs.count) pack(s), expires \(RFC3339.string(catalog.expires))")
+        print("\(options.repository): \(catalog.channel.map { "channel \($0), " } ?? "")catalog version \(catalog.version), \(catalog.packs.count) pack(s), expires \(RFC3339.string(catalog.expires))")
+        if let rollout = catalog.rollout { print("  rollout: \(rollout.percent) % of clients get these versions; the others keep catalog version \(rollout.fromVersion)'s") }
         for c in report.changes {
             let versions = [c.previousVersion.map { "v\($0)" }, c.version.map { "v\($0)" }].compactMap { $0 }
             print("  \(c.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(c.id) \(Set(versions).count == 1 ? versions[0] : versions.joined(separator: " → "))")
@@ -126,6 +135,7 @@ struct PublishCommand: Command {
         if let note = report.patchNote { print("  \(note)") }
         for line in UpdateSizeText.lines(report.updates, indent: "  update ") { print(line) }
         if !report.deletedFiles.isEmpty { print("  deleted \(report.deletedFiles.count) retired file(s)") }
+        if let file = self.report { print("  report: \(file)") }
         return 0
     }
 
@@ -155,6 +165,12 @@ struct PublishCommand: Command {
             options.cachePath = cache
         }
         if noCache { options.cacheUse = .refresh }
+        if let channel {
+            if channel != ChannelName.defaultName, let why = ChannelName.problem(with: channel) { throw .usage("--channel: \"\(channel)\" \(why)") }
+            options.channel = ChannelName.normalized(channel)
+        }
+        options.rolloutPercent = rollout?.value
+        if let report, !report.hasSuffix(".html") { throw .usage("--report: \"\(report)\" must name an .html file") }
         do { _ = try options.resolvedCachePath() } catch { throw .usage("--cache: \(error)") }
         return options
     }

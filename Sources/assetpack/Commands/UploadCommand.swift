@@ -13,7 +13,8 @@ struct UploadCommand: Command {
             Uploads every file under DIR as PREFIX/<relative path>, with path-style URLs (ENDPOINT/BUCKET/KEY) \
             signed with AWS SigV4. Pack files (everything in subfolders) go first with \
             'Cache-Control: public, max-age=31536000, immutable' and are skipped when an object of the same \
-            size exists; catalog.json goes last, only once every other file is stored, with \
+            size exists; then each channel's catalog (channels/NAME/catalog.json); catalog.json goes last, \
+            only once every other file is stored (then timestamp.json); the catalogs with \
             'Cache-Control: public, max-age=60', so readers never see a catalog naming a missing file. \
             --jobs transfers run at once. Files of --multipart-threshold bytes or more go up as multipart \
             uploads in parts of --part-size (larger for files that would need more than 10,000 parts), each \

@@ -13,6 +13,8 @@ struct VerifyCatalogCommand: Command {
             With --root-key (a repository with a root), checks what a client pinned to that root key checks: the root
             chain from roots/1.root.json to root.json's version, the root's expiry, timestamp.json (its key, its
             expiry) and that catalog.json is the one it names, signed by a catalog key of the newest root.
+            With --channel NAME, the channel's catalog (channels/NAME/catalog.json), which must be signed for that
+            channel (and, with --root-key, be the one timestamp.json names for it).
             """)
     }
 
@@ -26,6 +28,8 @@ struct VerifyCatalogCommand: Command {
     var minimumVersion: Int?
     @Option("--ca", value: "FILE", help: "A PEM CA file to trust for an https URL (e.g. the one 'serve --https' made).")
     var caFile: String?
+    @Option("--channel", value: "NAME", help: "Check this channel's catalog (channels/NAME/catalog.json; default: catalog.json).")
+    var channel: String?
     @Flag("--json", help: "Print the catalog as JSON.")
     var json: Bool
 
@@ -39,14 +43,16 @@ struct VerifyCatalogCommand: Command {
         }
         if let n = minimumVersion, n < 1 { throw CLIError.usage("--min-version takes a whole number ≥ 1") }
         let minimum = minimumVersion
-        let (bytes, name) = try catalogBytes(at: location, caFile: caFile)
+        let channel = try ChannelChangeText.channel(self.channel, option: "--channel")
+        let isFile = location.lowercased().hasSuffix(".json")
+        let (bytes, name) = try catalogBytes(at: location, caFile: caFile, file: isFile ? CatalogFormat.fileName : ChannelName.catalogPath(channel))
         let catalog: Catalog
         var trustLines: [String] = []
         do {
             if rootKey != nil {
-                (catalog, trustLines) = try verifyThroughRoot(key, catalogBytes: bytes, minimumVersion: minimum)
+                (catalog, trustLines) = try verifyThroughRoot(key, catalogBytes: bytes, minimumVersion: minimum, channel: channel)
             } else {
-                catalog = try CatalogVerifier(publicKey: key).verify(bytes, now: Date(), minimumVersion: minimum)
+                catalog = try CatalogVerifier(publicKey: key).verify(bytes, now: Date(), minimumVersion: minimum, channel: channel)
             }
         } catch let error as CLIError {
             throw error
@@ -60,10 +66,11 @@ struct VerifyCatalogCommand: Command {
         }
         print("""
         \(name): signature OK\(rootKey == nil ? " (key ID \(key.keyID))" : "")
+        Channel:    \(catalog.channel ?? ChannelName.defaultName) (catalog format \(catalog.requiredFormat))
         Version:    \(catalog.version)
         Published:  \(RFC3339.string(catalog.published))
         Expires:    \(RFC3339.string(catalog.expires))
-        Packs:      \(catalog.packs.count)\(catalog.retired.isEmpty ? "" : ", plus \(catalog.retired.count) retired file(s) kept for clients mid-download")
+        Packs:      \(catalog.packs.count)\(catalog.retired.isEmpty ? "" : ", plus \(catalog.retired.count) retired file(s) kept for clients mid-download")\(catalog.rollout.map { "\nRollout:    \($0.percent) % of clients; the others keep catalog version \($0.fromVersion)'s packs" } ?? "")
 
         """)
         for p in catalog.packs {
@@ -75,7 +82,7 @@ struct VerifyCatalogCommand: Command {
 
     /// The client's checks in root mode (docs/FORMAT.md, "Client verification order"), on the
     /// files of the repository at `location`; lines that describe the root and the timestamp.
-    private func verifyThroughRoot(_ key: Ed25519PublicKey, catalogBytes bytes: [UInt8], minimumVersion: Int?) throws -> (Catalog, [String]) {
+    private func verifyThroughRoot(_ key: Ed25519PublicKey, catalogBytes bytes: [UInt8], minimumVersion: Int?, channel: String?) throws -> (Catalog, [String]) {
         let now = Date()
         let (announcedBytes, announcedName) = try catalogBytes(at: location, caFile: caFile, file: TrustRole.root.fileName)
         let announced = try RootMetadata.decode(try SignedEnvelope.parse(announcedBytes, role: .root, file: announcedName).payload, file: announcedName).version
@@ -88,9 +95,9 @@ struct VerifyCatalogCommand: Command {
         try root.checkNotExpired(now: now)
         let (stampBytes, _) = try catalogBytes(at: location, caFile: caFile, file: TrustRole.timestamp.fileName)
         let stamp = try root.verifyTimestamp(stampBytes, now: now)
-        try stamp.checkCatalogBytes(bytes)
-        let catalog = try root.verifyCatalog(bytes, now: now, minimumVersion: minimumVersion)
-        try stamp.checkCatalogVersion(catalog.version)
+        try stamp.checkCatalogBytes(bytes, channel: channel)
+        let catalog = try root.verifyCatalog(bytes, now: now, minimumVersion: minimumVersion, channel: channel)
+        try stamp.checkCatalogVersion(catalog.version, channel: channel)
         let meta = root.metadata!
         return (catalog, [
             "Root:       version \(root.version), expires \(RFC3339.string(meta.expires)); catalog keys \(meta.catalogPublicKeys.map(\.keyID).joined(separator: ", ")), timestamp keys \(meta.timestampPublicKeys.map(\.keyID).joined(separator: ", "))",

@@ -1,0 +1,48 @@
+import ArgumentParsing
+import AssetPackFormat
+import AssetPackPublishing
+import Foundation
+
+struct RolloutCommand: Command {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            name: "rollout",
+            abstract: "Widen, finish or halt a staged rollout started with 'publish --rollout'.",
+            discussion: """
+            Each client's storage root draws a bucket from 0 to 99 once and keeps it; a client whose
+            bucket is below the percentage gets the new versions, every other one keeps the versions of
+            the catalog the rollout started from. --percent 100 finishes the rollout (every client gets
+            the new versions; the catalog carries no rollout any more); --percent 0 halts it (every
+            client keeps or goes back to the earlier versions). A rollout only widens: a percentage
+            between 0 and the current one is refused, since it would move clients back. Writes the next
+            catalog version of the channel, signed with --key.
+            """)
+    }
+
+    @Option("--repo", value: "DIR", help: "The repository folder (required).")
+    var repository: String
+    @Option("--key", value: "KEYFILE", help: "The catalog signing key (required).")
+    var keyFile: String
+    @Option("--percent", value: "P", help: "The share of clients that get the new versions (required).", range: Percentage.whole)
+    var percent: Percentage
+    @Option("--channel", value: "NAME", help: "The channel whose rollout changes (default: the default channel).")
+    var channel: String?
+    @Option("--timestamp-key", value: "KEYFILE", help: "The online timestamp key; required when DIR has a root (roots/).")
+    var timestampKeyFile: String?
+    @Option("--expires", value: "DURATION", help: "How long the new catalog stays valid (default 30d).",
+            range: DurationWithUnit(.seconds(1))...DurationWithUnit(.seconds(3650 * 86_400)))
+    var expires: DurationWithUnit?
+    @Flag("--json", help: "Print the result as JSON.")
+    var json: Bool
+
+    init() {}
+
+    func run() throws -> Int32 {
+        let name = try ChannelChangeText.channel(channel, option: "--channel")
+        let editor = try ChannelChangeText.editor(repository: repository, keyFile: keyFile, timestampKeyFile: timestampKeyFile, expires: expires, keep: nil)
+        let change: ChannelChange
+        do { change = try editor.setRollout(percent: percent.value, channel: name) } catch { throw CLIError.failure("\(error)") }
+        ChannelChangeText.print(change, repository: repository, json: json)
+        return 0
+    }
+}
