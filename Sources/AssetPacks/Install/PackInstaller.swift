@@ -222,8 +222,39 @@ final class PackInstaller: @unchecked Sendable {
                 }
             }
         }
+        linked.formUnion(try linkProgressiveFiles(index: index, files: files, except: linked))
         for (f, file) in index.files.enumerated() where !linked.contains(f) && (files.linkCount(file.path) ?? 1) > 1 {
             try StorageLayout.confined { () throws(ConfinementError) in try files.removeTree(file.path) }
+        }
+        return linked
+    }
+
+    /// Makes each file that a progressive read placed in the staging folder's `progressive/`
+    /// (complete, verified chunk by chunk, flushed, then renamed there) a hard link in `files/`,
+    /// so it is not fetched again; its size and the chunks that lie wholly in it are checked
+    /// again first. Returns the linked files.
+    private func linkProgressiveFiles(index: PackIndex, files: ConfinedDirectory, except done: Set<Int>) throws -> Set<Int> {
+        guard let progressive = try? root.directory(StorageLayout.progressiveFiles(staging)) else { return [] }
+        var linked = Set<Int>()
+        let reader = ContentStreamReader(index: index, directory: progressive)
+        for (f, file) in index.files.enumerated() where !done.contains(f) && progressive.exists(file.path) {
+            if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+            guard let fd = try? progressive.open(file.path, flags: O_RDONLY) else { continue }
+            var st = stat()
+            let sized = fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && UInt64(st.st_size) == file.size
+            close(fd)
+            guard sized, index.spans(ofFile: f).allSatisfy({ span in
+                span.offsetInChunk != 0 || span.length != Int(index.chunks[span.chunkIndex].uncompressedSize)
+                    || reader.verifiedChunk(atSequence: span.sequenceIndex) != nil
+            }) else {
+                try? progressive.removeTree(file.path)
+                continue
+            }
+            do {
+                try files.removeTree(file.path)
+                try progressive.link(file.path, to: file.path, in: files)
+                linked.insert(f)
+            } catch { continue }
         }
         return linked
     }
