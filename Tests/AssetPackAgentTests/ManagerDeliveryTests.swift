@@ -343,7 +343,7 @@ extension ManagerDeliveryTests {
             _ = try await manager.contents(at: "nope.bin", searchingInAssetPackWithID: "Levels", access: .progressive)
         }
         let download = Task { try await manager.ensureLocalAvailability(of: pack) }
-        try await waitUntil("the download runs", timeout: .seconds(30)) { try await manager.status(relativeTo: pack).contains(.downloading) }
+        try await waitUntil("the download runs") { try await manager.status(relativeTo: pack).contains(.downloading) }
         let last: Data
         do { last = try await manager.contents(at: "f23.bin", searchingInAssetPackWithID: "Levels", access: .progressive) } catch {
             Issue.record("the progressive read failed: \(error); \(subject.agent?.output ?? "")")
