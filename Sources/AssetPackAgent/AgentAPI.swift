@@ -167,27 +167,33 @@ struct AgentAPI: Sendable {
     private func file(_ path: String, _ request: LocalHTTPRequest) throws -> LocalHTTPResponse {
         let manager = service.manager, pack = request.query["pack"]
         if request.flag("progressive") {
-            // Fetched ahead of the download the agent runs, on a connection of its own.
-            let range: Range<UInt64>?
-            switch Self.byteRange(request.query["range"]) {
-            case .success(let r): range = r
-            case .failure(let why): return .error(400, "malformedRequest", why.message)
-            }
-            if request.flag("location") {
-                return .json(AgentFileLocation(path: try wait { try await manager.url(for: path, searchingInAssetPackWithID: pack, access: .progressive) }.path))
-            }
-            let access: AssetReadAccess = range.map { .progressive(range: $0) } ?? .progressive
-            if range != nil {
-                let bytes = try wait { try await manager.contents(at: path, searchingInAssetPackWithID: pack, access: access) }
-                return LocalHTTPResponse(status: 200, contentType: "application/octet-stream", body: .bytes([UInt8](bytes)))
-            }
-            let fd = try wait { try await manager.descriptor(for: path, searchingInAssetPackWithID: pack, access: access) }
-            return Self.fileResponse(fd, path: path)
+            // Fetched ahead of the download the agent runs, on a connection of its own; a
+            // caller waits, so the pack's transfers are foreground work meanwhile (--max-rate).
+            return try service.scheduler.whileReading(pack) { try progressiveFile(path, request) }
         }
         if request.flag("location") {
             return .json(AgentFileLocation(path: try wait { try await manager.url(for: path, searchingInAssetPackWithID: pack) }.path))
         }
         let fd = try wait { try await manager.descriptor(for: path, searchingInAssetPackWithID: pack) }
+        return Self.fileResponse(fd, path: path)
+    }
+
+    /// `GET /v1/files/PATH?progressive=1[&range=FIRST-LAST][&location=1]`.
+    private func progressiveFile(_ path: String, _ request: LocalHTTPRequest) throws -> LocalHTTPResponse {
+        let manager = service.manager, pack = request.query["pack"]
+        let range: Range<UInt64>?
+        switch Self.byteRange(request.query["range"]) {
+        case .success(let r): range = r
+        case .failure(let why): return .error(400, "malformedRequest", why.message)
+        }
+        if request.flag("location") {
+            return .json(AgentFileLocation(path: try wait { try await manager.url(for: path, searchingInAssetPackWithID: pack, access: .progressive) }.path))
+        }
+        if let range {
+            let bytes = try wait { try await manager.contents(at: path, searchingInAssetPackWithID: pack, access: .progressive(range: range)) }
+            return LocalHTTPResponse(status: 200, contentType: "application/octet-stream", body: .bytes([UInt8](bytes)))
+        }
+        let fd = try wait { try await manager.descriptor(for: path, searchingInAssetPackWithID: pack, access: .progressive) }
         return Self.fileResponse(fd, path: path)
     }
 
