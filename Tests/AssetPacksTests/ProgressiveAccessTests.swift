@@ -201,7 +201,11 @@ import Testing
         let manager = try repo.manager(root: root.path, server: server)
         let read = Task { try await manager.contents(at: "big.bin", searchingInAssetPackWithID: "Levels", access: .progressive) }
         let incoming = root.path + "/" + StorageLayout.progressiveIncoming(root.layout.stagingDirectory(id: "Levels", digest: pack.digest))
-        try await waitUntil("the read has begun writing") { !(FileManager.default.subpaths(atPath: incoming) ?? []).isEmpty }
+        let placed = root.path + "/" + StorageLayout.progressiveFiles(root.layout.stagingDirectory(id: "Levels", digest: pack.digest)) + "/big.bin"
+        // Under way (its file in incoming/), or, on a machine so busy that this looked late, done.
+        try await waitUntil("the read has begun writing") {
+            !(FileManager.default.subpaths(atPath: incoming) ?? []).isEmpty || FileManager.default.fileExists(atPath: placed)
+        }
         try await manager.remove(assetPackWithID: "Levels")
         switch await read.result {
         case .success(let data): #expect([UInt8](data) == big)
@@ -223,7 +227,10 @@ import Testing
         let manager = try repo.manager(root: root.path, server: server) { $0.catalogMaxAge = .zero }
         let read = Task { try await manager.contents(at: "level.bin", searchingInAssetPackWithID: "Levels", access: .progressive) }
         let incoming = root.path + "/" + StorageLayout.progressiveIncoming(root.layout.stagingDirectory(id: "Levels", digest: first.digest))
-        try await waitUntil("the read of v1 has begun") { !(FileManager.default.subpaths(atPath: incoming) ?? []).isEmpty }
+        let placed = root.path + "/" + StorageLayout.progressiveFiles(root.layout.stagingDirectory(id: "Levels", digest: first.digest)) + "/level.bin"
+        try await waitUntil("the read of v1 has begun") {
+            !(FileManager.default.subpaths(atPath: incoming) ?? []).isEmpty || FileManager.default.fileExists(atPath: placed)
+        }
         try repo.put("Levels", files: ["level.bin": v2])
         try repo.publish()
         try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Levels"))
