@@ -166,10 +166,51 @@ struct AgentAPI: Sendable {
 
     private func file(_ path: String, _ request: LocalHTTPRequest) throws -> LocalHTTPResponse {
         let manager = service.manager, pack = request.query["pack"]
+        if request.flag("progressive") {
+            // Fetched ahead of the download the agent runs, on a connection of its own; a
+            // caller waits, so the pack's transfers are foreground work meanwhile (--max-rate).
+            return try service.scheduler.whileReading(pack) { try progressiveFile(path, request) }
+        }
         if request.flag("location") {
             return .json(AgentFileLocation(path: try wait { try await manager.url(for: path, searchingInAssetPackWithID: pack) }.path))
         }
         let fd = try wait { try await manager.descriptor(for: path, searchingInAssetPackWithID: pack) }
+        return Self.fileResponse(fd, path: path)
+    }
+
+    /// `GET /v1/files/PATH?progressive=1[&range=FIRST-LAST][&location=1]`.
+    private func progressiveFile(_ path: String, _ request: LocalHTTPRequest) throws -> LocalHTTPResponse {
+        let manager = service.manager, pack = request.query["pack"]
+        let range: Range<UInt64>?
+        switch Self.byteRange(request.query["range"]) {
+        case .success(let r): range = r
+        case .failure(let why): return .error(400, "malformedRequest", why.message)
+        }
+        if request.flag("location") {
+            return .json(AgentFileLocation(path: try wait { try await manager.url(for: path, searchingInAssetPackWithID: pack, access: .progressive) }.path))
+        }
+        if let range {
+            let bytes = try wait { try await manager.contents(at: path, searchingInAssetPackWithID: pack, access: .progressive(range: range)) }
+            return LocalHTTPResponse(status: 200, contentType: "application/octet-stream", body: .bytes([UInt8](bytes)))
+        }
+        let fd = try wait { try await manager.descriptor(for: path, searchingInAssetPackWithID: pack, access: .progressive) }
+        return Self.fileResponse(fd, path: path)
+    }
+
+    /// `range=FIRST-LAST` (inclusive; `FIRST-` to the end) as file offsets; nil when absent.
+    private static func byteRange(_ text: String?) -> Result<Range<UInt64>?, RangeProblem> {
+        guard let text else { return .success(nil) }
+        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = UInt64(parts[0]) else { return .failure(RangeProblem(message: "range=\(text): expected FIRST-LAST (bytes, inclusive) or FIRST-")) }
+        if parts[1].isEmpty { return .success(first..<UInt64.max) }
+        guard let last = UInt64(parts[1]), last >= first, last < UInt64.max else { return .failure(RangeProblem(message: "range=\(text): LAST must be a number no less than FIRST")) }
+        return .success(first..<last + 1)
+    }
+
+    private struct RangeProblem: Error { var message: String }
+
+    /// A 200 whose body is the open file `fd` (closed once sent).
+    private static func fileResponse(_ fd: Int32, path: String) -> LocalHTTPResponse {
         var st = stat()
         guard fstat(fd, &st) == 0 else {
             close(fd)

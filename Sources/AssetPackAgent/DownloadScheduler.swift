@@ -20,6 +20,9 @@ final class DownloadScheduler: @unchecked Sendable {
     private var waiting: [String] = []
     private var running: [ObjectIdentifier: String] = [:]
     private var stopping = false
+    /// Progressive reads a caller waits for, by pack ID: while one runs, the pack's transfers are
+    /// foreground work (not paced by `--max-rate`), the read's own and the download's.
+    private var foregroundReads: [String: Int] = [:]
     /// Signalled whenever a running job ends (for `shutdown`).
     private let ended = NSCondition()
 
@@ -57,7 +60,21 @@ final class DownloadScheduler: @unchecked Sendable {
     /// which `--max-rate` limits; false for one a caller waits for or an essential pack, and for
     /// a download the scheduler did not start (`POST /v1/update` answers when done: foreground).
     func isBackgroundDownload(_ id: String) -> Bool {
-        lock.withLock { jobs[id].map { $0.priority >= .background } ?? false }
+        lock.withLock { foregroundReads[id, default: 0] == 0 && (jobs[id].map { $0.priority >= .background } ?? false) }
+    }
+
+    /// Runs `work`, a progressive read of pack `id` a caller waits for, with the pack's transfers
+    /// counted as foreground work meanwhile.
+    func whileReading<T>(_ id: String?, _ work: () throws -> T) rethrows -> T {
+        guard let id else { return try work() }
+        lock.withLock { foregroundReads[id, default: 0] += 1 }
+        defer {
+            lock.withLock {
+                foregroundReads[id, default: 1] -= 1
+                if foregroundReads[id] == 0 { foregroundReads[id] = nil }
+            }
+        }
+        return try work()
     }
 
     /// Accepts a request: on disk first, then queued by `priority` (a waiting request asked for

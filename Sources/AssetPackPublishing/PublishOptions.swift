@@ -35,6 +35,9 @@ public struct PublishOptions {
     /// (`roots/`), whose timestamp keys must name it; `timestamp.json` is signed with it right
     /// after the catalog.
     public var timestampKey: SigningKey?
+    /// Read-order hints by pack ID (`--read-order ID=FILE`): paths of files or folders of the
+    /// pack in the order an app needs them, recorded in the catalog entry's `readOrder`.
+    public var readOrder: [String: [String]] = [:]
     /// How long the new timestamp stays valid (default 1 day).
     public var timestampExpiresIn: TimeInterval = TimestampSigner.defaultExpiry
 

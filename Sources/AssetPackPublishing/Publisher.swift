@@ -45,6 +45,7 @@ public struct Publisher {
             LintPack(id: input.manifest!.assetPackID, language: input.manifest!.language,
                      downloadPolicy: input.manifest!.downloadPolicy, files: input.files)
         }
+        try checkReadOrder(packs)
         let linter = PublishLinter(options: options.lint)
         report.findings = linter.lintContent(packs)
         guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
@@ -95,6 +96,7 @@ public struct Publisher {
 
         try placePackFiles(&plan, built: built, old: old, transaction: transaction)
         try makePatches(&plan, staging: staging, transaction: transaction, report: &report)
+        for i in plan.packs.indices { plan.packs[i].readOrder = options.readOrder[plan.packs[i].id] }
         var catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
                               packs: plan.packs, retired: plan.retired, removed: plan.removed, channel: channel)
         if let percent = options.rolloutPercent, let rolloutBase, percent < 100 {
@@ -167,6 +169,27 @@ public struct Publisher {
                                             table: CatalogIndexLocation(offset: made.tableOffset, length: made.tableLength, sha256: made.tableDigest)))
             }
             plan.packs[i].patches = patches.isEmpty ? nil : patches
+        }
+    }
+
+    /// Refuses a read-order hint for a pack this publish does not have, or with an entry that is
+    /// not a file or folder of the pack (or is not a pack path, or is listed twice), naming it.
+    private func checkReadOrder(_ packs: [LintPack]) throws {
+        for (id, entries) in options.readOrder.sorted(by: { $0.key < $1.key }) {
+            guard let pack = packs.first(where: { $0.id == id }) else {
+                throw PublishError.invalidOption("read order for \(id): no manifest of this publish has that assetPackID")
+            }
+            guard entries.count <= Catalog.maximumReadOrderEntries else {
+                throw PublishError.invalidOption("read order for \(id): \(entries.count) entries, more than the \(Catalog.maximumReadOrderEntries) allowed")
+            }
+            var seen = Set<String>()
+            for (k, entry) in entries.enumerated() {
+                if let why = PackPath.problemWithStoredPath(entry) { throw PublishError.invalidOption("read order for \(id), entry \(k + 1): \"\(entry)\" \(why)") }
+                guard seen.insert(entry).inserted else { throw PublishError.invalidOption("read order for \(id), entry \(k + 1): \"\(entry)\" is listed twice") }
+                guard pack.files.contains(where: { $0.packPath == entry || $0.packPath.hasPrefix(entry + "/") }) else {
+                    throw PublishError.invalidOption("read order for \(id), entry \(k + 1): \"\(entry)\" is neither a file nor a folder of the pack")
+                }
+            }
         }
     }
 

@@ -43,6 +43,10 @@ import Testing
         let chunked = try exchange(Array("POST /v1/packs/A/ensure HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n".utf8) + chunk + chunk + Array("0\r\n\r\n".utf8))
         #expect(chunked.status == 411)
         #expect(try statusOf("GET /v1/files/%ZZ HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n") == 400)
+        // A progressive read's range that is not FIRST-LAST: refused before anything is read.
+        for range in ["9-3", "x-4", "-5", "1-2-3", "99999999999999999999-"] {
+            #expect(try statusOf("GET /v1/files/a.bin?pack=A&progressive=1&range=\(range) HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n") == 400, "\(range)")
+        }
         // Half-closed mid-request: no answer but a closed connection, never a 2xx.
         let half = try exchange(Array("GET /v1/status HTTP/1.1\r\nHost: a\r\n".utf8), halfClose: true)
         #expect(half.isClosedByPeer && (half.status ?? 400) >= 400)

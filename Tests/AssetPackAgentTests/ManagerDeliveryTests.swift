@@ -326,6 +326,48 @@ import Testing
     }
 }
 
+extension ManagerDeliveryTests {
+    /// A progressive read while the pack downloads (in this process, or in the agent, which
+    /// serves it ahead of its download): the file arrives whole while the pack is still
+    /// downloading, and the download then completes as usual.
+    @Test(arguments: Mode.allCases) func aProgressiveReadOvertakesTheDownload(_ mode: Mode) async throws {
+        let fixture = try AgentFixture()
+        var files: [String: [UInt8]] = [:]
+        for k in 0..<24 { files[String(format: "f%02d.bin", k)] = patternBytes(512 << 10, seed: 1600 + UInt64(k)) }
+        try fixture.put("Levels", files: files)
+        try await fixture.publishAndServe(bytesPerSecond: 2 << 20)
+        let subject = try await ManagerUnderTest(mode, fixture)
+        let manager = subject.manager
+        let pack = try await manager.assetPack(withID: "Levels")
+        await #expect(throws: AssetPackManagerError.self) {
+            _ = try await manager.contents(at: "nope.bin", searchingInAssetPackWithID: "Levels", access: .progressive)
+        }
+        let download = Task { try await manager.ensureLocalAvailability(of: pack) }
+        try await waitUntil("the download runs") { try await manager.status(relativeTo: pack).contains(.downloading) }
+        let last: Data
+        do { last = try await manager.contents(at: "f23.bin", searchingInAssetPackWithID: "Levels", access: .progressive) } catch {
+            Issue.record("the progressive read failed: \(error); \(subject.agent?.output ?? "")")
+            throw error
+        }
+        #expect(last == Data(files["f23.bin"]!))
+        #expect(try await manager.status(relativeTo: pack).contains(.downloading), "the read came ahead of the download")
+        let part = try await manager.contents(at: "f22.bin", searchingInAssetPackWithID: "Levels", access: .progressive(range: 1000..<3000))
+        #expect(part == Data(files["f22.bin"]![1000..<3000]))
+        let url = try await manager.url(for: "f21.bin", searchingInAssetPackWithID: "Levels", access: .progressive)
+        #expect(FileManager.default.contents(atPath: url.path) == Data(files["f21.bin"]!))
+        if mode == .agent {
+            // assetpack cat goes through the agent too.
+            let cat = try await Assetpack.run(["cat", "f20.bin", "--root", fixture.root, "--pack", "Levels", "--range", "10-19"])
+            #expect(cat.status == 0, "\(cat.stderr)")
+            #expect([UInt8](cat.output) == Array(files["f20.bin"]![10..<20]))
+        }
+        try await download.value
+        for (name, bytes) in files { #expect(fixture.installedFile("Levels", name) == Data(bytes), "\(name)") }
+        #expect(try await manager.contents(at: "f23.bin") == Data(files["f23.bin"]!))
+        await subject.stop()
+    }
+}
+
 /// A manager in one of the two modes on the fixture's root; in agent mode, with the
 /// `assetpack agent` process it goes through.
 final class ManagerUnderTest: @unchecked Sendable {

@@ -143,6 +143,10 @@ public struct CatalogPack: Sendable, Equatable, Codable {
     /// Patch files that make this version's new chunks from earlier versions' content, one per
     /// earlier version kept (absent when there are none; docs/FORMAT.md, "Patch file").
     public var patches: [CatalogPatch]?
+    /// The read-order hint (catalog format 1, since repository revision 1.1; absent when none):
+    /// paths of files or folders of the pack, in the order an app needs them. A download of the
+    /// pack fetches those files first; a reader that does not know the key ignores it.
+    public var readOrder: [String]?
 
     public init(id: String, version: Int, downloadPolicy: DownloadPolicy, language: String?, platforms: [Platform],
                 downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64, sha256: SHA256Digest,

@@ -46,6 +46,25 @@ extension Catalog {
             }
             if let why = p.chunking.problem { return "\(key).chunking: \(why)" }
             if let why = patchProblem(p, key: key) { return why }
+            if let why = readOrderProblem(p, key: key) { return why }
+        }
+        return nil
+    }
+
+    /// The most entries a read-order hint may have.
+    public static let maximumReadOrderEntries = 10_000
+
+    /// The rules of a pack's `readOrder`: at most `maximumReadOrderEntries` entries, each a path
+    /// of the pack's form (relative, no `.` or `..`, no control character), none twice.
+    private static func readOrderProblem(_ p: CatalogPack, key: String) -> String? {
+        guard let order = p.readOrder else { return nil }
+        guard order.count <= Self.maximumReadOrderEntries else {
+            return "\(key).readOrder: \(order.count) entries, more than the \(Self.maximumReadOrderEntries) allowed"
+        }
+        var seen = Set<String>()
+        for (j, entry) in order.enumerated() {
+            if let why = PackPath.problemWithStoredPath(entry) { return "\(key).readOrder[\(j)]: \"\(entry)\" \(why)" }
+            guard seen.insert(entry).inserted else { return "\(key).readOrder[\(j)]: \"\(entry)\" is listed twice" }
         }
         return nil
     }

@@ -111,8 +111,10 @@ extension AssetPackManager {
             try store.endDownload(id)
             try? root.removeTree(staging)
         }
+        // Progressive reads of the pack stop, and the files they placed go.
+        let progressive = removeProgressiveFiles(of: id, stoppingReads: true)
         guard let installed = try store.installedPack(id) else {
-            if pending != nil { return }
+            if pending != nil || progressive { return }
             throw AssetPackManagerError.assetPackNotFound(withID: id)
         }
         try uninstall(installed)

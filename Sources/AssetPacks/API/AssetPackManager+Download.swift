@@ -78,7 +78,7 @@ extension AssetPackManager {
 
     /// Checks the allowances and chooses what the storage budget evicts for `pack` (nothing is
     /// evicted here); throws the refusal.
-    private func limitDecisions(_ pack: AssetPack) throws -> [InstalledPack] {
+    func limitDecisions(_ pack: AssetPack) throws -> [InstalledPack] {
         // Downloads under way (and those being admitted) count as installed: their bytes are
         // already committed.
         let downloading = inFlight.values.map(\.pack) + admitting.values.filter { $0.id != pack.id }
@@ -101,7 +101,7 @@ extension AssetPackManager {
     /// The pack's index, from its staging folder or the network, checked against the catalog's
     /// figures (`CatalogIndexAgreement`). Callers admitting the same pack share one fetch; a
     /// cancelled caller leaves at once, and the fetch stops when every caller has left.
-    private func verifiedIndex(_ entry: CatalogPack) async throws -> FetchedIndex {
+    func verifiedIndex(_ entry: CatalogPack) async throws -> FetchedIndex {
         let key = "\(entry.id) \(entry.digest.hex)"
         if let running = indexFetches[key], let k = running.register() { return try await running.wait(k) }
         let flag = CancellationFlag()
@@ -205,5 +205,7 @@ extension AssetPackManager {
             retired.retire(old)
         }
         try? root.removeTree(staging)
+        // What progressive reads of this or other versions placed is of no use now.
+        _ = removeProgressiveFiles(of: entry.id, stoppingReads: false)
     }
 }

@@ -25,8 +25,11 @@ extension AssetPackManager {
             root.removeEmptyFolder(layout.versionsFolder(relativeOf: id))
         }
         let staged = Set(pending.map(\.staging))
-        for name in (try? root.entries(layout.stagingFolder)) ?? [] where !staged.contains(layout.stagingDirectory(named: name)) {
-            retired.retire(layout.stagingDirectory(named: name))
+        for name in (try? root.entries(layout.stagingFolder)) ?? [] {
+            let folder = layout.stagingDirectory(named: name)
+            // Files a killed progressive read was writing are of no use.
+            try? root.removeTree(StorageLayout.progressiveIncoming(folder))
+            if !staged.contains(folder) { retired.retire(folder) }
         }
     }
 

@@ -51,6 +51,12 @@ public actor AssetPackManager {
     var admitting: [String: AssetPack] = [:]
     /// Index fetches under way (by pack ID and digest), shared by the callers that admit one pack.
     var indexFetches: [String: WaiterGroup<FetchedIndex>] = [:]
+    /// Progressive reads under way (`AssetReadAccess`), by a key of their own: the pack they read
+    /// and the flag that stops them (`remove` of the pack sets it).
+    var progressiveReads: [Int: (id: String, flag: CancellationFlag)] = [:]
+    var nextProgressiveRead = 0
+    /// The index of the version progressive reads of a pack last used, by pack ID and digest.
+    var progressiveIndexes: [String: FetchedIndex] = [:]
     /// Network bytes fetched by installs of this manager (for the resume figure). Not in Apple's
     /// API.
     public internal(set) var fetchedBytes: UInt64 = 0 { didSet { fetchedBytesMirror.store(fetchedBytes) } }

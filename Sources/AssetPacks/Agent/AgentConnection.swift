@@ -152,6 +152,41 @@ public final class AgentConnection: Sendable {
         return fd
     }
 
+    /// The query of a file request with `access` (`progressive=1`, `range=FIRST-LAST`, inclusive).
+    static func accessQuery(_ access: AssetReadAccess) -> [String] {
+        guard access.isProgressive else { return [] }
+        guard let range = access.range else { return ["progressive=1"] }
+        if range.isEmpty { return ["progressive=1", "range=\(range.lowerBound)-"] }
+        return ["progressive=1", "range=\(range.lowerBound)-\(range.upperBound - 1)"]
+    }
+
+    private static func fileRequest(_ path: String, _ id: String?, _ extra: [String]) -> String {
+        let query = extra + (id.map { ["pack=" + escape($0)] } ?? [])
+        return "files/" + escapePath(path) + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    }
+
+    /// The bytes of `path` with a choice of access: with `.progressive`, the agent fetches the
+    /// file (or the range's chunks) ahead of the download it runs.
+    public func contents(at path: String, searchingInAssetPackWithID id: String? = nil, access: AssetReadAccess) async throws -> Data {
+        Data(try await send(.get, Self.fileRequest(path, id, Self.accessQuery(access))).body)
+    }
+
+    /// The file URL of `path` with a choice of access (a range is ignored: a URL names a whole file).
+    public func url(for path: String, searchingInAssetPackWithID id: String? = nil, access: AssetReadAccess) async throws -> URL {
+        let extra = ["location=1"] + (access.isProgressive ? ["progressive=1"] : [])
+        let location = try await decode(AgentFileLocation.self, from: send(.get, Self.fileRequest(path, id, extra)))
+        return URL(fileURLWithPath: location.path)
+    }
+
+    /// An open read-only descriptor for `path` with a choice of access (the whole file: the
+    /// agent places it and this opens it).
+    public func descriptor(for path: String, searchingInAssetPackWithID id: String? = nil, access: AssetReadAccess) async throws -> Int32 {
+        let file = try await url(for: path, searchingInAssetPackWithID: id, access: access).path
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw AssetPackManagerError.storage("cannot open \(file): \(String(cString: strerror(errno)))") }
+        return fd
+    }
+
     // MARK: Events
 
     /// Every status update the agent sends from now on, for every pack (its event stream,

@@ -42,7 +42,8 @@ final class PackInstaller: @unchecked Sendable {
     private var counters = TransferCounters()
     private var indexBytesFetched: UInt64 = 0
     /// Network bytes this run fetched (the figure the kill test checks).
-    var fetchedBytes: UInt64 { indexBytesFetched + counters.fetchedBytes }
+    var fetchedBytes: UInt64 { indexBytesFetched + readOrderBytesFetched + counters.fetchedBytes }
+    private var readOrderBytesFetched: UInt64 = 0
     /// Patches this run applied, and patches it discarded for the chunk's full frame.
     private let patchCounts = PatchCounts()
     var patchesApplied: Int { patchCounts.applied }
@@ -76,6 +77,7 @@ final class PackInstaller: @unchecked Sendable {
             try? stagingFolder.removeTree(name)
         }
         let index = try loadIndex()
+        if previous == nil, let order = pack.readOrder { try fetchReadOrder(order, index: index) }
         let linked = try linkUnchangedFiles(index: index, files: files)
         let plan = InstallPlan(index: index, previous: previous?.index, patches: try loadPatches(index: index), linkedFiles: linked)
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
@@ -222,8 +224,74 @@ final class PackInstaller: @unchecked Sendable {
                 }
             }
         }
+        linked.formUnion(try linkProgressiveFiles(index: index, files: files, except: linked))
         for (f, file) in index.files.enumerated() where !linked.contains(f) && (files.linkCount(file.path) ?? 1) > 1 {
             try StorageLayout.confined { () throws(ConfinementError) in try files.removeTree(file.path) }
+        }
+        return linked
+    }
+
+    /// The catalog's read-order hint, on a fresh install: the files it names (a folder: every
+    /// file below it, in path order), in its order, fetched one by one as progressive reads
+    /// (`ProgressiveWrite`) into the staging folder's `progressive/` before the rest of the
+    /// pack, so they are whole and verified after a fraction of the download; the assembly that
+    /// follows links them. An entry that names nothing is skipped; a file that cannot be fetched
+    /// this way is left to the assembly (which retries and reports it as for any chunk).
+    private func fetchReadOrder(_ order: [String], index: PackIndex) throws {
+        var chosen: [Int] = []
+        var seen = Set<Int>()
+        for entry in order {
+            let matches = index.fileIndex(of: entry).map { [$0] }
+                ?? index.files.indices.filter { index.files[$0].path.hasPrefix(entry + "/") }
+            for f in matches where seen.insert(f).inserted { chosen.append(f) }
+        }
+        guard !chosen.isEmpty else { return }
+        let (incoming, progressive) = try StorageLayout.confined { () throws(ConfinementError) in
+            (try root.directory(StorageLayout.progressiveIncoming(staging), create: true),
+             try root.directory(StorageLayout.progressiveFiles(staging), create: true))
+        }
+        for f in chosen where !progressive.exists(index.files[f].path) {
+            if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+            let source = AssetPackManager.ProgressiveSource(entry: pack, index: index, indexBytes: [], file: f, staging: staging)
+            do {
+                let (outcome, fetched) = try ProgressiveWrite(source: source, client: client, cancellation: cancellation, incoming: incoming, progressive: progressive)
+                    .run(range: 0..<index.files[f].size, place: true)
+                close(outcome.descriptor)
+                readOrderBytesFetched += fetched
+            } catch AssetPackManagerError.cancelled {
+                throw AssetPackManagerError.cancelled
+            } catch {
+                break
+            }
+        }
+    }
+
+    /// Makes each file that a progressive read placed in the staging folder's `progressive/`
+    /// (complete, verified chunk by chunk, flushed, then renamed there) a hard link in `files/`,
+    /// so it is not fetched again; its size and the chunks that lie wholly in it are checked
+    /// again first. Returns the linked files.
+    private func linkProgressiveFiles(index: PackIndex, files: ConfinedDirectory, except done: Set<Int>) throws -> Set<Int> {
+        guard let progressive = try? root.directory(StorageLayout.progressiveFiles(staging)) else { return [] }
+        var linked = Set<Int>()
+        let reader = ContentStreamReader(index: index, directory: progressive)
+        for (f, file) in index.files.enumerated() where !done.contains(f) && progressive.exists(file.path) {
+            if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+            guard let fd = try? progressive.open(file.path, flags: O_RDONLY) else { continue }
+            var st = stat()
+            let sized = fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && UInt64(st.st_size) == file.size
+            close(fd)
+            guard sized, index.spans(ofFile: f).allSatisfy({ span in
+                span.offsetInChunk != 0 || span.length != Int(index.chunks[span.chunkIndex].uncompressedSize)
+                    || reader.verifiedChunk(atSequence: span.sequenceIndex) != nil
+            }) else {
+                try? progressive.removeTree(file.path)
+                continue
+            }
+            do {
+                try files.removeTree(file.path)
+                try progressive.link(file.path, to: file.path, in: files)
+                linked.insert(f)
+            } catch { continue }
         }
         return linked
     }

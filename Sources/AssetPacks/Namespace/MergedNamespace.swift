@@ -53,6 +53,11 @@ struct MergedNamespace: Sendable {
         return layout.absolute(file)
     }
 
+    /// `file(at:…)` relative to the root, not yet opened.
+    func installedRelativeFile(at path: String, inPackWithID id: String?, now: Date) throws -> String {
+        try relativeFile(at: path, inPackWithID: id, now: now)
+    }
+
     /// `file(at:…)` relative to the root.
     private func relativeFile(at path: String, inPackWithID id: String?, now: Date) throws -> String {
         let key = PackPath.normalizedSelector(path)
@@ -69,6 +74,11 @@ struct MergedNamespace: Sendable {
     func contents(at path: String, inPackWithID id: String?, now: Date) throws -> Data {
         let fd = try descriptor(for: path, inPackWithID: id, now: now)
         defer { close(fd) }
+        return try Self.mapped(fd, path: path)
+    }
+
+    /// The bytes of the open file `fd` (`path` names it in errors), memory-mapped; `fd` stays open.
+    static func mapped(_ fd: Int32, path: String) throws -> Data {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw AssetPackManagerError.storage("cannot read \(path): \(String(cString: strerror(errno)))") }
         let size = Int(st.st_size)

@@ -7,7 +7,9 @@ import Foundation
 ///     lock                             flock'd by the manager using the root; holds its pid
 ///     state.sqlite                     the client store (WAL)
 ///     packs/<id>/<version>-<digest16>/ an installed pack's files, made visible by one rename
-///     staging/<id>-<digest16>/         a download in progress: index, part-<k>, files/
+///     staging/<id>-<digest16>/         a download in progress: index, part-<k>, files/; files read
+///                                      progressively: progressive/ (complete verified files),
+///                                      incoming/ (files being fetched, never read)
 ///     agent.sock                       the agent's local API (AssetPackAgent), mode 0600
 ///     agent.sqlite                     the agent's queue of accepted requests
 ///
@@ -35,6 +37,8 @@ package struct StorageLayout: Sendable {
     private static let stagedFilesName = "files"
     private static let stagedPatchTableName = "patch-table"
     private static let partSpoolPrefix = "part-"
+    private static let progressiveName = "progressive"
+    private static let incomingName = "incoming"
     /// Downloads of earlier client versions kept their frames in `segment-<n>` files.
     private static let obsoleteSegmentPrefix = "segment-"
     private static let agentSocketName = "agent.sock"
@@ -97,6 +101,23 @@ package struct StorageLayout: Sendable {
     /// The patch table a download plans with (empty: the download uses no patches), saved once
     /// it hashed to the catalog's figure, so that a resumed run makes the same plan.
     static func stagedPatchTable(_ staging: String) -> String { staging + "/" + stagedPatchTableName }
+
+    /// The folder of files read progressively from that pack version (`AssetReadAccess`): each
+    /// one complete and verified, placed by one rename; a later download of the version links
+    /// them into `files/` instead of fetching them again.
+    static func progressiveFiles(_ staging: String) -> String { staging + "/" + progressiveName }
+
+    /// Where a progressive read writes its file before renaming it into `progressiveFiles`;
+    /// what a killed process left there is removed at the next start.
+    static func progressiveIncoming(_ staging: String) -> String { staging + "/" + incomingName }
+
+    /// Whether `name`, an entry of `staging/`, is a staging folder of a version of pack `id`
+    /// (`<id>-` and 16 lowercase hex digits).
+    static func isStagingFolder(_ name: String, of id: String) -> Bool {
+        guard name.hasPrefix(id + "-") else { return false }
+        let digest = name.utf8.dropFirst(id.utf8.count + 1)
+        return digest.count == 16 && digest.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
 
     /// Part `k`'s spool: bytes received and not yet placed.
     static func partSpool(_ staging: String, part k: Int) -> String { staging + "/" + partSpoolPrefix + "\(k)" }

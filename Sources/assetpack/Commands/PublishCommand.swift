@@ -71,6 +71,8 @@ struct PublishCommand: Command {
     var report: String?
     @Flag("--json", help: "Print the result as JSON.")
     var json: Bool
+    @Option("--read-order", value: "ID=FILE", help: "A read-order hint for pack ID: FILE lists paths of files or folders of the pack, one a line, in the order the app needs them (# starts a comment); downloads fetch them first.")
+    var readOrder: [String]
 
     init() {}
 
@@ -140,6 +142,24 @@ struct PublishCommand: Command {
     }
 
     /// The options the command line sets, with a usage error naming the option at fault.
+    /// `ID=FILE`: the pack ID and the entries FILE lists (a path a line; blank lines and lines
+    /// starting with `#` skipped; a trailing `/` and a leading `./` dropped).
+    static func readOrderHint(_ argument: String) throws(CLIError) -> (String, [String]) {
+        guard let equals = argument.firstIndex(of: "="), equals != argument.startIndex, argument.index(after: equals) != argument.endIndex else {
+            throw .usage("--read-order \(argument): expected ID=FILE")
+        }
+        let id = String(argument[..<equals]), file = String(argument[argument.index(after: equals)...])
+        guard let data = FileManager.default.contents(atPath: file) else { throw .failure("--read-order: cannot read \(file)") }
+        guard let text = String(data: data, encoding: .utf8) else { throw .failure("--read-order: \(file) is not UTF-8 text") }
+        var entries: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+            entries.append(PackPath.normalizedSelector(trimmed))
+        }
+        return (id, entries)
+    }
+
     private func publishOptions() throws(CLIError) -> PublishOptions {
         var options = PublishOptions(repository: repository)
         if let expires {
@@ -171,6 +191,11 @@ struct PublishCommand: Command {
         }
         options.rolloutPercent = rollout?.value
         if let report, !report.hasSuffix(".html") { throw .usage("--report: \"\(report)\" must name an .html file") }
+        for argument in readOrder {
+            let (id, entries) = try Self.readOrderHint(argument)
+            guard options.readOrder[id] == nil else { throw .usage("--read-order \(argument): a second hint for \(id)") }
+            options.readOrder[id] = entries
+        }
         do { _ = try options.resolvedCachePath() } catch { throw .usage("--cache: \(error)") }
         return options
     }
