@@ -27,11 +27,11 @@ import Testing
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.preferredLanguages = ["fr-FR"] }
         try await manager.handleInstallationEvent(.firstInstallation).value
         var installed: [String] = []
-        for id in ["Voices.en", "Voices.de", "Voices.fr-CA", "Music"] where try await manager.assetPackIsAvailableLocally(withID: id) {
+        for id in ["Voices.en", "Voices.de", "Voices.fr-CA", "Music"] where manager.assetPackIsAvailableLocally(withID: id) {
             installed.append(id)
         }
         #expect(installed == ["Voices.fr-CA", "Music"])
-        #expect(try await manager.contents(at: "voices/hello.txt") == Data(text("hello in fr-CA\n")))
+        #expect(try manager.contents(at: "voices/hello.txt") == Data(text("hello in fr-CA\n")))
         #expect(!server.packRequests().contains { $0.path.contains("Voices.en") || $0.path.contains("Voices.de") })
 
         // No preferred language matches: the app's primary language.
@@ -40,7 +40,7 @@ import Testing
             $0.primaryLanguage = "de"
         }
         try await other.handleInstallationEvent(.firstInstallation).value
-        #expect(try await other.assetPackIsAvailableLocally(withID: "Voices.de"))
+        #expect(other.assetPackIsAvailableLocally(withID: "Voices.de"))
         #expect(try await !other.assetPackIsAvailableLocally(withID: "Voices.en"))
     }
 
@@ -57,7 +57,7 @@ import Testing
             try repo.manager(root: root, server: server) { $0.preferredLanguages = preferred; $0.primaryLanguage = primary }
         }
         func hello(_ preferred: [String], primary: String = "en") async throws -> String {
-            String(decoding: try await reader(preferred, primary: primary).contents(at: "voices/hello.txt"), as: UTF8.self)
+            String(decoding: try reader(preferred, primary: primary).contents(at: "voices/hello.txt"), as: UTF8.self)
         }
         // The exact tag first.
         #expect(try await hello(["fr-CA"]) == "hello in fr-CA\n")

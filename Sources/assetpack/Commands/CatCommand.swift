@@ -22,7 +22,7 @@ struct CatCommand: Command {
             do { data = try runBlocking { try await agent.contents(at: path, searchingInAssetPackWithID: pack) } } catch { throw agentFailure(error) }
         } else {
             let manager = try makeLocalManager(storage)
-            do { data = try runBlocking { try await manager.contents(at: path, searchingInAssetPackWithID: pack) } } catch { throw CLIError.failure("\(error)") }
+            do { data = try manager.contents(at: FilePath(path), searchingInAssetPackWithID: pack) } catch { throw CLIError.failure("\(error)") }
         }
         FileHandle.standardOutput.write(data)
         return 0
