@@ -13,7 +13,7 @@ import Testing
 
     init() throws {
         repo = try TestRepository("apple-parity")
-        try repo.put("Levels", files: ["Levels/level1.json": Array(level)])
+        try repo.put("Levels", userInfo: ["order": 1, "difficulty": "hard"], files: ["Levels/level1.json": Array(level)])
         try repo.put("Voices-en", language: "en", files: ["Voices/hello.txt": text("Hello\n")])
         try repo.put("Voices-fr", language: "fr", files: ["Voices/hello.txt": text("Bonjour\n")])
         // Incompressible, so that its download takes a while on a throttled server.
@@ -36,7 +36,10 @@ import Testing
 
         let levels = try await app.describe("Levels")
         #expect(levels.id == "Levels" && levels.version == 1 && levels.downloadSize > 0 && levels.text == "Levels v1")
-        #expect(levels.language == nil && levels.userInfo == nil)
+        #expect(levels.language == nil)
+        // The manifest's userInfo, carried through the pack and the catalog as canonical JSON.
+        #expect(levels.userInfo == Data(#"{"difficulty":"hard","order":1}"#.utf8))
+        #expect(try await app.describe("Big").userInfo == nil)
         #expect(try await app.describe("Voices-fr").language == Locale.Language(identifier: "fr"))
 
         let offered = try await app.offered()

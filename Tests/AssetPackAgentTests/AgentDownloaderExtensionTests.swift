@@ -14,7 +14,7 @@ import Testing
 
     @Test func theAgentAsksTheExtensionBeforeDownloading() async throws {
         let fixture = try AgentFixture()
-        try fixture.put("Small", files: ["small.bin": patternBytes(10_000, seed: 5)])
+        try fixture.put("Small", userInfo: ["tier": "free"], files: ["small.bin": patternBytes(10_000, seed: 5)])
         try fixture.put("Huge", files: ["huge.bin": patternBytes(200_000, seed: 6)])
         try await fixture.publishAndServe()
         let agent = try await fixture.startAgent(downloaderExtension: NoHugePacks())
@@ -24,7 +24,10 @@ import Testing
         configuration.delivery = .agent(socketPath: fixture.socketPath)
         let manager = try AssetPackManager(configuration: configuration)
 
-        try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Small"))
+        let small = try await manager.assetPack(withID: "Small")
+        // The manifest's userInfo reaches the app through the agent too.
+        #expect(small.userInfo == Data(#"{"tier":"free"}"#.utf8))
+        try await manager.ensureLocalAvailability(of: small)
         #expect(try manager.contents(at: "small.bin") == Data(patternBytes(10_000, seed: 5)))
         do {
             try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Huge"))

@@ -64,10 +64,15 @@ public struct CatalogPack: Sendable, Equatable, Codable {
     /// Patch files that make this version's new chunks from earlier versions' content, one per
     /// earlier version kept (absent when there are none; docs/FORMAT.md, "Patch file").
     public var patches: [CatalogPatch]?
+    /// The manifest's `userInfo` as canonical JSON text (absent when none; catalogs before it
+    /// have none): Apple's `AssetPack.userInfo`.
+    public var userInfo: String?
 
     public init(id: String, version: Int, downloadPolicy: DownloadPolicy, language: String?, platforms: [Platform],
                 downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64, sha256: SHA256Digest,
-                digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters, patches: [CatalogPatch]? = nil) {
+                digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters, patches: [CatalogPatch]? = nil,
+                userInfo: String? = nil) {
+        self.userInfo = userInfo
         self.id = id
         self.version = version
         self.downloadPolicy = downloadPolicy

@@ -33,6 +33,7 @@ public struct AssetPack: Sendable, Hashable, Identifiable, CustomStringConvertib
         downloadSize = Int(clamping: p.downloadSize)
         installSize = p.installSize
         languageTag = p.language
+        userInfo = p.userInfo.map { Data($0.utf8) }
         downloadPolicy = p.downloadPolicy
         platforms = p.platforms
     }
