@@ -27,8 +27,8 @@ final class AgentFixture: @unchecked Sendable {
     }
 
     /// Adds pack `id` holding `files`, on demand unless another policy is given.
-    func put(_ id: String, policy: DownloadPolicy = .onDemand, userInfo: Any? = nil, files: [String: [UInt8]]) throws {
-        try repository.put(id, policy: policy, userInfo: userInfo, files: files)
+    func put(_ id: String, policy: DownloadPolicy = .onDemand, language: String? = nil, userInfo: Any? = nil, files: [String: [UInt8]]) throws {
+        try repository.put(id, policy: policy, language: language, userInfo: userInfo, files: files)
     }
 
     /// Publishes the packs, serves the repository (at `bytesPerSecond` for pack files if given)
