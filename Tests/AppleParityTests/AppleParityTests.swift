@@ -71,7 +71,7 @@ import Testing
 
         let figures = try await app.installedFigures("Levels")
         #expect(figures.version == 1 && figures.logical == Int64(level.count) && figures.allocated >= figures.logical)
-        #expect(await app.missingFile() == "fileNotFound Levels/missing.json")
+        #expect(app.missingFile() == "fileNotFound Levels/missing.json")
         #expect(await app.missingPack() == "assetPackNotFound NoSuchPack")
         // The 27.2 local calls say assetPackNotFound for a pack that is not installed.
         #expect(throws: ManagedBackgroundAssetsError.self) { try app.manager.localVersion(ofAssetPackWithID: "Big") }

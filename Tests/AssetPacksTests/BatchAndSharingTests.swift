@@ -32,7 +32,7 @@ import Testing
         #expect("\(error)".contains("1 of 3 asset packs failed") && "\(error)".contains("Beta"))
         #expect(manager.assetPackIsAvailableLocally(withID: "Alpha"))
         #expect(manager.assetPackIsAvailableLocally(withID: "Gamma"))
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Beta"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Beta"))
         // The per-pack stream of the failed pack ends with its failure.
         #expect(await betaUpdates.ended().last?.kind == "failed")
         // A 404 is not retried: one request for Beta's file (its index) and no more.

@@ -36,7 +36,7 @@ import Testing
         leaving.cancel()
         #expect(await leaving.result.isCancellation)
         // It left while the download was still under way.
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Slow"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Slow"))
         #expect(try await manager.status(relativeTo: slow).contains(.downloading))
 
         try await staying.value
@@ -104,7 +104,7 @@ import Testing
         prefetch.cancel()
         #expect(await prefetch.result.isCancellation)
         try await waitUntil { all.snapshot.contains { $0.kind == "paused" && $0.assetPack.id == "Extra" } }
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Extra"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Extra"))
         #expect(try root.store().pendingDownload("Extra") != nil)
 
         // The install step run again finishes it, fetching what was missing.

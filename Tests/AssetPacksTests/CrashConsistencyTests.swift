@@ -157,7 +157,7 @@ import Testing
         #expect(await updates.ended().last?.kind == "failed")
         #expect(root.stagingEntries.isEmpty)
         #expect(try root.store().pendingDownload("Pack") == nil)
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Pack"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Pack"))
         #expect(try await manager.status(relativeTo: pack) == .downloadAvailable)
     }
 }

@@ -44,7 +44,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: oldFolder))
         #expect(root.installedVersions("World") == [try #require(try root.installedDirectory("World")).split(separator: "/").last.map(String.init)!])
         #expect(root.installedVersions("Retiring").isEmpty)
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Retiring"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Retiring"))
         #expect(try root.store().packs(holding: "retiring.txt").isEmpty)
         #expect(root.stagingEntries.isEmpty)
         #expect(await manager.localStatus(ofAssetPackWithID: "World") == [.downloaded, .upToDate])

@@ -78,7 +78,7 @@ import Testing
             do { try await manager.handleInstallationEvent(.firstInstallation) } catch let e { error = e }
             let refusal = try #require(allowanceError(error))
             #expect(refusal.what.hasPrefix("Core: essential") && refusal.limit == 1000, "\(refusal.what)")
-            #expect(try await !manager.assetPackIsAvailableLocally(withID: "Core"))
+            #expect(!manager.assetPackIsAvailableLocally(withID: "Core"))
         }
         #expect(server.packRequests().isEmpty)
         // The essential limits do not apply to on-demand packs.

@@ -37,8 +37,8 @@ import Testing
         #expect(manager.assetPackIsAvailableLocally(withID: "Levels"))
         #expect(try root.installedFile("Levels", "levels/1.json") == levels["levels/1.json"])
         // On-demand and other-event packs are not touched.
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Extras"))
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Patch"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Extras"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Patch"))
         #expect(await manager.localStatus(ofAssetPackWithID: "Extras") == .downloadAvailable)
         #expect(!server.packRequests().contains { $0.path.contains("/Extras/") || $0.path.contains("/Patch/") })
 
@@ -97,12 +97,12 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
         try await manager.handleInstallationEvent(.firstInstallation).value
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Patch"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Patch"))
         let prefetch = try await manager.handleInstallationEvent(.subsequentUpdate)
         #expect(manager.assetPackIsAvailableLocally(withID: "Patch"))
         #expect(try manager.contents(at: "patch/notes.txt") == Data(patch["patch/notes.txt"]!))
         try await prefetch.value
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Extras"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Extras"))
     }
 
     @Test func removeDeletesFilesAndStoreRows() async throws {

@@ -31,7 +31,7 @@ import Testing
 
     /// Nothing of "Pack" is installed and nothing is left in staging or the store.
     func expectNothingLeft(_ manager: AssetPackManager, root: StorageRoot) async throws {
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Pack"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Pack"))
         #expect(root.installedVersions("Pack").isEmpty)
         #expect(root.stagingEntries.isEmpty, "staging: \(root.stagingEntries)")
         #expect(try root.store().pendingDownload("Pack") == nil)
