@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func progressCancelPausesAndTheDownloadResumes() async throws {
-        let server = try repo.serve { $0.bandwidthBytesPerSecond = 1_000_000 }
+        let server = try repo.serve { $0.bandwidthBytesPerSecond = 500_000 }
         let app = try self.app(server)
         let seen = try await app.downloadWithOnePause("Big")
         #expect(seen.first == "began")

@@ -12,7 +12,7 @@ extension ManagerDeliveryTests {
         try fixture.put("Big", files: ["big.bin": big])
         try fixture.put("Voices-en", language: "en", files: ["hello.txt": Array("Hello\n".utf8)])
         try fixture.put("Voices-fr", language: "fr", files: ["hello.txt": Array("Bonjour\n".utf8)])
-        try await fixture.publishAndServe(bytesPerSecond: 1 << 20)
+        try await fixture.publishAndServe(bytesPerSecond: 500_000)
         let subject = try await ManagerUnderTest(mode, fixture)
         let manager = subject.manager
 

@@ -56,17 +56,8 @@ extension AssetPackManager {
             if inFlight[entry.id]?.waiters === waiters { inFlight[entry.id] = nil }
             waiters.complete(outcome)
         }
-        inFlight[pack.id] = InFlightDownload(pack: pack, task: task, waiters: waiters, flag: flag)
+        inFlight[pack.id] = InFlightDownload(pack: pack, task: task, waiters: waiters)
         try await waiters.wait(key)
-    }
-
-    /// Pauses the download of `id` under way (its `Progress` was cancelled): it stops, keeps
-    /// what it verified, and `.paused` is sent; its callers get `cancelled`. Nothing when none
-    /// is under way.
-    func pauseDownload(_ id: String) {
-        guard let download = inFlight[id] else { return }
-        pauseRequests.insert(id)
-        download.flag.cancel()
     }
 
     /// Waits for the download of `id` under way, if there is one: true once it has installed the
@@ -147,7 +138,10 @@ extension AssetPackManager {
             try? root.removeTree(try layout.checkedStagingDirectory(pending.staging, id: entry.id))
         }
         try store.beginDownload(PendingDownload(id: entry.id, version: entry.version, digest: entry.digest, staging: staging, base: base))
-        pauseRequests.remove(entry.id)
+        // From here a cancelled `Progress` pauses this download: it stops, keeps what it
+        // verified, `.paused` is sent and its callers get `cancelled`.
+        pauses.register(entry.id, flag)
+        defer { pauses.unregister(entry.id, flag) }
         broadcaster.send(.began(pack))
         var previous: PackInstaller.Previous?
         if let p = previousPack, let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset) {
@@ -179,7 +173,7 @@ extension AssetPackManager {
             }
             // Stopped because no one waits for it any more: paused, not failed (and the pack's
             // own streams go on, to see it resume).
-            let pausedByProgress = pauseRequests.remove(entry.id) != nil
+            let pausedByProgress = pauses.takePause(entry.id)
             broadcaster.send(resumable && (waiters.isAbandoned || pausedByProgress) ? .paused(pack) : .failed(pack, error))
             throw error
         }

@@ -52,8 +52,8 @@ public actor AssetPackManager {
     var catalogRefresh: WaiterGroup<Catalog>?
     /// Downloads under way, shared by everyone who asks for the same pack.
     var inFlight: [String: InFlightDownload] = [:]
-    /// Downloads whose `Progress` was cancelled: they end as paused, not failed.
-    var pauseRequests: Set<String> = []
+    /// The downloads under way a cancelled `Progress` pauses, from any thread.
+    nonisolated let pauses = DownloadPauses()
     /// Packs past the first check of the limits whose index is being fetched: they count as
     /// downloading for the limits of the others meanwhile.
     var admitting: [String: AssetPack] = [:]
@@ -115,7 +115,7 @@ public actor AssetPackManager {
                           mergedNamespace: MergedNamespace(store: store, layout: layout, root: root, languages: languageChoice),
                           storageLock: storageLock)
         try Self.reconcile(layout: layout, root: root, store: store)
-        broadcaster.onPause { [weak self] id in Task { await self?.pauseDownload(id) } }
+        broadcaster.onPause { [pauses] id in pauses.pause(id) }
     }
 
     /// A manager that cannot work, for this reason: every call throws it (the shared manager
@@ -246,8 +246,6 @@ public actor AssetPackManager {
         var pack: AssetPack
         var task: Task<Void, Never>
         var waiters: WaiterGroup<Void>
-        /// Stops the installer (the download pauses).
-        var flag: CancellationFlag
     }
 
     /// Runs blocking work (network, disk) on a thread of its own, off the actor and off Swift's
