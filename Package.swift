@@ -70,6 +70,8 @@ let package = Package(
         .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackFormat", "AssetPackTransport", "TestSupport",
                                                           "TestRepositories", "assetpack"]),
         // The unhappy paths of a real app, end to end: each scenario through the library and the CLI.
+        // Code written from Apple's Background Assets documentation, with only the import changed.
+        .testTarget(name: "AppleParityTests", dependencies: ["AssetPacks", "AssetPackFormat", "AssetPackServer", "TestSupport", "TestRepositories"]),
         .testTarget(name: "AppJourneyTests", dependencies: ["AssetPacks", "AssetPackFormat", "AssetPackPublishing", "AssetPackServer",
                                                            "AssetPackTransport", "TestSupport", "TestRepositories", "assetpack"]),
     ]

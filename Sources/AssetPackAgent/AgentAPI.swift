@@ -28,7 +28,7 @@ struct AgentAPI: Sendable {
             case ("GET", "packs") where route.count == 3 && route[2] == "preservation-priority": return try preservationPriority(route[1])
             case ("PUT", "packs") where route.count == 3 && route[2] == "preservation-priority":
                 return try setPreservationPriority(route[1], request)
-            case ("POST", "update") where route.count == 1: return .json(try update())
+            case ("POST", "update") where route.count == 1: return .json(try update(detached: request.flag("detach")))
             case ("POST", "installation-events") where route.count == 2: return try installationEvent(route[1], request)
             case ("GET", "installation-events") where route.count == 2: return try installationPlan(route[1])
             case ("GET", "namespace") where route.count == 1:
@@ -72,7 +72,7 @@ struct AgentAPI: Sendable {
                                             installedVersion: installed?.version)
             } catch AssetPackManagerError.assetPackNotFound where installed != nil {
                 // Installed, and dropped from the catalog: obsolete.
-                return AgentPackDescription(installed!, status: try await manager.localStatus(ofAssetPackWithID: id), request: record?.state,
+                return AgentPackDescription(installed!, status: await manager.localStatus(ofAssetPackWithID: id), request: record?.state,
                                             error: record?.error, installedVersion: installed!.version)
             }
         }
@@ -154,10 +154,21 @@ struct AgentAPI: Sendable {
         return .json(["removed": id])
     }
 
-    private func update() throws -> AgentUpdateResult {
+    /// `detached`: returns once the updates have started (Apple's `checkForUpdates()`); otherwise
+    /// once they are installed.
+    private func update(detached: Bool) throws -> AgentUpdateResult {
         let manager = service.manager
         return try wait {
-            let (updated, removed) = try await manager.checkForUpdates()
+            if detached {
+                let (updating, removed) = try await manager.checkForUpdates()
+                var described: [AgentPackDescription] = []
+                for id in updating.sorted() {
+                    let p = try await manager.assetPack(withID: id)
+                    described.append(AgentPackDescription(p, status: try await manager.status(relativeTo: p)))
+                }
+                return AgentUpdateResult(updated: described, removed: removed.sorted())
+            }
+            let (updated, removed) = try await manager.installUpdates()
             var described: [AgentPackDescription] = []
             for p in updated { described.append(AgentPackDescription(p, status: try await manager.status(relativeTo: p))) }
             return AgentUpdateResult(updated: described, removed: removed)
@@ -165,16 +176,19 @@ struct AgentAPI: Sendable {
     }
 
     private func file(_ path: String, _ request: LocalHTTPRequest) throws -> LocalHTTPResponse {
-        let manager = service.manager, pack = request.query["pack"]
+        let manager = service.manager, pack = request.query["pack"], language = request.query["language"]
         if request.flag("progressive") {
             // Fetched ahead of the download the agent runs, on a connection of its own; a
             // caller waits, so the pack's transfers are foreground work meanwhile (--max-rate).
             return try service.scheduler.whileReading(pack) { try progressiveFile(path, request) }
         }
         if request.flag("location") {
-            return .json(AgentFileLocation(path: try wait { try await manager.url(for: path, searchingInAssetPackWithID: pack) }.path))
+            // `language`: only the packs localized for it (a manager's `asLocalizedFor:` reads).
+            let url = try language.map { try manager.url(for: FilePath(path), asLocalizedFor: Locale.Language(identifier: $0)) }
+                ?? manager.url(for: FilePath(path), searchingInAssetPackWithID: pack)
+            return .json(AgentFileLocation(path: url.path))
         }
-        let fd = try wait { try await manager.descriptor(for: path, searchingInAssetPackWithID: pack) }
+        let fd = try manager.descriptor(for: FilePath(path), searchingInAssetPackWithID: pack).rawValue
         return Self.fileResponse(fd, path: path)
     }
 
@@ -187,13 +201,13 @@ struct AgentAPI: Sendable {
         case .failure(let why): return .error(400, "malformedRequest", why.message)
         }
         if request.flag("location") {
-            return .json(AgentFileLocation(path: try wait { try await manager.url(for: path, searchingInAssetPackWithID: pack, access: .progressive) }.path))
+            return .json(AgentFileLocation(path: try wait { try await manager.url(for: FilePath(path), searchingInAssetPackWithID: pack, access: .progressive) }.path))
         }
         if let range {
-            let bytes = try wait { try await manager.contents(at: path, searchingInAssetPackWithID: pack, access: .progressive(range: range)) }
+            let bytes = try wait { try await manager.contents(at: FilePath(path), searchingInAssetPackWithID: pack, access: .progressive(range: range)) }
             return LocalHTTPResponse(status: 200, contentType: "application/octet-stream", body: .bytes([UInt8](bytes)))
         }
-        let fd = try wait { try await manager.descriptor(for: path, searchingInAssetPackWithID: pack, access: .progressive) }
+        let fd = try wait { try await manager.descriptor(for: FilePath(path), searchingInAssetPackWithID: pack, access: .progressive) }.rawValue
         return Self.fileResponse(fd, path: path)
     }
 

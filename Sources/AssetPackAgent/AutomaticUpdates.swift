@@ -27,7 +27,7 @@ final class AutomaticUpdates: Sendable {
         }
         let listed = Set(catalog.map(\.id))
         let installed = Set(try await manager.namespace().flatMap(\.packIDs))
-        for id in installed.subtracting(listed).sorted() where try await manager.localStatus(ofAssetPackWithID: id).contains(.obsolete) {
+        for id in installed.subtracting(listed).sorted() where await manager.localStatus(ofAssetPackWithID: id).contains(.obsolete) {
             _ = try? scheduler.cancel(id, forget: true)
             try await manager.remove(assetPackWithID: id)
         }

@@ -83,7 +83,7 @@ final class LocalHTTPServer: @unchecked Sendable {
     fileprivate func respond(_ connection: OpaquePointer, context: RequestContext, url: String, method: String) -> MHD_Result {
         if let rejection = context.rejection { return queue(rejection, on: connection) }
         var query: [String: String] = [:]
-        for name in ["detach", "requireLatestVersion", "pack", "location", "progressive", "range"] {
+        for name in ["detach", "requireLatestVersion", "pack", "location", "progressive", "range", "language"] {
             if let v = MHD_lookup_connection_value(connection, cmhd_get_argument_kind, name) {
                 let raw = String(cString: v).replacingOccurrences(of: "+", with: " ")
                 guard let decoded = raw.removingPercentEncoding else { return queue(.error(400, "malformedRequest", "query parameter \(name) is not validly percent-encoded"), on: connection) }

@@ -49,6 +49,6 @@ struct PackFileInfo {
         CatalogPack(id: metadata.assetPackID, version: version, downloadPolicy: metadata.downloadPolicy,
                     language: metadata.language, platforms: metadata.platforms, downloadSize: size,
                     installSize: installSize, path: path, size: size, sha256: sha256, digest: digest,
-                    index: index, chunking: chunking)
+                    index: index, chunking: chunking, userInfo: metadata.userInfo)
     }
 }

@@ -19,23 +19,20 @@ import Testing
         let packs = try await manager.allAssetPacks
         let betaUpdates = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Beta"))
 
-        let error = await managerError { try await manager.ensureLocalAvailability(of: packs) }
-        guard case .batch(let successes, let failures)? = error else {
-            Issue.record("expected a batch error, got \(String(describing: error))")
-            return
-        }
-        #expect(successes.map(\.id) == ["Alpha", "Gamma"])
-        #expect(failures.map(\.0.id) == ["Beta"])
-        let why = failures.first?.1
+        let error = await #expect(throws: AssetPackManager.LocalAvailabilityError.self) { try await manager.ensureLocalAvailability(of: packs) }
+        guard let error else { return }
+        #expect(error.successes.map(\.id).sorted() == ["Alpha", "Gamma"])
+        #expect(error.failures.map(\.key.id) == ["Beta"])
+        let why = error.failures.first?.value
         guard case .transport(let transport)? = why as? AssetPackManagerError else {
             Issue.record("Beta should fail with a transport error, not \(String(describing: why))")
             return
         }
         #expect(transport.httpStatus == 404)
-        #expect("\(error!)".contains("1 of 3 asset packs failed") && "\(error!)".contains("Beta"))
-        #expect(try await manager.assetPackIsAvailableLocally(withID: "Alpha"))
-        #expect(try await manager.assetPackIsAvailableLocally(withID: "Gamma"))
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Beta"))
+        #expect("\(error)".contains("1 of 3 asset packs failed") && "\(error)".contains("Beta"))
+        #expect(manager.assetPackIsAvailableLocally(withID: "Alpha"))
+        #expect(manager.assetPackIsAvailableLocally(withID: "Gamma"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Beta"))
         // The per-pack stream of the failed pack ends with its failure.
         #expect(await betaUpdates.ended().last?.kind == "failed")
         // A 404 is not retried: one request for Beta's file (its index) and no more.
@@ -65,7 +62,7 @@ import Testing
         #expect(served <= size, "served \(served) bytes of a \(size)-byte pack")
         #expect(await manager.fetchedBytes <= size)
         #expect(await manager.fetchedBytes >= size - 4096)
-        #expect(try await manager.contents(at: "shared.bin") == Data(content))
+        #expect(try manager.contents(at: "shared.bin") == Data(content))
         #expect(root.stagingEntries.isEmpty)
     }
 }

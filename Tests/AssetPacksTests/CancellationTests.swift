@@ -36,11 +36,11 @@ import Testing
         leaving.cancel()
         #expect(await leaving.result.isCancellation)
         // It left while the download was still under way.
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Slow"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Slow"))
         #expect(try await manager.status(relativeTo: slow).contains(.downloading))
 
         try await staying.value
-        #expect(try await manager.contents(at: "slow.bin") == Data(content))
+        #expect(try manager.contents(at: "slow.bin") == Data(content))
         let kinds = await all.stop().map(\.kind)
         #expect(kinds.filter { $0 == "began" }.count == 1, "\(kinds)")
         #expect(!kinds.contains("paused") && !kinds.contains("failed"), "\(kinds)")
@@ -76,7 +76,7 @@ import Testing
 
         // The next call resumes where the pause left off.
         try await manager.ensureLocalAvailability(of: slow)
-        #expect(try await manager.contents(at: "slow.bin") == Data(content))
+        #expect(try manager.contents(at: "slow.bin") == Data(content))
         let fetched = await manager.fetchedBytes
         #expect(fetched <= pack.size + 16_384, "fetched \(fetched) bytes in all for a \(pack.size)-byte pack")
         // The pack's own stream went on past the pause and ended with the finished install.
@@ -99,17 +99,17 @@ import Testing
         let all = UpdateCollector(manager.statusUpdates)
 
         let prefetch = try await manager.handleInstallationEvent(.firstInstallation)
-        #expect(try await manager.contents(at: "core.txt") == Data(core))
+        #expect(try manager.contents(at: "core.txt") == Data(core))
         try await waitUntil { all.snapshot.contains { $0.kind == "downloading" && $0.assetPack.id == "Extra" } }
         prefetch.cancel()
         #expect(await prefetch.result.isCancellation)
         try await waitUntil { all.snapshot.contains { $0.kind == "paused" && $0.assetPack.id == "Extra" } }
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Extra"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Extra"))
         #expect(try root.store().pendingDownload("Extra") != nil)
 
         // The install step run again finishes it, fetching what was missing.
         try await manager.handleInstallationEvent(.firstInstallation).value
-        #expect(try await manager.contents(at: "extra.bin") == Data(extra))
+        #expect(try manager.contents(at: "extra.bin") == Data(extra))
         let sizes = catalog.packs.reduce(UInt64(0)) { $0 + $1.size }
         #expect(await manager.fetchedBytes <= sizes + 16_384)
         #expect(!all.snapshot.contains { $0.kind == "failed" })

@@ -41,7 +41,7 @@ import Testing
         // Back to the default channel: its catalog has a lower version (1) than beta's floor would
         // allow if floors were shared; each channel keeps its own.
         let main = try repo.manager(root: root.path, server: server)
-        let (updated, _) = try await main.checkForUpdates()
+        let (updated, _) = try await main.installUpdates()
         #expect(updated.map(\.id) == ["World"])
         let fetched = await main.fetchedBytes
         #expect(fetched * 4 < (try await main.assetPack(withID: "World")).downloadSize, "switching fetched \(fetched) bytes")
@@ -75,7 +75,7 @@ import Testing
         }
         try FileManager.default.removeItem(atPath: "\(repo.path)/channels/beta")
         let manager = try repo.manager(root: root, server: server) { $0.channel = "beta" }
-        let error = await managerError { _ = try await manager.checkForUpdates() }
+        let error = await managerError { _ = try await manager.installUpdates() }
         guard case .channelNotFound(let channel, let url)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(channel == "beta" && url.hasSuffix("channels/beta/catalog.json"))
         #expect(error?.description.contains("installed asset packs are kept") == true)
@@ -131,7 +131,7 @@ import Testing
         let change = try editor(repo).rollback(to: 1, channel: nil)
         #expect(change.catalog.version == 3)
         let manager = try repo.manager(root: root, server: server)
-        let (updated, _) = try await manager.checkForUpdates()
+        let (updated, _) = try await manager.installUpdates()
         #expect(updated.map(\.description) == ["World v1"])
         let fetched = await manager.fetchedBytes
         // The chunks around the edit and the index, not the 3 MiB already there.
@@ -157,7 +157,7 @@ import Testing
             #expect(try await manager.contents(at: "x.txt") == Data("beta\n".utf8))
         }
         let manager = try repo.manager(root: root, server: server) { $0.rootKey = keys.root.publicKey; $0.channel = "gamma" }
-        let error = await managerError { _ = try await manager.checkForUpdates() }
+        let error = await managerError { _ = try await manager.installUpdates() }
         guard case .channelNotFound(let channel, _)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(channel == "gamma")
         #expect(try await manager.contents(at: "x.txt") == Data("beta\n".utf8))
@@ -186,7 +186,7 @@ import Testing
         try root.store().setSetting("catalogFloor.default", nil)
         try repo.place("catalog.json", first)
         let manager = try repo.manager(root: root.path, server: server)
-        let error = await managerError { _ = try await manager.checkForUpdates() }
+        let error = await managerError { _ = try await manager.installUpdates() }
         guard case .catalog(let refusal)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(refusal == .rolledBack(version: 1, minimumVersion: 2))
         #expect(try await manager.contents(at: "x.txt") == Data("two\n".utf8))
@@ -211,12 +211,12 @@ import Testing
         try root.store().setSetting("catalogFloor.default", nil)
         do {
             let beta = try repo.manager(root: root.path, server: server) { $0.channel = "beta" }
-            _ = try await beta.checkForUpdates()
+            _ = try await beta.installUpdates()
         }
         #expect(try root.store().setting("catalogFloor.default") == "2")
         try repo.place("catalog.json", first)
         let manager = try repo.manager(root: root.path, server: server)
-        let error = await managerError { _ = try await manager.checkForUpdates() }
+        let error = await managerError { _ = try await manager.installUpdates() }
         guard case .catalog(let refusal)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(refusal == .rolledBack(version: 1, minimumVersion: 2))
     }

@@ -30,7 +30,7 @@ import Testing
         #expect(root.stagingEntries.isEmpty)
         #expect(root.installedVersions("Pack") == [URL(fileURLWithPath: installed).lastPathComponent])
         #expect(!FileManager.default.fileExists(atPath: root.layout.packs + "/Phantom"))
-        #expect(try await restarted.contents(at: "pack.txt") == Data(text("kept\n", repeating: 100)))
+        #expect(try restarted.contents(at: "pack.txt") == Data(text("kept\n", repeating: 100)))
     }
 
     @Test func aRenameWhoseTransactionNeverRanIsCommittedWithoutFetching() async throws {
@@ -67,8 +67,8 @@ import Testing
         try await restarted.ensureLocalAvailability(of: restarted.assetPack(withID: "Pack"))
         #expect(await restarted.fetchedBytes == 0)
         #expect(server.packRequests().count == requests)
-        #expect(try await restarted.contents(at: "pack.bin") == Data(content))
-        #expect(try await restarted.contents(at: "notes.txt") == Data(text("notes\n", repeating: 50)))
+        #expect(try restarted.contents(at: "pack.bin") == Data(content))
+        #expect(try restarted.contents(at: "notes.txt") == Data(text("notes\n", repeating: 50)))
         #expect(try root.installedDirectory("Pack") == root.layout.absolute(installed.directory))
         #expect(try root.store().pendingDownload("Pack") == nil)
         #expect(root.stagingEntries.isEmpty)
@@ -92,7 +92,7 @@ import Testing
             #expect(try root.store().pendingDownload("Pack") != nil)
             kept = root.bytesBelow("staging")
             #expect(kept >= 400_000)
-            #expect(try await first.localStatus(ofAssetPackWithID: "Pack") == [.downloading, .downloadAvailable])
+            #expect(await first.localStatus(ofAssetPackWithID: "Pack") == [.downloading, .downloadAvailable])
         }
 
         // A new manager (a new process) resumes: the staging folder survives init, and only
@@ -101,7 +101,7 @@ import Testing
         let second = try repo.manager(root: root.path, server: server)
         #expect(!root.stagingEntries.isEmpty)
         try await second.ensureLocalAvailability(of: second.assetPack(withID: "Pack"))
-        #expect(try await second.contents(at: "pack.bin") == Data(content))
+        #expect(try second.contents(at: "pack.bin") == Data(content))
         let fetched = await second.fetchedBytes
         #expect(fetched <= pack.size - 400_000 + 16_384, "fetched \(fetched) bytes after \(kept) were kept, pack \(pack.size)")
         #expect(!server.packRequests().contains { $0.bytes >= pack.size })
@@ -149,7 +149,7 @@ import Testing
         let download = Task { try await manager.ensureLocalAvailability(of: pack) }
         try await waitUntil("the download is under way") { updates.snapshot.contains { $0.kind == "downloading" } }
         #expect(try await manager.status(relativeTo: pack) == [.downloading, .downloadAvailable])
-        #expect(try await manager.localStatus(ofAssetPackWithID: "Pack") == [.downloading, .downloadAvailable])
+        #expect(await manager.localStatus(ofAssetPackWithID: "Pack") == [.downloading, .downloadAvailable])
 
         try await manager.remove(assetPackWithID: "Pack")
         let error = await managerError { try await download.value }
@@ -157,7 +157,7 @@ import Testing
         #expect(await updates.ended().last?.kind == "failed")
         #expect(root.stagingEntries.isEmpty)
         #expect(try root.store().pendingDownload("Pack") == nil)
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Pack"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Pack"))
         #expect(try await manager.status(relativeTo: pack) == .downloadAvailable)
     }
 }

@@ -55,15 +55,15 @@ import Glibc
                 #expect(root.stagingEntries.isEmpty, "staging: \(root.stagingEntries)")
                 #expect(try root.store().pendingDownload("Pack") == nil)
                 #expect(root.installedVersions("Pack").count == 1)
-                for (path, bytes) in small { #expect(try await updating.contents(at: path) == Data(bytes), "\(path)") }
-                #expect(try await updating.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .updateAvailable, .outOfDate])
+                for (path, bytes) in small { #expect(try updating.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
+                #expect(await updating.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .updateAvailable, .outOfDate])
             }
             // The space is free again: a small pack still installs.
             try repo.put("Small", files: ["small.txt": text("fits\n", repeating: 1000)])
             try repo.publish()
             let later = try repo.manager(root: root.path, server: server)
             try await later.ensureLocalAvailability(of: later.assetPack(withID: "Small"))
-            #expect(try await later.contents(at: "small.txt") == Data(text("fits\n", repeating: 1000)))
+            #expect(try later.contents(at: "small.txt") == Data(text("fits\n", repeating: 1000)))
         }
     }
 }

@@ -31,31 +31,31 @@ import Testing
 
         let prefetch = try await manager.handleInstallationEvent(.firstInstallation)
         // Essentials are installed when the call returns.
-        #expect(try await manager.assetPackIsAvailableLocally(withID: "Base"))
+        #expect(manager.assetPackIsAvailableLocally(withID: "Base"))
         #expect(try root.installedFile("Base", "data/table.bin") == base["data/table.bin"])
         try await prefetch.value
-        #expect(try await manager.assetPackIsAvailableLocally(withID: "Levels"))
+        #expect(manager.assetPackIsAvailableLocally(withID: "Levels"))
         #expect(try root.installedFile("Levels", "levels/1.json") == levels["levels/1.json"])
         // On-demand and other-event packs are not touched.
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Extras"))
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Patch"))
-        #expect(try await manager.localStatus(ofAssetPackWithID: "Extras") == .downloadAvailable)
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Extras"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Patch"))
+        #expect(await manager.localStatus(ofAssetPackWithID: "Extras") == .downloadAvailable)
         #expect(!server.packRequests().contains { $0.path.contains("/Extras/") || $0.path.contains("/Patch/") })
 
         // Reading through the merged namespace.
         for (path, bytes) in base {
-            #expect(try await manager.contents(at: path) == Data(bytes), "\(path)")
+            #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)")
         }
-        #expect(try await manager.contents(at: "levels/1.json", searchingInAssetPackWithID: "Levels") == Data(levels["levels/1.json"]!))
-        let url = try await manager.url(for: "data/table.bin")
+        #expect(try manager.contents(at: "levels/1.json", searchingInAssetPackWithID: "Levels") == Data(levels["levels/1.json"]!))
+        let url = try manager.url(for: "data/table.bin")
         #expect(url.path.hasPrefix(root.path + "/packs/Base/"))
         #expect(try Data(contentsOf: url) == Data(base["data/table.bin"]!))
-        let fd = try await manager.descriptor(for: "readme.txt")
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        let fd = try manager.descriptor(for: "readme.txt")
+        let handle = FileHandle(fileDescriptor: fd.rawValue, closeOnDealloc: true)
         #expect(try handle.readToEnd() == Data(base["readme.txt"]!))
-        let missing = await managerError { _ = try await manager.contents(at: "nope.txt") }
+        let missing = await managerError { _ = try manager.contents(at: "nope.txt") }
         #expect(missing.map { if case .fileNotFound(at: "nope.txt") = $0 { true } else { false } } == true)
-        let wrongPack = await managerError { _ = try await manager.contents(at: "readme.txt", searchingInAssetPackWithID: "Levels") }
+        let wrongPack = await managerError { _ = try manager.contents(at: "readme.txt", searchingInAssetPackWithID: "Levels") }
         #expect(wrongPack.map { if case .fileNotFound = $0 { true } else { false } } == true)
         let unknown = await managerError { _ = try await manager.assetPack(withID: "Nope") }
         #expect(unknown.map { if case .assetPackNotFound(withID: "Nope") = $0 { true } else { false } } == true)
@@ -74,7 +74,7 @@ import Testing
         #expect(updates.contains { $0.kind == "downloading" })
         #expect(updates.allSatisfy { $0.assetPack.id == "Extras" })
         if case .downloading(_, let progress) = updates[updates.count - 2] { #expect(progress.fractionCompleted == 1) }
-        #expect(try await manager.contents(at: "extras/movie.bin") == Data(extras["extras/movie.bin"]!))
+        #expect(try manager.contents(at: "extras/movie.bin") == Data(extras["extras/movie.bin"]!))
         #expect(try await manager.status(relativeTo: extrasPack) == [.downloaded, .upToDate])
         // A second ensure for an installed pack moves no byte.
         let before = server.packRequests().count
@@ -97,12 +97,12 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
         try await manager.handleInstallationEvent(.firstInstallation).value
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Patch"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Patch"))
         let prefetch = try await manager.handleInstallationEvent(.subsequentUpdate)
-        #expect(try await manager.assetPackIsAvailableLocally(withID: "Patch"))
-        #expect(try await manager.contents(at: "patch/notes.txt") == Data(patch["patch/notes.txt"]!))
+        #expect(manager.assetPackIsAvailableLocally(withID: "Patch"))
+        #expect(try manager.contents(at: "patch/notes.txt") == Data(patch["patch/notes.txt"]!))
         try await prefetch.value
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Extras"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Extras"))
     }
 
     @Test func removeDeletesFilesAndStoreRows() async throws {
@@ -121,8 +121,8 @@ import Testing
         #expect(try store.installedPack("Extras") == nil)
         #expect(try store.packs(holding: "extras/movie.bin").isEmpty)
         #expect(try store.pendingDownload("Extras") == nil)
-        #expect(try await manager.localStatus(ofAssetPackWithID: "Extras") == .downloadAvailable)
-        let error = await managerError { _ = try await manager.contents(at: "extras/movie.bin") }
+        #expect(await manager.localStatus(ofAssetPackWithID: "Extras") == .downloadAvailable)
+        let error = await managerError { _ = try manager.contents(at: "extras/movie.bin") }
         #expect(error.map { if case .fileNotFound = $0 { true } else { false } } == true)
         let again = await managerError { try await manager.remove(assetPackWithID: "Extras") }
         #expect(again.map { if case .assetPackNotFound(withID: "Extras") = $0 { true } else { false } } == true)

@@ -22,7 +22,7 @@ import Testing
         do {
             let manager = try repo.manager(root: root.path, server: server)
             try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Old"))
-            for (path, bytes) in files { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+            for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
             let stored = try #require(try root.store().installedPack("Old"))
             #expect(try PackIndex.decode(stored.indexBytes, indexOffset: stored.indexOffset).formatVersion == 1)
         }
@@ -31,12 +31,12 @@ import Testing
         try repo.put("Old", files: files)
         try repo.publish()
         let manager = try repo.manager(root: root.path, server: server)
-        let (updated, _) = try await manager.checkForUpdates()
+        let (updated, _) = try await manager.installUpdates()
         #expect(updated.map(\.id) == ["Old"])
         let pack = try await manager.assetPack(withID: "Old")
         let fetched = await manager.fetchedBytes
         #expect(fetched * 4 < pack.downloadSize, "the update fetched \(fetched) bytes of a \(pack.downloadSize)-byte pack")
-        for (path, bytes) in files { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
         let stored = try #require(try root.store().installedPack("Old"))
         #expect(try PackIndex.decode(stored.indexBytes, indexOffset: stored.indexOffset).formatVersion == 2)
     }

@@ -50,7 +50,7 @@ import Testing
         try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
         let directory = try #require(try root.installedDirectory("Pack"))
         for (name, bytes) in files {
-            #expect(try await manager.contents(at: name) == Data(bytes), "\(name)")
+            #expect(try manager.contents(at: FilePath(name)) == Data(bytes), "\(name)")
             var st = stat()
             #expect(stat(directory + "/" + name, &st) == 0 && st.st_mode & 0o777 == Self.mode(of: name), "\(name): mode \(String(st.st_mode & 0o777, radix: 8))")
         }
@@ -85,7 +85,7 @@ import Testing
         let server = try repo.serve()
         let second = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0) }
         try await second.ensureLocalAvailability(of: second.assetPack(withID: "Pack"))
-        for (name, bytes) in files { #expect(try await second.contents(at: name) == Data(bytes), "\(name)") }
+        for (name, bytes) in files { #expect(try second.contents(at: FilePath(name)) == Data(bytes), "\(name)") }
         let fetched = await second.fetchedBytes
         // Nothing the first manager received is fetched again (the index comes twice).
         #expect(firstFetched + fetched <= pack.size + UInt64(pack.index.length), "\(firstFetched) + \(fetched) of \(pack.size)")
@@ -123,7 +123,7 @@ import Testing
         try bytes.withUnsafeBytes { try spool.append($0) }
 
         try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
-        #expect(try await manager.contents(at: "pack.bin") == Data(content))
+        #expect(try manager.contents(at: "pack.bin") == Data(content))
         // Every byte of the pack but that frame (and the header and trailer) came from the server.
         #expect(await manager.fetchedBytes == pack.size - UInt64(first.compressedSize) - 16 - 64, "pack \(pack.size)")
         #expect(server.packRequests().allSatisfy { $0.bytes <= pack.size - UInt64(first.compressedSize) })

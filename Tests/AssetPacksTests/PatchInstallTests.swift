@@ -41,9 +41,9 @@ import Testing
         let patch = try #require(pack.patches?.first)
         let manager = try repo.manager(root: root.path, server: server)
         let before = server.packRequests().count
-        let (updated, _) = try await manager.checkForUpdates()
+        let (updated, _) = try await manager.installUpdates()
         #expect(updated.map(\.description) == ["DB v2"])
-        for (path, bytes) in v2 { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        for (path, bytes) in v2 { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
         let fetched = await manager.fetchedBytes
         // The index, the patch table and some tens of bytes per edit — not 12+ compressed chunks.
         #expect(fetched < pack.index.length + patch.table.length + 12 * 2048 + 16_384, "fetched \(fetched) bytes")
@@ -64,8 +64,8 @@ import Testing
         try repo.place(patch.path, bytes)
         let manager = try repo.manager(root: root.path, server: server)
         let before = server.packRequests().count
-        _ = try await manager.checkForUpdates()
-        for (path, bytes) in v2 { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        _ = try await manager.installUpdates()
+        for (path, bytes) in v2 { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
         let pack = try #require(catalog.pack(withID: "DB"))
         #expect(server.packRequests().dropFirst(before).contains { $0.path == "/" + pack.path })
     }
@@ -87,8 +87,8 @@ import Testing
             try repo.put("DB", files: v2)
             try repo.publish()
             let manager = try repo.manager(root: root.path, server: server)
-            _ = try await manager.checkForUpdates()
-            for (path, bytes) in v2 { #expect(try await manager.contents(at: path) == Data(bytes), "\(damage): \(path)") }
+            _ = try await manager.installUpdates()
+            for (path, bytes) in v2 { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(damage): \(path)") }
         }
     }
 
@@ -103,8 +103,8 @@ import Testing
         bytes[Int(patch.table.offset) + 20] ^= 1
         try repo.place(patch.path, bytes)
         let manager = try repo.manager(root: root.path, server: server)
-        _ = try await manager.checkForUpdates()
-        for (path, bytes) in v2 { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        _ = try await manager.installUpdates()
+        for (path, bytes) in v2 { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
         let fetched = await manager.fetchedBytes
         #expect(fetched > 12 * 60_000, "full frames were fetched: \(fetched) bytes")
     }
@@ -132,10 +132,10 @@ import Testing
         try repo.put("L", files: files)
         try repo.publish()
         let manager = try repo.manager(root: root.path, server: server)
-        _ = try await manager.checkForUpdates()
+        _ = try await manager.installUpdates()
         let v2 = try #require(try root.installedDirectory("L"))
         #expect(v2 != v1)
-        for (path, bytes) in files { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
         let after = try ["big/a.bin", "big/b.bin", "big/c.bin"].map { try inode(v2 + "/" + $0) }
         // a.bin and c.bin are the very files installed before; b.bin was written anew.
         #expect(after[0] == before[0] && after[2] == before[2] && after[1] != before[1])
@@ -162,8 +162,8 @@ import Testing
         try repo.put("L", files: files)
         try repo.publish()
         let manager = try repo.manager(root: root.path, server: server)
-        _ = try await manager.checkForUpdates()
-        for (path, bytes) in files { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        _ = try await manager.installUpdates()
+        for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
         let v2 = try #require(try root.installedDirectory("L"))
         #expect((try FileManager.default.attributesOfItem(atPath: v2 + "/a.bin")[.referenceCount] as? NSNumber)?.intValue == 1)
     }

@@ -50,7 +50,7 @@ import Testing
         #expect([UInt8](again) == files["f09.bin"])
         #expect(await manager.fetchedBytes == fetched)
         // descriptor and url read the same placed file.
-        let fd = try await manager.descriptor(for: "f09.bin", searchingInAssetPackWithID: "Levels", access: .progressive)
+        let fd = try await manager.descriptor(for: "f09.bin", searchingInAssetPackWithID: "Levels", access: .progressive).rawValue
         var st = stat()
         #expect(fstat(fd, &st) == 0 && UInt64(st.st_size) == UInt64(700 << 10))
         close(fd)
@@ -89,7 +89,7 @@ import Testing
         let tail = try await manager.contents(at: "other.bin", searchingInAssetPackWithID: "Video", access: .progressive(range: (1 << 20) - 10..<(2 << 20)))
         #expect(tail.count == 10)
         // A descriptor with a range: the range's bytes at their offsets.
-        let fd = try await manager.descriptor(for: "movie.bin", searchingInAssetPackWithID: "Video", access: .progressive(range: range))
+        let fd = try await manager.descriptor(for: "movie.bin", searchingInAssetPackWithID: "Video", access: .progressive(range: range)).rawValue
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: 500)
         #expect(pread(fd, &bytes, 500, off_t(range.lowerBound)) == 500)
@@ -105,7 +105,7 @@ import Testing
         let manager = try repo.manager(root: root.path, server: server)
         for path in ["nope.bin", "../f01.bin", "/etc/passwd"] {
             await #expect {
-                _ = try await manager.contents(at: path, searchingInAssetPackWithID: "Levels", access: .progressive)
+                _ = try await manager.contents(at: FilePath(path), searchingInAssetPackWithID: "Levels", access: .progressive)
             } throws: { error in
                 if case AssetPackManagerError.fileNotFound = error { return true }
                 return false
@@ -138,7 +138,7 @@ import Testing
         let manager = try repo.manager(root: root.path, server: server)
         let results = try await withThrowingTaskGroup(of: (String, Data).self) { group in
             for k in 0..<64 {
-                group.addTask { ("d/\(k).bin", try await manager.contents(at: "d/\(k).bin", searchingInAssetPackWithID: "Many", access: .progressive)) }
+                group.addTask { ("d/\(k).bin", try await manager.contents(at: FilePath("d/\(k).bin"), searchingInAssetPackWithID: "Many", access: .progressive)) }
             }
             var out: [String: Data] = [:]
             for try await (path, data) in group { out[path] = data }

@@ -23,7 +23,7 @@ import Testing
 
     func installed(_ manager: AssetPackManager, _ ids: [String]) async throws -> [String] {
         var out: [String] = []
-        for id in ids where try await manager.assetPackIsAvailableLocally(withID: id) { out.append(id) }
+        for id in ids where manager.assetPackIsAvailableLocally(withID: id) { out.append(id) }
         return out
     }
 
@@ -37,8 +37,8 @@ import Testing
         try await request.beginAccessingResources()
         #expect(request.isAccessingResources)
         // Content tagged Level1 and Shared comes with Level1, as in ODR.
-        #expect([UInt8](try await manager.contents(at: "level1.bin")) == patternBytes(20_000, seed: 80))
-        #expect([UInt8](try await manager.contents(at: "shared.bin")) == patternBytes(10_000, seed: 82))
+        #expect([UInt8](try manager.contents(at: "level1.bin")) == patternBytes(20_000, seed: 80))
+        #expect([UInt8](try manager.contents(at: "shared.bin")) == patternBytes(10_000, seed: 82))
         #expect(try await installed(manager, ["Level1", "Level1_Shared", "Level2"]) == ["Level1", "Level1_Shared"])
         #expect(manager.resourcesInUse.inUse == ["Level1", "Level1_Shared"])
         // The progress weighs each pack by its download size and is complete.
@@ -121,7 +121,7 @@ import Testing
         #expect(try await manager.preservationPriority(ofAssetPackWithID: "A") == 0.1)
         try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "C"))
         #expect(try await installed(manager, ["A", "B", "C"]) == ["A", "C"])
-        #expect([UInt8](try await manager.contents(at: "a.bin")) == patternBytes(30_000, seed: 90))
+        #expect([UInt8](try manager.contents(at: "a.bin")) == patternBytes(30_000, seed: 90))
 
         // Ended, A is evictable again, and goes first.
         request.endAccessingResources()

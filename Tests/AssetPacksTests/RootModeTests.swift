@@ -49,7 +49,7 @@ import Testing
         do {
             let manager = try manager(repo, keys, server: server)
             try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
-            #expect(try await manager.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
+            #expect(try manager.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
             let freshness = try #require(try await manager.repositoryFreshness())
             #expect(freshness.rootVersion == 1 && freshness.timestampVersion == 1 && freshness.catalogVersion == 1 && !freshness.isStale)
         }
@@ -64,7 +64,7 @@ import Testing
         try repo.place("catalog.json", try #require(repo.contents("catalog.json")) + Array(" ".utf8))
         do {
             let manager = try manager(repo, keys, server: server)
-            let error = await trustError { try await manager.checkForUpdates() }
+            let error = await trustError { try await manager.installUpdates() }
             guard case .catalogMismatch(field: "size", _, _)? = error else { Issue.record("expected a mix-and-match refusal, got \(String(describing: error))"); return }
         }
         #expect(try stored(repo).map { [$0.rootVersion, $0.timestampVersion] } == [1, 1])
@@ -99,7 +99,7 @@ import Testing
         // root.json goes back to version 1.
         try repo.place("root.json", try #require(repo.contents("roots/1.root.json")))
         let manager = try manager(repo, keys, server: server)
-        #expect(await trustError { try await manager.checkForUpdates() } == .rootRolledBack(version: 1, minimumVersion: 2))
+        #expect(await trustError { try await manager.installUpdates() } == .rootRolledBack(version: 1, minimumVersion: 2))
     }
 
     @Test func skippedRootIsRefused() async throws {
@@ -111,7 +111,7 @@ import Testing
         try rotate(repo, keys)
         try repo.place("roots/2.root.json", try #require(repo.contents("roots/3.root.json")))
         let manager = try manager(repo, keys, server: server)
-        #expect(await trustError { try await manager.checkForUpdates() } == .rootSkipped(version: 3, expected: 2))
+        #expect(await trustError { try await manager.installUpdates() } == .rootSkipped(version: 3, expected: 2))
         #expect(try stored(repo)?.rootVersion == 1)
     }
 
@@ -127,7 +127,7 @@ import Testing
         try repo.place("roots/2.root.json", bytes)
         try repo.place("root.json", bytes)
         let manager = try manager(repo, keys, server: server)
-        #expect(await trustError { try await manager.checkForUpdates() } == .rootNotSignedByPrevious(version: 2, trustedVersion: 1))
+        #expect(await trustError { try await manager.installUpdates() } == .rootNotSignedByPrevious(version: 2, trustedVersion: 1))
     }
 
     @Test func expiredRootIsRefused() async throws {
@@ -152,7 +152,7 @@ import Testing
         let later = base.addingTimeInterval(2 * 3600)
         do {
             let manager = try manager(repo, keys, root: root, server: server, now: later)
-            let error = await trustError { try await manager.checkForUpdates() }
+            let error = await trustError { try await manager.installUpdates() }
             guard case .timestampExpired? = error else { Issue.record("expected a stale timestamp, got \(String(describing: error))"); return }
             #expect("\(error!)".contains("freeze"))
         }
@@ -164,8 +164,8 @@ import Testing
             c.now = { later }
             c.retryPolicy = .never
         }
-        #expect(try await offline.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .upToDate])
-        #expect(try await offline.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
+        #expect(await offline.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .upToDate])
+        #expect(try offline.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
         let freshness = try #require(try await offline.repositoryFreshness())
         #expect(freshness.isStale && freshness.staleFor == 3600 && freshness.age == 7200)
         #expect(freshness.lastVerified == base && freshness.timestampExpires == base.addingTimeInterval(3600))
@@ -180,7 +180,7 @@ import Testing
         #expect(try stored(repo)?.timestampVersion == 2)
         try repo.place("timestamp.json", v1)
         let manager = try manager(repo, keys, server: server)
-        #expect(await trustError { try await manager.checkForUpdates() } == .timestampRolledBack(version: 1, minimumVersion: 2))
+        #expect(await trustError { try await manager.installUpdates() } == .timestampRolledBack(version: 1, minimumVersion: 2))
     }
 
     /// The compromise procedure end to end: the catalog key leaks; the publisher rotates it out
@@ -197,7 +197,7 @@ import Testing
         try repo.publish(rotated)
         do {
             let manager = try manager(repo, keys, server: server)
-            try await manager.checkForUpdates()
+            try await manager.installUpdates()
             #expect(try await manager.repositoryFreshness().map { [$0.rootVersion, $0.catalogVersion] } == [2, 2])
         }
         // The thief publishes catalog version 3 with the leaked key (and, for the test, a timestamp
@@ -211,7 +211,7 @@ import Testing
                                       catalog: .init(version: 3, size: UInt64(forgedBytes.count), sha256: SHA256Digest.hash(forgedBytes)))
         try repo.place("timestamp.json", try stamp.signed(by: keys.timestamp))
         let manager = try manager(repo, keys, server: server)
-        #expect(await trustError { try await manager.checkForUpdates() } == .catalogKeyNotInRoot(rootVersion: 2, found: [keys.catalog.publicKey.keyID]))
+        #expect(await trustError { try await manager.installUpdates() } == .catalogKeyNotInRoot(rootVersion: 2, found: [keys.catalog.publicKey.keyID]))
         #expect(try stored(repo)?.timestampVersion != 99)
         // A client pinned afresh walks the same chain and refuses it too.
         let fresh = try self.manager(repo, keys, root: "fresh", server: server)

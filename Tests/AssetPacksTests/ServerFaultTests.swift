@@ -23,7 +23,7 @@ import Testing
     func expectInstalled(_ repo: TestRepository, urls: [String], root: StorageRoot) async throws -> AssetPackManager {
         let manager = try repo.manager(root: root.path, urls: urls)
         try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
-        for (path, bytes) in Self.files { #expect(try await manager.contents(at: path) == Data(bytes), "\(path)") }
+        for (path, bytes) in Self.files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
         #expect(root.stagingEntries.isEmpty)
         #expect(try root.store().pendingDownload("Pack") == nil)
         return manager
@@ -31,11 +31,11 @@ import Testing
 
     /// Nothing of "Pack" is installed and nothing is left in staging or the store.
     func expectNothingLeft(_ manager: AssetPackManager, root: StorageRoot) async throws {
-        #expect(try await !manager.assetPackIsAvailableLocally(withID: "Pack"))
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Pack"))
         #expect(root.installedVersions("Pack").isEmpty)
         #expect(root.stagingEntries.isEmpty, "staging: \(root.stagingEntries)")
         #expect(try root.store().pendingDownload("Pack") == nil)
-        #expect(try await manager.localStatus(ofAssetPackWithID: "Pack") == .downloadAvailable)
+        #expect(await manager.localStatus(ofAssetPackWithID: "Pack") == .downloadAvailable)
     }
 
     @Test func corruptBytesEverywhereFailVerificationAndLeaveNothing() async throws {

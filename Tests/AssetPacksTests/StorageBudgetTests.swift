@@ -31,7 +31,7 @@ import Testing
 
     func installed(_ manager: AssetPackManager, _ ids: [String]) async throws -> [String] {
         var out: [String] = []
-        for id in ids where try await manager.assetPackIsAvailableLocally(withID: id) { out.append(id) }
+        for id in ids where manager.assetPackIsAvailableLocally(withID: id) { out.append(id) }
         return out
     }
 
@@ -64,9 +64,9 @@ import Testing
         try await manager.setPreservationPriority(0.3, forAssetPackWithID: "B")
         try await manager.setPreservationPriority(0.3, forAssetPackWithID: "C")
         clock.advance(by: 10)
-        _ = try await manager.contents(at: "b.bin")
+        _ = try manager.contents(at: "b.bin")
         clock.advance(by: 10)
-        _ = try await manager.contents(at: "c.bin")
+        _ = try manager.contents(at: "c.bin")
         let bFolder = try #require(try root.installedDirectory("B"))
 
         try await install(manager, "D")
@@ -74,7 +74,7 @@ import Testing
         #expect(try root.store().installedPack("B") == nil)
         #expect(try root.store().packs(holding: "b.bin").isEmpty)
         #expect(!FileManager.default.fileExists(atPath: bFolder) && root.installedVersions("B").isEmpty)
-        await #expect(throws: AssetPackManagerError.self) { try await manager.contents(at: "b.bin") }
+        #expect(throws: AssetPackManagerError.self) { try manager.contents(at: "b.bin") }
         for id in ["A", "C", "D"] {
             #expect(try root.installedFile(id, "\(id.lowercased()).bin") == patternBytes(30_000, seed: UInt64(60 + ["A", "B", "C", "D"].firstIndex(of: id)!)))
             #expect(try root.store().packs(holding: "\(id.lowercased()).bin") == [id])
@@ -145,12 +145,12 @@ import Testing
         try await manager.setPreservationPriority(0.9, forAssetPackWithID: "A")
         try repo.put("A", files: ["a.bin": patternBytes(30_000, seed: 80)])
         try repo.publish()
-        let (updated, _) = try await manager.checkForUpdates()
+        let (updated, _) = try await manager.installUpdates()
         #expect(updated.map(\.id) == ["A"])
         // The old A is replaced, not added to: B stays. The update keeps A's priority.
         #expect(try await installed(manager, ["A", "B"]) == ["A", "B"])
         #expect(try await manager.preservationPriority(ofAssetPackWithID: "A") == 0.9)
-        #expect(try await manager.contents(at: "a.bin") == Data(patternBytes(30_000, seed: 80)))
+        #expect(try manager.contents(at: "a.bin") == Data(patternBytes(30_000, seed: 80)))
     }
 
     @Test func priorityPersistsAcrossManagersAndIsChecked() async throws {

@@ -44,7 +44,7 @@ import Testing
         first = nil
         let second = try await waiting.value
         try await second.ensureLocalAvailability(of: second.assetPack(withID: "Base"))
-        #expect(try await second.contents(at: "base.txt") == Data(text("base\n")))
+        #expect(try second.contents(at: "base.txt") == Data(text("base\n")))
     }
 
     @Test func processesTakeTurnsAndAKilledHolderReleasesTheRoot() async throws {
@@ -78,6 +78,6 @@ import Testing
         kill(childPID, SIGKILL)
         child.waitUntilExit()
         let after = try repo.manager(root: root, server: server) { $0.storageLockTimeout = .seconds(5) }
-        #expect(try await after.assetPackIsAvailableLocally(withID: "Base"))
+        #expect(after.assetPackIsAvailableLocally(withID: "Base"))
     }
 }

@@ -25,7 +25,8 @@ public final class TestRepository: @unchecked Sendable {
     /// Writes (or replaces) pack `id`: its files under content/<id>/ and a manifest selecting them,
     /// <id>.json in `dir`; returns the manifest's path.
     @discardableResult
-    public func put(_ id: String, policy: DownloadPolicy = .onDemand, language: String? = nil, files: [String: [UInt8]]) throws -> String {
+    public func put(_ id: String, policy: DownloadPolicy = .onDemand, language: String? = nil, userInfo: Any? = nil,
+                    files: [String: [UInt8]]) throws -> String {
         let content = dir.file("content/\(id)")
         try? FileManager.default.removeItem(atPath: content)
         for (name, bytes) in files { try dir.write("content/\(id)/\(name)", bytes) }
@@ -37,6 +38,7 @@ public final class TestRepository: @unchecked Sendable {
             "sourceRoot": "content/\(id)",
         ]
         if let language { manifest["language"] = language }
+        if let userInfo { manifest["userInfo"] = userInfo }
         let path = try dir.write("\(id).json", Array(JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])))
         manifests[id] = path
         return path

@@ -143,14 +143,19 @@ public struct CatalogPack: Sendable, Equatable, Codable {
     /// Patch files that make this version's new chunks from earlier versions' content, one per
     /// earlier version kept (absent when there are none; docs/FORMAT.md, "Patch file").
     public var patches: [CatalogPatch]?
-    /// The read-order hint (catalog format 1, since repository revision 1.1; absent when none):
+    /// The read-order hint (an optional key, absent when none; older readers ignore it):
     /// paths of files or folders of the pack, in the order an app needs them. A download of the
     /// pack fetches those files first; a reader that does not know the key ignores it.
     public var readOrder: [String]?
+    /// The manifest's `userInfo` as canonical JSON text (absent when none; catalogs before it
+    /// have none): Apple's `AssetPack.userInfo`.
+    public var userInfo: String?
 
     public init(id: String, version: Int, downloadPolicy: DownloadPolicy, language: String?, platforms: [Platform],
                 downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64, sha256: SHA256Digest,
-                digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters, patches: [CatalogPatch]? = nil) {
+                digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters, patches: [CatalogPatch]? = nil,
+                userInfo: String? = nil) {
+        self.userInfo = userInfo
         self.id = id
         self.version = version
         self.downloadPolicy = downloadPolicy

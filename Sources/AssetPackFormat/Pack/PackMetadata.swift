@@ -7,12 +7,16 @@ public struct PackMetadata: Sendable, Equatable, Codable {
     public var downloadPolicy: DownloadPolicy
     public var platforms: [Platform]
     public var language: String?
+    /// The manifest's `userInfo` as canonical JSON text (sorted keys, no white space); absent
+    /// when the manifest has none. Apple's `AssetPack.userInfo`.
+    public var userInfo: String?
 
-    public init(assetPackID: String, downloadPolicy: DownloadPolicy, platforms: [Platform], language: String?) {
+    public init(assetPackID: String, downloadPolicy: DownloadPolicy, platforms: [Platform], language: String?, userInfo: String? = nil) {
         self.assetPackID = assetPackID
         self.downloadPolicy = downloadPolicy
         self.platforms = platforms
         self.language = language
+        self.userInfo = userInfo
     }
 
     /// The bytes stored in the index: JSON with sorted keys and no white space.

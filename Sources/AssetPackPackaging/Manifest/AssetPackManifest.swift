@@ -16,9 +16,14 @@ public struct AssetPackManifest: Sendable, Equatable, Codable {
     public var language: String?
     /// Where selector paths resolve; relative values resolve against the current directory.
     public var sourceRoot: String?
+    /// Custom information for the app (any JSON value), as canonical JSON text: carried into the
+    /// pack and the catalog, and handed to the app as `AssetPack.userInfo`. Not read by Apple's
+    /// `ba-package`.
+    public var userInfo: String?
 
     public init(assetPackID: String, downloadPolicy: DownloadPolicy, fileSelectors: [FileSelector],
-                platforms: [Platform], language: String? = nil, sourceRoot: String? = nil) {
+                platforms: [Platform], language: String? = nil, sourceRoot: String? = nil, userInfo: String? = nil) {
+        self.userInfo = userInfo
         self.assetPackID = assetPackID
         self.downloadPolicy = downloadPolicy
         self.fileSelectors = fileSelectors

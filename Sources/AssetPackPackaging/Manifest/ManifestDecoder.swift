@@ -68,7 +68,7 @@ public struct ManifestDecoder {
     }
 
     private mutating func manifest(from root: JSONNode) -> AssetPackManifest? {
-        let keys: Set = ["assetPackID", "downloadPolicy", "fileSelectors", "platforms", "language", "sourceRoot"]
+        let keys: Set = ["assetPackID", "downloadPolicy", "fileSelectors", "platforms", "language", "sourceRoot", "userInfo"]
         guard let m = members(root, "", allowed: keys) else { return nil }
         for required in ["assetPackID", "downloadPolicy", "fileSelectors", "platforms"] where m[required] == nil {
             error(required, root, "missing required key \"\(required)\"")
@@ -93,9 +93,16 @@ public struct ManifestDecoder {
         if let n = m["sourceRoot"], let s = string(n, "sourceRoot") {
             if s.isEmpty { error("sourceRoot", n, "must not be empty") } else { sourceRoot = s }
         }
+        var userInfo: String?
+        if let n = m["userInfo"] {
+            let text = CanonicalJSON.text(of: n.value)
+            if text.utf8.count > CanonicalJSON.userInfoLimit {
+                error("userInfo", n, "is \(text.utf8.count) bytes as JSON; at most \(CanonicalJSON.userInfoLimit) are allowed (it travels in every catalog)")
+            } else { userInfo = text }
+        }
         guard let id, let policy, let selectors, let platforms else { return nil }
         return AssetPackManifest(assetPackID: id, downloadPolicy: policy, fileSelectors: selectors,
-                                 platforms: platforms, language: language, sourceRoot: sourceRoot)
+                                 platforms: platforms, language: language, sourceRoot: sourceRoot, userInfo: userInfo)
     }
 
     private mutating func downloadPolicy(_ node: JSONNode) -> DownloadPolicy? {

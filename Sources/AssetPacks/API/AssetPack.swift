@@ -1,4 +1,5 @@
 import AssetPackFormat
+import Foundation
 
 /// An asset pack as the catalog describes it (Apple's `AssetPack`): what it is, how big, and
 /// when it downloads.
@@ -7,13 +8,19 @@ public struct AssetPack: Sendable, Hashable, Identifiable, CustomStringConvertib
     public var id: String
     /// The catalog's version of the pack; a higher number is newer (Apple's `version`).
     public var version: Int
-    /// Compressed bytes a fresh install downloads (Apple's `downloadSize`, an `Int` there).
-    public var downloadSize: UInt64
+    /// Compressed bytes a fresh install downloads (Apple's `downloadSize`).
+    public var downloadSize: Int
     /// Uncompressed bytes once installed. Not in Apple's `AssetPack`.
     public var installSize: UInt64
-    /// The BCP 47 tag of the language the pack is localized for; nil when it is not localized
-    /// (Apple's `language`, a `Locale.Language` there).
-    public var language: String?
+    /// The BCP 47 tag of the language the pack is localized for, as the catalog writes it; nil
+    /// when it is not localized. Not in Apple's `AssetPack` (`language` is that tag as a
+    /// `Locale.Language`).
+    public var languageTag: String?
+    /// The language the pack is localized for; nil when it is not localized (Apple's `language`).
+    public var language: Locale.Language? { languageTag.map { Locale.Language(identifier: $0) } }
+    /// JSON-encoded custom information the pack's manifest carries (`userInfo`), as the catalog
+    /// passes it on; nil when the manifest has none (Apple's `userInfo`).
+    public var userInfo: Data?
     /// When the pack downloads: essential (at its installation events, waited for), prefetch
     /// (at its events, in the background) or on demand (when asked for), as its manifest says.
     public var downloadPolicy: DownloadPolicy
@@ -23,12 +30,16 @@ public struct AssetPack: Sendable, Hashable, Identifiable, CustomStringConvertib
     init(_ p: CatalogPack) {
         id = p.id
         version = p.version
-        downloadSize = p.downloadSize
+        downloadSize = Int(clamping: p.downloadSize)
         installSize = p.installSize
-        language = p.language
+        languageTag = p.language
+        userInfo = p.userInfo.map { Data($0.utf8) }
         downloadPolicy = p.downloadPolicy
         platforms = p.platforms
     }
+
+    /// `downloadSize` as the allowances count it.
+    var downloadBytes: UInt64 { UInt64(max(downloadSize, 0)) }
 
     /// Packs are equal when their IDs and versions are (the sizes and policy come with those).
     public static func == (a: AssetPack, b: AssetPack) -> Bool { a.id == b.id && a.version == b.version }
@@ -66,43 +77,5 @@ public struct AssetPack: Sendable, Hashable, Identifiable, CustomStringConvertib
         public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
         /// The names joined with `, `; `[]` for the empty set.
         public var description: String { names.isEmpty ? "[]" : names.joined(separator: ", ") }
-    }
-}
-
-/// How far a download has come (named like Foundation's `Progress`, which is not Sendable).
-public struct DownloadProgress: Sendable, Equatable {
-    /// Compressed bytes of the download done so far.
-    public var completedUnitCount: Int64
-    /// Compressed bytes the download fetches in all (what the installed version does not
-    /// already provide).
-    public var totalUnitCount: Int64
-    /// `completedUnitCount / totalUnitCount`, 0…1; 1 when there is nothing to fetch.
-    public var fractionCompleted: Double { totalUnitCount > 0 ? Double(completedUnitCount) / Double(totalUnitCount) : 1 }
-}
-
-/// What `statusUpdates` reports (Apple's `AssetPackManager.DownloadStatusUpdate`, a
-/// top-level type here).
-public enum DownloadStatusUpdate: Sendable {
-    /// The download started, or resumed after it was paused.
-    case began(AssetPack)
-    /// Every caller left the download: it stopped and keeps what it verified, for the next one
-    /// to resume.
-    case paused(AssetPack)
-    /// Bytes arrived (about ten times a second). Apple passes a Foundation `Progress`.
-    case downloading(AssetPack, DownloadProgress)
-    /// The pack is installed and readable: the last update of its download.
-    case finished(AssetPack)
-    /// The download failed with this error: the last update of its download.
-    case failed(AssetPack, any Error)
-
-    /// The pack the update is about.
-    public var assetPack: AssetPack {
-        switch self {
-        case .began(let p), .paused(let p), .downloading(let p, _), .finished(let p), .failed(let p, _): return p
-        }
-    }
-
-    var isTerminal: Bool {
-        switch self { case .finished, .failed: return true; default: return false }
     }
 }

@@ -29,13 +29,13 @@ extension AgentDelivery {
         let connection = self.connection
         return Task {
             var waiting: [String: AssetPack] = [:]
-            var successes: [AssetPack] = [], failures: [(AssetPack, any Error)] = []
+            var successes: Set<AssetPack> = [], failures: [AssetPack: any Error] = [:]
             for id in plan.prefetch {
                 let description = try await connection.assetPack(withID: id)
                 switch description.request {
-                case nil where !description.assetPackStatus.contains(.downloading): successes.append(description.assetPack)
-                case "skipped"?: failures.append((description.assetPack, AssetPackManagerError.downloadDeclined(assetPackID: id)))
-                case "failed"?: failures.append((description.assetPack, AgentError.remote(status: 0, kind: "failed", message: description.error ?? "failed")))
+                case nil where !description.assetPackStatus.contains(.downloading): successes.insert(description.assetPack)
+                case "skipped"?: failures[description.assetPack] = AssetPackManagerError.downloadDeclined(assetPackID: id)
+                case "failed"?: failures[description.assetPack] = AgentError.remote(status: 0, kind: "failed", message: description.error ?? "failed")
                 default: waiting[id] = description.assetPack
                 }
             }
@@ -44,12 +44,12 @@ extension AgentDelivery {
                 for await update in updates {
                     guard let pack = waiting[update.assetPack.id] else { continue }
                     switch update {
-                    case .finished(let p): successes.append(p); waiting[pack.id] = nil
-                    case .failed(let p, let error): failures.append((p, error)); waiting[pack.id] = nil
+                    case .finished(let p): successes.insert(p); waiting[pack.id] = nil
+                    case .failed(let p, let error): failures[p] = error; waiting[pack.id] = nil
                     case .paused(let p):
                         // Paused for good (cancelled through the agent), or only yielding its slot.
                         if (try? await connection.assetPack(withID: p.id))?.request == "paused" {
-                            failures.append((p, AssetPackManagerError.cancelled))
+                            failures[p] = AssetPackManagerError.cancelled
                             waiting[pack.id] = nil
                         }
                     default: break
@@ -59,7 +59,7 @@ extension AgentDelivery {
             }
             try Task.checkCancellation()
             if !failures.isEmpty {
-                throw AssetPackManagerError.batch(successes: successes.sorted { $0.id < $1.id }, failures: failures.sorted { $0.0.id < $1.0.id })
+                throw AssetPackManager.LocalAvailabilityError(successes: successes, failures: failures)
             }
         }
     }
@@ -76,7 +76,13 @@ extension AgentDelivery {
         return (try described(plan.essential), try described(plan.prefetch))
     }
 
-    func checkForUpdates() async throws -> (updated: [AssetPack], removed: [String]) {
+    func checkForUpdates() async throws -> (updatingIDs: Set<String>, removedIDs: Set<String>) {
+        await subscribed()
+        let result = try await connection.checkForUpdates(detached: true)
+        return (Set(result.updated.map(\.id)), Set(result.removed))
+    }
+
+    func installUpdates() async throws -> (updated: [AssetPack], removed: [String]) {
         await subscribed()
         let result = try await connection.checkForUpdates()
         return (result.updated.map(\.assetPack), result.removed)

@@ -13,6 +13,7 @@ extension AssetPackManager {
     ///
     /// Apple's `ensureLocalAvailability(of:requireLatestVersion:)`.
     public func ensureLocalAvailability(of assetPack: AssetPack, requireLatestVersion: Bool = false) async throws {
+        try requireConfigured()
         if let agent { return try await agent.ensureLocalAvailability(of: assetPack, requireLatestVersion: requireLatestVersion) }
         if let installed = try store.installedPack(assetPack.id), !requireLatestVersion || installed.version == assetPack.version {
             try store.touch(assetPack.id, at: configuration.now())
@@ -21,14 +22,14 @@ extension AssetPackManager {
         try await download(assetPack)
     }
 
-    /// The batch form: every pack is attempted; the error lists what succeeded and what failed.
-    /// Cancelling the calling task cancels each pack's call (downloads no one else waits for
-    /// pause) and throws `CancellationError`; packs installed before that stay installed.
-    /// Apple's form of `ensureLocalAvailability` for a set of packs; a partial failure here
-    /// throws `AssetPackManagerError.batch`.
+    /// The batch form: every pack is attempted; a partial failure throws
+    /// `LocalAvailabilityError` with what succeeded and what failed (Apple's
+    /// `ensureLocalAvailability(of:requireLatestVersions:)`). Cancelling the calling task
+    /// cancels each pack's call (downloads no one else waits for pause) and throws
+    /// `CancellationError`; packs installed before that stay installed.
     public func ensureLocalAvailability(of assetPacks: Set<AssetPack>, requireLatestVersions: Bool = false) async throws {
-        var successes: [AssetPack] = []
-        var failures: [(AssetPack, any Error)] = []
+        var successes: Set<AssetPack> = []
+        var failures: [AssetPack: any Error] = [:]
         await withTaskGroup(of: (AssetPack, (any Error)?).self) { group in
             for pack in assetPacks.sorted(by: { $0.id < $1.id }) {
                 group.addTask {
@@ -37,12 +38,12 @@ extension AssetPackManager {
                 }
             }
             for await (pack, error) in group {
-                if let error { failures.append((pack, error)) } else { successes.append(pack) }
+                if let error { failures[pack] = error } else { successes.insert(pack) }
             }
         }
         try Task.checkCancellation()
         if !failures.isEmpty {
-            throw AssetPackManagerError.batch(successes: successes.sorted { $0.id < $1.id }, failures: failures.sorted { $0.0.id < $1.0.id })
+            throw LocalAvailabilityError(successes: successes, failures: failures)
         }
     }
 
@@ -59,6 +60,7 @@ extension AssetPackManager {
     /// calls it (at launch) with the event that applies.
     @discardableResult
     public func handleInstallationEvent(_ event: InstallationEventType) async throws -> Task<Void, any Error> {
+        try requireConfigured()
         if let agent { return try await agent.handleInstallationEvent(event, broadcaster: broadcaster) }
         let (essential, prefetch) = try await installationPlan(for: event)
         let background = Task {
@@ -72,15 +74,41 @@ extension AssetPackManager {
         return background
     }
 
-    /// Fetches the catalog, updates installed packs that have a newer version (by delta: only
-    /// the chunks that changed are downloaded) and removes installed packs the catalog dropped.
-    /// Apple's `checkForUpdates()`, which starts the updates and returns the IDs being updated;
-    /// this one returns once they are installed, with the packs updated and the IDs removed.
+    /// Fetches the catalog, starts updating the installed packs that have a newer version (by
+    /// delta: only the chunks that changed are downloaded) and removes installed packs the
+    /// catalog dropped (Apple's `checkForUpdates()`). Returns once the removals are done and the
+    /// updates have started: the IDs being updated and the IDs removed by this call. Follow the
+    /// updates on `statusUpdates` (a refused or failed one ends with `.failed`);
+    /// `installUpdates()` waits for them instead. Through the agent, the agent runs them.
     @discardableResult
-    public func checkForUpdates() async throws -> (updated: [AssetPack], removed: [String]) {
+    public func checkForUpdates() async throws -> (updatingIDs: Set<String>, removedIDs: Set<String>) {
+        try requireConfigured()
         if let agent { return try await agent.checkForUpdates() }
+        let (updates, removed) = try await refreshAndRemove()
+        for pack in updates {
+            // The update's outcome reaches `statusUpdates`; no caller waits for it here.
+            Task { try? await self.download(pack) }
+        }
+        return (Set(updates.map(\.id)), Set(removed))
+    }
+
+    /// `checkForUpdates()` that returns once the updates are installed, with the packs updated
+    /// and the IDs removed; the first failure is thrown. Not in Apple's API (the CLI's
+    /// `assetpack update`).
+    @discardableResult
+    public func installUpdates() async throws -> (updated: [AssetPack], removed: [String]) {
+        try requireConfigured()
+        if let agent { return try await agent.installUpdates() }
+        let (updates, removed) = try await refreshAndRemove()
+        for pack in updates { try await download(pack) }
+        return (updates, removed)
+    }
+
+    /// Fetches the catalog, removes the installed packs it dropped and returns the installed
+    /// packs it has newer versions of, with the IDs removed.
+    private func refreshAndRemove() async throws -> (updates: [AssetPack], removed: [String]) {
         let catalog = try await refreshCatalog()
-        var updated: [AssetPack] = []
+        var updates: [AssetPack] = []
         var removed: [String] = []
         for installed in try store.installedPacks() {
             guard let p = catalog.pack(withID: installed.id) else {
@@ -90,17 +118,15 @@ extension AssetPackManager {
             }
             // Another pack digest is an update whichever way its version went: a rollback or a
             // channel switch serves earlier content as a catalog that is itself newer.
-            if p.digest != installed.digest {
-                try await download(AssetPack(p))
-                updated.append(AssetPack(p))
-            }
+            if p.digest != installed.digest { updates.append(AssetPack(p)) }
         }
-        return (updated, removed)
+        return (updates, removed)
     }
 
     /// Removes an installed pack and its files, and stops and drops a download of it under way
     /// (Apple's `remove(assetPackWithID:)`). `assetPackNotFound` when there was neither.
     public func remove(assetPackWithID id: String) async throws {
+        try requireConfigured()
         if let agent { return try await agent.remove(assetPackWithID: id) }
         if let download = inFlight[id] { download.task.cancel(); await download.task.value }
         // A download that was stopped (an update of an installed pack, too) goes with the pack.

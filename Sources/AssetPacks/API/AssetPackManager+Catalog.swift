@@ -63,6 +63,7 @@ extension AssetPackManager {
     /// the network. Not in Apple's API. Through the agent, `invalidConfiguration`: the agent
     /// holds that view (`assetpack status --root DIR` prints it).
     public func repositoryFreshness() throws -> RepositoryFreshness? {
+        try requireConfigured()
         guard agent == nil else {
             throw AssetPackManagerError.invalidConfiguration("repositoryFreshness() is not available through the agent; `assetpack status --root DIR` prints the agent's view")
         }
@@ -73,6 +74,7 @@ extension AssetPackManager {
     /// `configuration.catalogMaxAge` (Apple's `assetPack(withID:)`); `assetPackNotFound` when
     /// the catalog has none.
     public func assetPack(withID id: String) async throws -> AssetPack {
+        try requireConfigured()
         if let agent { return try await agent.assetPack(withID: id) }
         guard let p = try await currentCatalog().pack(withID: id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
         return AssetPack(p)
@@ -82,6 +84,7 @@ extension AssetPackManager {
     /// `allAssetPacks`).
     public var allAssetPacks: Set<AssetPack> {
         get async throws {
+            try requireConfigured()
             if let agent { return try await agent.allAssetPacks() }
             return Set(try await currentCatalog().packs.map(AssetPack.init))
         }

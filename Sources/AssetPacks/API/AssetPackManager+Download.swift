@@ -26,7 +26,7 @@ extension AssetPackManager {
         // A pack the catalog's own figures put over a limit is refused without a request.
         do {
             _ = try limitDecisions(pack)
-            guard configuration.shouldDownload(pack) else { throw AssetPackManagerError.downloadDeclined(assetPackID: pack.id) }
+            guard configuration.shouldDownload(pack), configuration.downloaderExtension?.shouldDownload(pack) ?? true else { throw AssetPackManagerError.downloadDeclined(assetPackID: pack.id) }
         } catch { throw refused(error) }
         // Then the index (it is small, and pinned by the catalog's digest): every figure those
         // decisions read is checked against it before they count, so a catalog that understates
@@ -138,6 +138,10 @@ extension AssetPackManager {
             try? root.removeTree(try layout.checkedStagingDirectory(pending.staging, id: entry.id))
         }
         try store.beginDownload(PendingDownload(id: entry.id, version: entry.version, digest: entry.digest, staging: staging, base: base))
+        // From here a cancelled `Progress` pauses this download: it stops, keeps what it
+        // verified, `.paused` is sent and its callers get `cancelled`.
+        pauses.register(entry.id, flag)
+        defer { pauses.unregister(entry.id, flag) }
         broadcaster.send(.began(pack))
         var previous: PackInstaller.Previous?
         if let p = previousPack, let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset) {
@@ -146,7 +150,7 @@ extension AssetPackManager {
         let broadcaster = self.broadcaster
         let installer = PackInstaller(pack: entry, root: root, staging: staging, client: client, previous: previous,
                                       cancellation: flag) { done, total in
-            broadcaster.send(.downloading(pack, DownloadProgress(completedUnitCount: Int64(done), totalUnitCount: Int64(total))))
+            broadcaster.send(.downloading(pack, completed: Int64(done), total: Int64(total)))
         }
         installer.parallel = configuration.parallelDownloads
         installer.checkedIndex = index
@@ -169,7 +173,8 @@ extension AssetPackManager {
             }
             // Stopped because no one waits for it any more: paused, not failed (and the pack's
             // own streams go on, to see it resume).
-            broadcaster.send(resumable && waiters.isAbandoned ? .paused(pack) : .failed(pack, error))
+            let pausedByProgress = pauses.takePause(entry.id)
+            broadcaster.send(resumable && (waiters.isAbandoned || pausedByProgress) ? .paused(pack) : .failed(pack, error))
             throw error
         }
     }

@@ -6,6 +6,7 @@ extension AssetPackManager {
     /// ones (they go on in the background), with localized variants chosen by the user's
     /// languages. For a caller that schedules the downloads itself (the agent queues each one).
     public func installationPlan(for event: InstallationEventType) async throws -> (essential: [AssetPack], prefetch: [AssetPack]) {
+        try requireConfigured()
         if let agent { return try await agent.installationPlan(for: event) }
         let catalog = try await refreshCatalog()
         let packs = languages.chooseVariants(catalog.packs.filter { $0.downloadPolicy.installationEventTypes.contains(event) })

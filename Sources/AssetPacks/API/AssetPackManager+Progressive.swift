@@ -38,7 +38,7 @@ extension AssetPackManager {
     private func installedFile(_ path: String, inPackWithID id: String?) throws -> String? {
         do { return try mergedNamespace.installedRelativeFile(at: path, inPackWithID: id, now: configuration.now()) } catch AssetPackManagerError.fileNotFound {
             // A pack that is installed is read as installed: its next version is its download's.
-            if let id, try store.installedPack(id) != nil { throw AssetPackManagerError.fileNotFound(at: path) }
+            if let id, try store.installedPack(id) != nil { throw AssetPackManagerError.fileNotFound(at: FilePath(path)) }
             return nil
         }
     }
@@ -48,9 +48,9 @@ extension AssetPackManager {
     /// holds is `fileNotFound`, with no chunk fetched.
     private func progressiveSource(_ path: String, inPackWithID id: String?) async throws -> ProgressiveSource {
         let key = PackPath.normalizedSelector(path)
-        guard PackPath.problemWithStoredPath(key) == nil else { throw AssetPackManagerError.fileNotFound(at: path) }
+        guard PackPath.problemWithStoredPath(key) == nil else { throw AssetPackManagerError.fileNotFound(at: FilePath(path)) }
         let candidates = if let id { [id] } else { Set(inFlight.keys).union(try store.pendingDownloads().map(\.id)).sorted() }
-        guard !candidates.isEmpty else { throw AssetPackManagerError.fileNotFound(at: path) }
+        guard !candidates.isEmpty else { throw AssetPackManagerError.fileNotFound(at: FilePath(path)) }
         let catalog = try await currentCatalog()
         for candidate in candidates {
             guard let entry = catalog.pack(withID: candidate) else {
@@ -75,7 +75,7 @@ extension AssetPackManager {
             return ProgressiveSource(entry: entry, index: fetched.index, indexBytes: fetched.bytes, file: f,
                                      staging: layout.stagingDirectory(id: entry.id, digest: entry.digest))
         }
-        throw AssetPackManagerError.fileNotFound(at: path)
+        throw AssetPackManagerError.fileNotFound(at: FilePath(path))
     }
 
     /// A read-only descriptor of `path` with progressive access: the installed file, the file

@@ -19,7 +19,8 @@ import Foundation
 /// up to `Configuration.storageLockTimeout`), released when the manager is deinitialized or the
 /// process ends.
 ///
-/// Unlike Apple's, there is no `shared` manager: an app makes one with its `Configuration`. In
+/// `AssetPackManager.shared` is configured without code, as Apple's is (`ConfigurationLookup`);
+/// `init(configuration:)` makes one for an explicit setup. In
 /// process (the default), downloads run while the app does; with `Configuration.delivery` set
 /// to `.agent(socketPath:)` (or `.automatic`), every call goes through the root's agent
 /// (`assetpack agent`, Apple's system daemon), which holds the root and owns the downloads, with
@@ -29,13 +30,18 @@ public actor AssetPackManager {
     public nonisolated let configuration: Configuration
     let layout: StorageLayout
     /// What an in-process manager holds on its root; nil when the agent does the work.
-    let local: LocalRoot?
+    nonisolated let local: LocalRoot?
     /// The storage root: every path below it is opened through this (`ConfinedDirectory`);
     /// nil when the agent does the work.
     nonisolated let rootDirectory: ConfinedDirectory?
     /// The root's agent, when `configuration.delivery` chose it: every public call goes there.
     nonisolated let agent: AgentDelivery?
-    let languages: LanguageResolver
+    /// Why this manager cannot work: the shared manager found no usable configuration (or could
+    /// not open its root). Every call throws it; nil for a working manager.
+    nonisolated let unavailable: AssetPackManagerError?
+    /// The languages localized packs resolve by (the app's `resolvedLanguage` first when set).
+    nonisolated let languageChoice: LanguageChoice
+    nonisolated var languages: LanguageResolver { languageChoice.resolver }
     nonisolated let broadcaster = StatusBroadcaster()
     /// Packs that open `AssetPackResourceRequest`s use: never evicted by the storage budget.
     nonisolated let resourcesInUse = ResourceUseCounter()
@@ -46,6 +52,8 @@ public actor AssetPackManager {
     var catalogRefresh: WaiterGroup<Catalog>?
     /// Downloads under way, shared by everyone who asks for the same pack.
     var inFlight: [String: InFlightDownload] = [:]
+    /// The downloads under way a cancelled `Progress` pauses, from any thread.
+    nonisolated let pauses = DownloadPauses()
     /// Packs past the first check of the limits whose index is being fetched: they count as
     /// downloading for the limits of the others meanwhile.
     var admitting: [String: AssetPack] = [:]
@@ -76,15 +84,17 @@ public actor AssetPackManager {
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         layout = StorageLayout(root: configuration.storageRoot)
-        languages = LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage)
+        languageChoice = LanguageChoice(LanguageResolver(preferred: configuration.preferredLanguages, primary: configuration.primaryLanguage))
         if let socketPath = try Self.agentSocket(for: configuration) {
             // The agent holds the root: nothing under it is opened (or locked) here.
             agent = try AgentDelivery(socketPath: socketPath, broadcaster: broadcaster)
+            unavailable = nil
             local = nil
             rootDirectory = nil
             return
         }
         agent = nil
+        unavailable = nil
         guard !configuration.repositoryURLs.isEmpty else { throw AssetPackManagerError.invalidConfiguration("no repository URL") }
         if let problem = SettingBounds.problem("parallelDownloads.parts", configuration.parallelDownloads.parts, in: SettingBounds.downloadParts) {
             throw AssetPackManagerError.invalidConfiguration(problem)
@@ -108,10 +118,11 @@ public actor AssetPackManager {
         local = LocalRoot(store: store, client: client,
                           catalogClient: CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
                                                        anchor: try TrustAnchor.configured(configuration), channel: try Self.channel(configuration)),
-                          mergedNamespace: MergedNamespace(store: store, layout: layout, root: root, languages: languages),
+                          mergedNamespace: MergedNamespace(store: store, layout: layout, root: root, languages: languageChoice),
                           storageLock: storageLock, retired: RetiredFolders(root: root, layout: layout))
         try Self.reconcile(layout: layout, root: root, store: store, retired: local!.retired)
         local!.retired.sweep()
+        broadcaster.onPause { [pauses] id in pauses.pause(id) }
     }
 
     /// The channel the configuration follows (nil: the default one), or `invalidConfiguration`
@@ -120,6 +131,29 @@ public actor AssetPackManager {
         guard let name = ChannelName.normalized(configuration.channel) else { return nil }
         if let why = ChannelName.problem(with: name) { throw AssetPackManagerError.invalidConfiguration("channel \"\(name)\" \(why)") }
         return name
+    }
+
+    /// A manager that cannot work, for this reason: every call throws it (the shared manager
+    /// without a usable configuration).
+    init(unavailable reason: AssetPackManagerError) {
+        configuration = Configuration(repositoryURLs: [], publicKey: Ed25519PublicKey(rawBytes: [UInt8](repeating: 0, count: 32))!, storageRoot: "")
+        layout = StorageLayout(root: "")
+        languageChoice = LanguageChoice(LanguageResolver(preferred: [], primary: "en"))
+        agent = nil
+        local = nil
+        rootDirectory = nil
+        unavailable = reason
+    }
+
+    /// Throws why the manager cannot work, if it cannot.
+    nonisolated func requireConfigured() throws {
+        if let unavailable { throw unavailable }
+    }
+
+    /// The stream a manager that cannot work hands out: it never yields and never ends, as
+    /// Apple's `statusUpdates` never ends.
+    static func unavailableStream(_ reason: AssetPackManagerError) -> AsyncStream<DownloadStatusUpdate> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(1)) { _ in }
     }
 
     /// The agent's socket when `configuration.delivery` goes through one now; nil for in-process.
@@ -136,7 +170,7 @@ public actor AssetPackManager {
     }
 
     /// What an in-process manager opens on its root (nothing of it exists with an agent).
-    struct LocalRoot {
+    struct LocalRoot: Sendable {
         let store: ClientStore
         let client: RepositoryClient
         let catalogClient: CatalogClient
@@ -162,6 +196,7 @@ public actor AssetPackManager {
     /// Where `assetPack` stands on this device against that description of it (Apple's
     /// `status(relativeTo:)`; never touches the network).
     public func status(relativeTo assetPack: AssetPack) async throws -> AssetPack.Status {
+        try requireConfigured()
         if let agent { return try await agent.status(relativeTo: assetPack) }
         var status: AssetPack.Status = []
         let pending = try store.pendingDownload(assetPack.id)
@@ -175,36 +210,30 @@ public actor AssetPackManager {
         return status
     }
 
-    /// The status of the pack with this ID against the catalog (obsolete when the catalog no
-    /// longer lists an installed pack). Uses the cached catalog when offline. Apple's
-    /// `localStatus(ofAssetPackWithID:)`, which never fetches and does not throw; this one reads
-    /// the catalog as `assetPack(withID:)` does and throws `assetPackNotFound` for a pack neither
-    /// the catalog nor the device knows — or, when no catalog was ever accepted and none can be
-    /// fetched (a first launch offline), the error of the fetch.
-    public func localStatus(ofAssetPackWithID id: String) async throws -> AssetPack.Status {
-        if let agent { return try await agent.localStatus(ofAssetPackWithID: id) }
-        var fetchError: (any Error)?
-        var catalog: Catalog?
-        do { catalog = try await currentCatalog() } catch { fetchError = error }
-        let cachedOrFresh: Catalog? = if let catalog { catalog } else { try catalogClient.cached(now: configuration.now(), allowExpired: true) }
-        if let p = cachedOrFresh?.pack(withID: id) { return try await status(relativeTo: AssetPack(p)) }
+    /// The status of the pack with this ID against the catalog the manager holds (obsolete
+    /// when the catalog no longer lists an installed pack), without touching the network
+    /// (Apple's `localStatus(ofAssetPackWithID:)`): the catalog held, else the last one accepted
+    /// (expired or not). Empty for a pack that neither the catalog nor the device knows, and
+    /// when the store cannot be read.
+    public func localStatus(ofAssetPackWithID id: String) async -> AssetPack.Status {
+        guard unavailable == nil else { return [] }
+        if let agent { return (try? await agent.localStatus(ofAssetPackWithID: id)) ?? [] }
+        let held: Catalog? = if let catalog { catalog } else { try? catalogClient.cached(now: configuration.now(), allowExpired: true) }
+        if let p = held?.pack(withID: id) { return (try? await status(relativeTo: AssetPack(p))) ?? [] }
         var status: AssetPack.Status = []
-        if (try store.installedPack(id)) != nil { status.formUnion([.downloaded, .obsolete]) }
-        if inFlight[id] != nil { status.insert(.downloading) }
-        if status.isEmpty, cachedOrFresh == nil, let fetchError {
-            // No catalog was ever accepted (a first launch offline): what failed is the fetch,
-            // not the pack's ID.
-            throw fetchError
-        }
-        guard !status.isEmpty else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
+        if (try? store.installedPack(id)) != nil { status.formUnion([.downloaded, .obsolete]) }
+        if inFlight[id] != nil || (try? store.pendingDownload(id)) != nil { status.insert(.downloading) }
         return status
     }
 
     /// Whether some version of the pack is installed (Apple's
-    /// `assetPackIsAvailableLocally(withID:)`, which is `nonisolated` and does not throw).
-    public func assetPackIsAvailableLocally(withID id: String) async throws -> Bool {
-        if let agent { return try await agent.assetPackIsAvailableLocally(withID: id) }
-        return try store.installedPack(id) != nil
+    /// `assetPackIsAvailableLocally(withID:)`): false too when the store (or the agent) cannot
+    /// be asked.
+    public nonisolated func assetPackIsAvailableLocally(withID id: String) -> Bool {
+        guard unavailable == nil else { return false }
+        if let agent { return (try? agent.connection.assetPackNow(withID: id).assetPackStatus.contains(.downloaded)) ?? false }
+        guard let local else { return false }
+        return (try? local.store.installedPack(id)) != nil
     }
 
     /// The installed version of the pack, described as the store recorded it (no platforms: the
@@ -219,6 +248,7 @@ public actor AssetPackManager {
     /// Updates of every pack's downloads; the stream never ends (stop iterating to leave it).
     /// Apple's `statusUpdates`.
     public nonisolated var statusUpdates: AsyncStream<DownloadStatusUpdate> {
+        if let unavailable { return Self.unavailableStream(unavailable) }
         agent?.keepSubscribed()
         return broadcaster.stream()
     }
@@ -226,6 +256,7 @@ public actor AssetPackManager {
     /// Updates for one pack; ends after its finished or failed update (Apple's
     /// `statusUpdates(forAssetPackWithID:)`).
     public nonisolated func statusUpdates(forAssetPackWithID id: String) -> AsyncStream<DownloadStatusUpdate> {
+        if let unavailable { return Self.unavailableStream(unavailable) }
         agent?.keepSubscribed()
         return broadcaster.stream(forAssetPackWithID: id)
     }

@@ -1,14 +1,20 @@
 import AssetPackFormat
 import AssetPackTransport
+import Foundation
+
+/// Apple's error for managed asset packs, whose two cases (`assetPackNotFound(withID:)`,
+/// `fileNotFound(at:)`) this enum has: `catch ManagedBackgroundAssetsError.assetPackNotFound(let id)`
+/// works as with Apple's. The other cases are this library's own, more precise reasons.
+public typealias ManagedBackgroundAssetsError = AssetPackManagerError
 
 /// Why an AssetPackManager call failed. The first two mirror Apple's
 /// `ManagedBackgroundAssetsError`; the rest say precisely which check refused what.
-public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Sendable {
+public enum AssetPackManagerError: Error, LocalizedError, CustomStringConvertible, @unchecked Sendable {
     /// No pack with this ID: not in the catalog, or, for calls about installed packs (`remove`,
     /// `preservationPriority`…), not installed (Apple's `assetPackNotFound(withID:)`).
     case assetPackNotFound(withID: String)
     /// No installed pack (or not the one searched) holds this path (Apple's `fileNotFound(at:)`).
-    case fileNotFound(at: String)
+    case fileNotFound(at: FilePath)
     /// The network or server failed (after retries and mirrors).
     case transport(TransportError)
     /// The catalog was refused: bad signature, wrong key, expired, rolled back, malformed.
@@ -48,14 +54,12 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
     /// The download was stopped for every caller (by `remove(assetPackWithID:)`). A caller whose
     /// own task is cancelled gets `CancellationError` instead.
     case cancelled
-    /// A batch call: what succeeded and what failed, with why.
-    case batch(successes: [AssetPack], failures: [(AssetPack, any Error)])
 
     /// One line for a person: what failed, naming the pack, path, limit or host involved.
     public var description: String {
         switch self {
         case .assetPackNotFound(let id): return "no asset pack with ID \"\(id)\" in the catalog"
-        case .fileNotFound(let path): return "no installed asset pack contains \"\(path)\""
+        case .fileNotFound(let path): return "no installed asset pack contains \"\(path.string)\""
         case .transport(let e): return "download failed: \(e)"
         case .catalog(let e): return "catalog refused: \(e)"
         case .trust(let e): return "repository refused: \(e)"
@@ -79,9 +83,9 @@ public enum AssetPackManagerError: Error, CustomStringConvertible, @unchecked Se
             let holder = pid.map { "process \($0)" } ?? "another process"
             return "the storage root \(root) is in use by \(holder) (its \(StorageLayout(root: root).lock) is locked); waited \(waited): one manager per root at a time"
         case .cancelled: return "cancelled"
-        case let .batch(successes, failures):
-            let failed = failures.map { "\($0.0.id): \($0.1)" }.joined(separator: "; ")
-            return "\(failures.count) of \(successes.count + failures.count) asset packs failed: \(failed)"
         }
     }
+
+    /// `description` (Foundation's `LocalizedError`, as Apple's error conforms).
+    public var errorDescription: String? { description }
 }

@@ -45,6 +45,9 @@ extension AssetPackManager {
         public var caFile: String?
         /// Asked before each download starts (consent, network, free space); false skips it.
         public var shouldDownload: @Sendable (AssetPack) -> Bool
+        /// Apple's form of that question: asked before each download starts, after
+        /// `shouldDownload` (both must say yes). nil: every pack downloads.
+        public var downloaderExtension: (any ManagedDownloaderExtension)?
         /// The user's languages, most preferred first (BCP 47), for localized packs; by default
         /// `SystemLanguages.preferred()` (on Linux, from `LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`).
         public var preferredLanguages: [String]

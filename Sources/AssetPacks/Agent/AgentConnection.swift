@@ -100,8 +100,10 @@ public final class AgentConnection: Sendable {
     }
 
     /// Has the agent check the catalog, update installed packs by delta and remove obsolete ones.
-    public func checkForUpdates() async throws -> AgentUpdateResult {
-        try await decode(AgentUpdateResult.self, from: send(.post, "update", longRunning: true))
+    /// Waiting (the default) returns once the updates are installed; `detached` as soon as they
+    /// have started (the packs being updated are in `updated`).
+    public func checkForUpdates(detached: Bool = false) async throws -> AgentUpdateResult {
+        try await decode(AgentUpdateResult.self, from: send(.post, "update" + (detached ? "?detach=1" : ""), longRunning: !detached))
     }
 
     /// The packs `handleInstallationEvent(event)` would queue, without queuing them (the
@@ -191,18 +193,40 @@ public final class AgentConnection: Sendable {
 
     /// Every status update the agent sends from now on, for every pack (its event stream,
     /// `GET /v1/events`). Ends when the agent stops or the connection breaks.
-    public var statusUpdates: AsyncStream<DownloadStatusUpdate> { events(query: "") }
+    public var statusUpdates: AsyncStream<AssetPackManager.DownloadStatusUpdate> { updates(events(query: "")) }
 
     /// Updates for one pack; ends after its finished or failed update.
-    public func statusUpdates(forAssetPackWithID id: String) -> AsyncStream<DownloadStatusUpdate> {
-        events(query: "?pack=" + Self.escape(id))
+    public func statusUpdates(forAssetPackWithID id: String) -> AsyncStream<AssetPackManager.DownloadStatusUpdate> {
+        updates(events(query: "?pack=" + Self.escape(id)))
+    }
+
+    /// The events as updates whose `Progress`'s cancellation pauses the download on the agent.
+    private func updates(_ events: AsyncStream<DownloadEvent>) -> AsyncStream<AssetPackManager.DownloadStatusUpdate> {
+        let (stream, continuation) = AsyncStream<AssetPackManager.DownloadStatusUpdate>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let task = Task {
+            for await event in events { continuation.yield(event.update(pause: { [weak self] id in self?.pauseSoon(id) })) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Pauses the agent's download of `id` (a `Progress` was cancelled); a pack that is not
+    /// downloading any more is left alone.
+    func pauseSoon(_ id: String) {
+        Task { try? await cancel(assetPackWithID: id) }
     }
 
     /// `statusUpdates` (or one pack's), handed back once the agent has taken the subscription (its
     /// first bytes arrived): no update the agent sends after this returns is missed. When no
     /// agent answers, it returns at once with a stream that has ended; if the agent says nothing
     /// for 5 seconds, it returns then with the stream as it is.
-    public func subscribedStatusUpdates(forAssetPackWithID id: String? = nil) async -> AsyncStream<DownloadStatusUpdate> {
+    public func subscribedStatusUpdates(forAssetPackWithID id: String? = nil) async -> AsyncStream<AssetPackManager.DownloadStatusUpdate> {
+        updates(await subscribedEvents(forAssetPackWithID: id))
+    }
+
+    /// `subscribedStatusUpdates` as the manager's broadcaster takes them.
+    func subscribedEvents(forAssetPackWithID id: String? = nil) async -> AsyncStream<DownloadEvent> {
         let subscribed = OnceSignal()
         let stream = events(query: id.map { "?pack=" + Self.escape($0) } ?? "", subscribed: subscribed)
         DispatchQueue.global().asyncAfter(deadline: .now() + 5) { subscribed.fire() }
@@ -210,8 +234,8 @@ public final class AgentConnection: Sendable {
         return stream
     }
 
-    private func events(query: String, subscribed: OnceSignal? = nil) -> AsyncStream<DownloadStatusUpdate> {
-        let (stream, continuation) = AsyncStream<DownloadStatusUpdate>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+    private func events(query: String, subscribed: OnceSignal? = nil) -> AsyncStream<DownloadEvent> {
+        let (stream, continuation) = AsyncStream<DownloadEvent>.makeStream(bufferingPolicy: .bufferingNewest(4096))
         let flag = CancellationFlag()
         continuation.onTermination = { _ in flag.cancel() }
         let request = HTTPRequest(url: Self.base + "events" + query, connectTimeout: .seconds(5), lowSpeedLimit: nil)
@@ -237,21 +261,48 @@ public final class AgentConnection: Sendable {
     // MARK: Requests
 
     private func send(_ method: HTTPRequest.Method, _ path: String, body: [UInt8]? = nil, longRunning: Bool = false) async throws -> HTTPResponse {
-        var request = HTTPRequest(method, url: Self.base + path, connectTimeout: .seconds(5),
-                                  lowSpeedLimit: longRunning ? nil : .init(bytesPerSecond: 1, duration: .seconds(30)))
-        if let body { request.body = .bytes(body) } else if method == .post { request.body = .bytes([]) }
+        let request = makeRequest(method, path, body: body, longRunning: longRunning)
         let response: HTTPResponse
         do {
             response = try await transport.response(for: request, to: .memory(limit: 1 << 30))
         } catch {
-            if case .cancelled = error { throw CancellationError() }
-            if case .connection = error {
-                let why = FileManager.default.fileExists(atPath: socketPath) ? "nothing accepts connections on it (a stale socket, or another user's)"
-                                                                              : "the socket does not exist"
-                throw AgentError.unreachable(socketPath: socketPath, reason: why + "; is 'assetpack agent' running for this root?")
-            }
-            throw AgentError.unreachable(socketPath: socketPath, reason: "\(error)")
+            throw failure(error)
         }
+        return try checked(response)
+    }
+
+    /// `send` without leaving the calling thread (for the manager's nonisolated, synchronous
+    /// calls, which Apple's API makes synchronous).
+    func sendNow(_ method: HTTPRequest.Method, _ path: String) throws -> HTTPResponse {
+        let response: HTTPResponse
+        do {
+            response = try transport.send(makeRequest(method, path, body: nil, longRunning: false), to: .memory(limit: 1 << 30))
+        } catch {
+            throw failure(error)
+        }
+        return try checked(response)
+    }
+
+    private func makeRequest(_ method: HTTPRequest.Method, _ path: String, body: [UInt8]?, longRunning: Bool) -> HTTPRequest {
+        var request = HTTPRequest(method, url: Self.base + path, connectTimeout: .seconds(5),
+                                  lowSpeedLimit: longRunning ? nil : .init(bytesPerSecond: 1, duration: .seconds(30)))
+        if let body { request.body = .bytes(body) } else if method == .post { request.body = .bytes([]) }
+        return request
+    }
+
+    /// What a transport failure to reach the agent is thrown as.
+    private func failure(_ error: TransportError) -> any Error {
+        if case .cancelled = error { return CancellationError() }
+        if case .connection = error {
+            let why = FileManager.default.fileExists(atPath: socketPath) ? "nothing accepts connections on it (a stale socket, or another user's)"
+                                                                          : "the socket does not exist"
+            return AgentError.unreachable(socketPath: socketPath, reason: why + "; is 'assetpack agent' running for this root?")
+        }
+        return AgentError.unreachable(socketPath: socketPath, reason: "\(error)")
+    }
+
+    /// The response when it is a success; the agent's error reply thrown otherwise.
+    private func checked(_ response: HTTPResponse) throws -> HTTPResponse {
         guard response.isSuccess else {
             if let body = try? Self.decoder().decode(AgentErrorBody.self, from: Data(response.body)) {
                 if throwsManagerErrors, let error = body.managerError { throw error }
@@ -260,6 +311,25 @@ public final class AgentConnection: Sendable {
             throw AgentError.remote(status: response.status, kind: "http", message: String(decoding: response.body.prefix(500), as: UTF8.self))
         }
         return response
+    }
+
+    /// The agent's description of one pack, asked without leaving the calling thread.
+    func assetPackNow(withID id: String) throws -> AgentPackDescription {
+        try decode(AgentPackDescription.self, from: sendNow(.get, "packs/" + Self.escape(id)))
+    }
+
+    /// Every pack the agent's catalog lists, asked without leaving the calling thread.
+    func allAssetPacksNow() throws -> [AgentPackDescription] {
+        try decode([AgentPackDescription].self, from: sendNow(.get, "packs"))
+    }
+
+    /// Where the agent says `path` is, asked without leaving the calling thread; `language`
+    /// limits the search to localized packs resolved for that language.
+    func urlNow(for path: String, searchingInAssetPackWithID id: String?, language: String? = nil) throws -> URL {
+        var query = "?location=1" + (id.map { "&pack=" + Self.escape($0) } ?? "")
+        if let language { query += "&language=" + Self.escape(language) }
+        let location = try decode(AgentFileLocation.self, from: sendNow(.get, "files/" + Self.escapePath(path) + query))
+        return URL(fileURLWithPath: location.path)
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws -> T {

@@ -11,6 +11,8 @@ final class AgentDelivery: Sendable {
     init(socketPath: String, broadcaster: StatusBroadcaster) throws {
         connection = try AgentConnection(socketPath: socketPath, throwsManagerErrors: true)
         relay = AgentEventRelay(connection: connection, broadcaster: broadcaster)
+        let connection = self.connection
+        broadcaster.onPause { id in connection.pauseSoon(id) }
         relay.start()
     }
 
@@ -51,7 +53,7 @@ final class AgentEventRelay: @unchecked Sendable {
             let mine = generation, signal = OnceSignal()
             let connection = self.connection, broadcaster = self.broadcaster
             let task = Task.detached { [weak self] in
-                let updates = await connection.subscribedStatusUpdates()
+                let updates = await connection.subscribedEvents()
                 signal.fire()
                 for await update in updates { broadcaster.send(update) }
                 // The agent stopped (or restarted): subscribe again a second later, for as long

@@ -57,7 +57,7 @@ extension AgentErrorBody {
         let status: Int
         switch error {
         case .assetPackNotFound(let id): status = 404; body.kind = "assetPackNotFound"; body.assetPackID = id
-        case .fileNotFound(let path): status = 404; body.kind = "fileNotFound"; body.path = path
+        case .fileNotFound(let path): status = 404; body.kind = "fileNotFound"; body.path = path.string
         case .transport(let e): status = 502; body.kind = "transport"; body.transport = AgentTransportFailure(e)
         case .catalog(let e): status = 502; body.kind = "catalog"; body.catalog = e
         case .trust(let e): status = 502; body.kind = "trust"; body.trust = e
@@ -77,7 +77,7 @@ extension AgentErrorBody {
         case .storage(let why): status = 507; body.kind = "storage"; body.reason = why
         case .invalidConfiguration(let why): status = 500; body.kind = "invalidConfiguration"; body.reason = why
         case let .channelNotFound(channel, url): status = 404; body.kind = "channelNotFound"; body.reason = channel; body.url = url
-        case .storageRootInUse, .batch: status = 500
+        case .storageRootInUse: status = 500
         }
         return (status, body)
     }
@@ -90,7 +90,7 @@ extension AgentErrorBody {
         let reason = self.reason ?? error
         switch kind {
         case "assetPackNotFound": return .assetPackNotFound(withID: assetPackID ?? "")
-        case "fileNotFound": return .fileNotFound(at: path ?? "")
+        case "fileNotFound": return .fileNotFound(at: FilePath(path ?? ""))
         case "transport": return .transport(transport?.transportError ?? .transfer(url: "", code: 0, message: error))
         case "catalog": return .catalog(catalog ?? .malformed(error))
         case "trust": return .trust(trust ?? .malformed(file: "", error))

@@ -13,7 +13,7 @@ public struct AgentEvent: Sendable, Codable, Equatable {
     /// it, so that the update brings back the same `AssetPackManagerError`.
     public var failure: AgentErrorBody?
 
-    public init(_ update: DownloadStatusUpdate) {
+    public init(_ update: AssetPackManager.DownloadStatusUpdate) {
         pack = AgentPackDescription(update.assetPack, status: [])
         switch update {
         case .began: event = "began"
@@ -31,12 +31,12 @@ public struct AgentEvent: Sendable, Codable, Equatable {
     }
 
     /// The update the in-process manager would have sent; nil for an event this client does not know.
-    public var update: DownloadStatusUpdate? {
+    var update: DownloadEvent? {
         let p = pack.assetPack
         switch event {
         case "began": return .began(p)
         case "paused": return .paused(p)
-        case "downloading": return .downloading(p, DownloadProgress(completedUnitCount: completed ?? 0, totalUnitCount: total ?? 0))
+        case "downloading": return .downloading(p, completed: completed ?? 0, total: total ?? 0)
         case "finished": return .finished(p)
         case "failed": return .failed(p, failure?.managerError ?? AgentError.remote(status: 0, kind: "failed", message: error ?? "failed"))
         default: return nil

@@ -1,4 +1,5 @@
 import AssetPackFormat
+import Foundation
 
 /// A pack as the agent's API describes it (docs/AGENT.md): the catalog's description, where the
 /// pack stands on the agent's root, and what the agent's queue holds for it.
@@ -18,14 +19,18 @@ public struct AgentPackDescription: Sendable, Codable, Equatable {
     public var error: String?
     /// The version installed on the agent's root, if one is (absent from older agents).
     public var installedVersion: Int?
+    /// The pack's `userInfo` (JSON from its manifest) in base64, if it has one (absent from
+    /// older agents).
+    public var userInfo: String?
 
     /// The description of `pack` with where it stands and what the queue holds for it.
     public init(_ pack: AssetPack, status: AssetPack.Status, request: String? = nil, error: String? = nil, installedVersion: Int? = nil) {
         id = pack.id
         version = pack.version
-        downloadSize = pack.downloadSize
+        downloadSize = pack.downloadBytes
         installSize = pack.installSize
-        language = pack.language
+        language = pack.languageTag
+        userInfo = pack.userInfo?.base64EncodedString()
         downloadPolicy = pack.downloadPolicy
         platforms = pack.platforms
         self.status = status.names
@@ -36,8 +41,10 @@ public struct AgentPackDescription: Sendable, Codable, Equatable {
 
     /// The pack as the in-process manager would describe it.
     public var assetPack: AssetPack {
-        AssetPack(id: id, version: version, downloadSize: downloadSize, installSize: installSize, language: language,
-                  downloadPolicy: downloadPolicy, platforms: platforms)
+        var pack = AssetPack(id: id, version: version, downloadSize: downloadSize, installSize: installSize, language: language,
+                             downloadPolicy: downloadPolicy, platforms: platforms)
+        pack.userInfo = userInfo.flatMap { Data(base64Encoded: $0) }
+        return pack
     }
 
     /// `status` as the option set (unknown names are ignored).
@@ -52,9 +59,9 @@ extension AssetPack {
          downloadPolicy: DownloadPolicy, platforms: [Platform]) {
         self.id = id
         self.version = version
-        self.downloadSize = downloadSize
+        self.downloadSize = Int(clamping: downloadSize)
         self.installSize = installSize
-        self.language = language
+        self.languageTag = language
         self.downloadPolicy = downloadPolicy
         self.platforms = platforms
     }

@@ -14,7 +14,7 @@ struct Allowances: Sendable {
     func check(_ pack: AssetPack, installed: [InstalledPack], downloading: [AssetPack] = []) throws(AssetPackManagerError) {
         var others: [String: (policy: DownloadPolicy, downloadSize: UInt64, installSize: UInt64)] = [:]
         for p in installed where p.id != pack.id { others[p.id] = (p.downloadPolicy, p.downloadSize, p.installSize) }
-        for p in downloading where p.id != pack.id { others[p.id] = (p.downloadPolicy, p.downloadSize, p.installSize) }
+        for p in downloading where p.id != pack.id { others[p.id] = (p.downloadPolicy, p.downloadBytes, p.installSize) }
         let essential: (DownloadPolicy) -> Bool = { if case .essential = $0 { return true }; return false }
         func limit(_ name: String, _ value: UInt64?, _ used: UInt64, _ adding: UInt64) throws(AssetPackManagerError) {
             guard let value else { return }
@@ -23,13 +23,13 @@ struct Allowances: Sendable {
             }
         }
         try limit("download allowance (compressed bytes)", downloadAllowance,
-                  others.values.reduce(0) { $0 + $1.downloadSize }, pack.downloadSize)
+                  others.values.reduce(0) { $0 + $1.downloadSize }, pack.downloadBytes)
         try limit("install size limit (uncompressed bytes)", maxInstallSize,
                   others.values.reduce(0) { $0 + $1.installSize }, pack.installSize)
         if essential(pack.downloadPolicy) {
             let ess = others.values.filter { essential($0.policy) }
             try limit("essential download allowance (compressed bytes)", essentialDownloadAllowance,
-                      ess.reduce(0) { $0 + $1.downloadSize }, pack.downloadSize)
+                      ess.reduce(0) { $0 + $1.downloadSize }, pack.downloadBytes)
             try limit("essential install size limit (uncompressed bytes)", essentialMaxInstallSize,
                       ess.reduce(0) { $0 + $1.installSize }, pack.installSize)
         }

@@ -29,6 +29,9 @@ enum CatalogIndexAgreement {
         if entry.downloadPolicy != metadata.downloadPolicy {
             throw differ("downloadPolicy", catalog: "\(entry.downloadPolicy)", index: "\(metadata.downloadPolicy)")
         }
+        if entry.userInfo != metadata.userInfo {
+            throw differ("userInfo", catalog: entry.userInfo ?? "none", index: metadata.userInfo ?? "none")
+        }
         if entry.language != metadata.language {
             throw differ("language", catalog: entry.language.map { "\"\($0)\"" } ?? "none", index: metadata.language.map { "\"\($0)\"" } ?? "none")
         }

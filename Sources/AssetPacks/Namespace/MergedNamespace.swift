@@ -13,7 +13,7 @@ struct MergedNamespace: Sendable {
     let store: ClientStore
     let layout: StorageLayout
     let root: ConfinedDirectory
-    let languages: LanguageResolver
+    let languages: LanguageChoice
 
     /// Every path with the installed packs that hold it, in path order.
     func entries() throws -> [(path: String, packIDs: [String])] {
@@ -46,8 +46,8 @@ struct MergedNamespace: Sendable {
     /// followed (a link planted in the install folder is refused here, as by `descriptor`);
     /// what the caller then does with the path is beyond the root's confinement, which is why
     /// `descriptor` and `contents` are the safer reads.
-    func file(at path: String, inPackWithID id: String?, now: Date) throws -> String {
-        let file = try relativeFile(at: path, inPackWithID: id, now: now)
+    func file(at path: String, inPackWithID id: String?, language: String? = nil, now: Date) throws -> String {
+        let file = try relativeFile(at: path, inPackWithID: id, language: language, now: now)
         let fd = try StorageLayout.confined { () throws(ConfinementError) in try root.open(file, flags: O_RDONLY) }
         close(fd)
         return layout.absolute(file)
@@ -55,24 +55,30 @@ struct MergedNamespace: Sendable {
 
     /// `file(at:…)` relative to the root, not yet opened.
     func installedRelativeFile(at path: String, inPackWithID id: String?, now: Date) throws -> String {
-        try relativeFile(at: path, inPackWithID: id, now: now)
+        try relativeFile(at: path, inPackWithID: id, language: nil, now: now)
     }
 
-    /// `file(at:…)` relative to the root.
-    private func relativeFile(at path: String, inPackWithID id: String?, now: Date) throws -> String {
+    /// `file(at:…)` relative to the root. With `language`, only localized packs for that
+    /// language (or another region or script of it) are searched.
+    private func relativeFile(at path: String, inPackWithID id: String?, language: String?, now: Date) throws -> String {
         let key = PackPath.normalizedSelector(path)
-        guard PackPath.problemWithStoredPath(key) == nil else { throw AssetPackManagerError.fileNotFound(at: path) }
+        guard PackPath.problemWithStoredPath(key) == nil else { throw AssetPackManagerError.fileNotFound(at: FilePath(path)) }
         var candidates = try store.holders(of: key)
         if let id { candidates = candidates.filter { $0.id == id } }
-        guard let pack = languages.best(candidates, language: { $0.language }) else { throw AssetPackManagerError.fileNotFound(at: path) }
+        var resolver = languages.resolver
+        if let language {
+            resolver = LanguageChoice.only(language)
+            candidates = candidates.filter { resolver.rank($0.language) < 5_000 }
+        }
+        guard let pack = resolver.best(candidates, language: { $0.language }) else { throw AssetPackManagerError.fileNotFound(at: FilePath(path)) }
         try store.touch(pack.id, at: now)
         // A folder read back from the store is used only in the form the layout gives it.
         return layout.installedFile(key, in: try layout.checkedInstallDirectory(pack.directory, id: pack.id))
     }
 
     /// The bytes of the file `path` resolves to, memory-mapped.
-    func contents(at path: String, inPackWithID id: String?, now: Date) throws -> Data {
-        let fd = try descriptor(for: path, inPackWithID: id, now: now)
+    func contents(at path: String, inPackWithID id: String?, language: String? = nil, now: Date) throws -> Data {
+        let fd = try descriptor(for: path, inPackWithID: id, language: language, now: now)
         defer { close(fd) }
         return try Self.mapped(fd, path: path)
     }
@@ -90,8 +96,8 @@ struct MergedNamespace: Sendable {
     }
 
     /// A read-only file descriptor on the file `path` resolves to; the caller closes it.
-    func descriptor(for path: String, inPackWithID id: String?, now: Date) throws -> Int32 {
-        let file = try relativeFile(at: path, inPackWithID: id, now: now)
+    func descriptor(for path: String, inPackWithID id: String?, language: String? = nil, now: Date) throws -> Int32 {
+        let file = try relativeFile(at: path, inPackWithID: id, language: language, now: now)
         return try StorageLayout.confined { () throws(ConfinementError) in try root.open(file, flags: O_RDONLY) }
     }
 }

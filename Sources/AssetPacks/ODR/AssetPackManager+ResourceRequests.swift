@@ -9,6 +9,7 @@ extension AssetPackManager {
     /// installed still succeed; otherwise the catalog's error is thrown. Nothing stays marked
     /// when this throws.
     func beginUsingResources(forTags tags: Set<String>, mapping: ResourceTagMapping) async throws -> (ids: Set<String>, missing: [AssetPack]) {
+        try requireConfigured()
         if agent != nil {
             let (installed, packs) = try await agentPacks()
             let ids = try mapping.packIDs(forTags: tags, among: Set(packs.keys))
@@ -39,6 +40,7 @@ extension AssetPackManager {
     /// them in use and returns their IDs; otherwise nil. Never downloads and never fetches the
     /// catalog (the one held or the cached one, even expired, names the packs).
     func beginUsingInstalledResources(forTags tags: Set<String>, mapping: ResourceTagMapping) async -> Set<String>? {
+        guard unavailable == nil else { return nil }
         if agent != nil {
             guard let (installed, packs) = try? await agentPacks(), let ids = try? mapping.packIDs(forTags: tags, among: Set(packs.keys)),
                   ids.isSubset(of: installed) else { return nil }
@@ -56,6 +58,7 @@ extension AssetPackManager {
     /// `tags` (ODR's `Bundle.setPreservationPriority(_:forTags:)`). Packs not installed yet are
     /// skipped: the priority lives with an installed pack, so set it again after they arrive.
     public func setPreservationPriority(_ priority: Double, forTags tags: Set<String>) async throws {
+        try requireConfigured()
         guard priority.isFinite, (0...1).contains(priority) else {
             throw AssetPackManagerError.invalidPreservationPriority(priority, assetPackID: "tags " + tags.sorted().joined(separator: ", "))
         }

@@ -76,7 +76,7 @@ public final class AssetPackResourceRequest: @unchecked Sendable {
         } catch {
             feed.stop()
             manager.resourcesInUse.release(ids)
-            if case let AssetPackManagerError.batch(_, failures) = error, failures.count == 1 { throw failures[0].1 }
+            if let batch = error as? AssetPackManager.LocalAvailabilityError, batch.failures.count == 1, let only = batch.failures.first { throw only.value }
             throw error
         }
         feed.finish()

@@ -82,7 +82,7 @@ final class ProgressPrinter: @unchecked Sendable {
             return
         }
         switch update {
-        case .began(let p): printError("downloading \(p.id) (\(ByteCount.format(p.downloadSize)))")
+        case .began(let p): printError("downloading \(p.id) (\(ByteCount.format(UInt64(p.downloadSize))))")
         case .downloading(let p, let progress):
             let width = 30, filled = Int(progress.fractionCompleted * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)

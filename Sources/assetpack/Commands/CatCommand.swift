@@ -43,7 +43,11 @@ struct CatCommand: Command {
             do { data = try runBlocking { try await agent.contents(at: path, searchingInAssetPackWithID: pack, access: access) } } catch { throw agentFailure(error) }
         } else {
             let manager = try makeLocalManager(storage)
-            do { data = try runBlocking { try await manager.contents(at: path, searchingInAssetPackWithID: pack, access: access) } } catch { throw CLIError.failure("\(error)") }
+            do {
+                data = access == .installed
+                    ? try manager.contents(at: FilePath(path), searchingInAssetPackWithID: pack)
+                    : try runBlocking { try await manager.contents(at: FilePath(path), searchingInAssetPackWithID: pack, access: access) }
+            } catch { throw CLIError.failure("\(error)") }
         }
         FileHandle.standardOutput.write(data)
         return 0

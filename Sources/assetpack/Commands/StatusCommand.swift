@@ -74,10 +74,15 @@ struct StatusCommand: Command {
                 if let one { ids = [one] } else { ids = try await manager.allAssetPacks.map(\.id).sorted() }
                 var rows: [Row] = []
                 for id in ids {
-                    let pack = try? await manager.assetPack(withID: id)
-                    let status = try await manager.localStatus(ofAssetPackWithID: id)
-                    rows.append(Row(id: id, version: pack?.version ?? 0, policy: pack?.downloadPolicy.name ?? "-", downloadSize: pack?.downloadSize ?? 0,
-                                    installSize: pack?.installSize ?? 0, language: pack?.language, status: status.names))
+                    let pack: AssetPack?
+                    var lookup: (any Error)?
+                    do { pack = try await manager.assetPack(withID: id) } catch { pack = nil; lookup = error }
+                    let status = await manager.localStatus(ofAssetPackWithID: id)
+                    // Neither the catalog nor the device knows it: why the catalog did not say
+                    // (not in it, or not reachable on a first launch offline).
+                    if status.isEmpty, pack == nil, let lookup { throw lookup }
+                    rows.append(Row(id: id, version: pack?.version ?? 0, policy: pack?.downloadPolicy.name ?? "-", downloadSize: UInt64(pack?.downloadSize ?? 0),
+                                    installSize: pack?.installSize ?? 0, language: pack?.languageTag, status: status.names))
                 }
                 return rows
             }

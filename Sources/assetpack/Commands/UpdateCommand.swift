@@ -32,7 +32,7 @@ struct UpdateCommand: Command {
             let manager = try makeManager(download.client, storageBudget: download.storageBudget)
             let printer = ProgressPrinter(manager: manager, json: download.client.json)
             defer { printer.stop() }
-            do { result = try runBlocking { try await manager.checkForUpdates() } } catch { throw CLIError.failure("\(error)") }
+            do { result = try runBlocking { try await manager.installUpdates() } } catch { throw CLIError.failure("\(error)") }
             printer.finish(manager, ["updated": result.updated.map(\.description), "removed": result.removed])
         }
         if !download.client.json {

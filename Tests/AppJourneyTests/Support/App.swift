@@ -104,7 +104,13 @@ final class App: @unchecked Sendable {
     func status(_ id: String) async -> Result<[String], AppError> {
         switch client {
         case .library:
-            do { return .success(try await manager().localStatus(ofAssetPackWithID: id).names) } catch { return .failure(AppError("\(error)")) }
+            do {
+                let manager = try manager()
+                let status = await manager.localStatus(ofAssetPackWithID: id)
+                // Nothing known locally (Apple's does not throw): the catalog says why.
+                if status.isEmpty { _ = try await manager.assetPack(withID: id) }
+                return .success(status.names)
+            } catch { return .failure(AppError("\(error)")) }
         case .cli:
             let r = await run(["status", id, "--json"] + repositoryArguments)
             guard r.status == 0 else { return .failure(AppError(r.stderr)) }
@@ -117,7 +123,7 @@ final class App: @unchecked Sendable {
     func read(_ path: String) async -> [UInt8]? {
         switch client {
         case .library:
-            return (try? await manager().contents(at: path)).map { [UInt8]($0) }
+            return (try? manager().contents(at: FilePath(path))).map { [UInt8]($0) }
         case .cli:
             let r = await run(["cat", path, "--root", root, "--lock-timeout", "10"])
             return r.status == 0 ? [UInt8](r.output) : nil

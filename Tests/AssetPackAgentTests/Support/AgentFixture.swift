@@ -27,8 +27,8 @@ final class AgentFixture: @unchecked Sendable {
     }
 
     /// Adds pack `id` holding `files`, on demand unless another policy is given.
-    func put(_ id: String, policy: DownloadPolicy = .onDemand, files: [String: [UInt8]]) throws {
-        try repository.put(id, policy: policy, files: files)
+    func put(_ id: String, policy: DownloadPolicy = .onDemand, language: String? = nil, userInfo: Any? = nil, files: [String: [UInt8]]) throws {
+        try repository.put(id, policy: policy, language: language, userInfo: userInfo, files: files)
     }
 
     /// Publishes the packs, serves the repository (at `bytesPerSecond` for pack files if given)
@@ -70,13 +70,15 @@ final class AgentFixture: @unchecked Sendable {
 
     /// An agent on the root, with quick retries.
     func startAgent(socketPath: String? = nil, maxParallel: Int = 2, shouldDownload: ShouldDownloadHook? = nil,
-                    updateInterval: Duration? = nil, maxBackgroundRate: UInt64? = nil) async throws -> AgentService {
+                    updateInterval: Duration? = nil, maxBackgroundRate: UInt64? = nil,
+                    downloaderExtension: (any ManagedDownloaderExtension)? = nil) async throws -> AgentService {
         let root = self.root
         return try await offPool { try AgentService(configuration: AgentConfiguration(root: root, socketPath: socketPath, maxParallel: maxParallel, acceptsInheritedSocket: false,
                                                            retryBackoff: RetryBackoff(initialDelay: .milliseconds(50), maxDelay: .milliseconds(400)),
                                                            shouldDownload: shouldDownload, updateInterval: updateInterval,
                                                            maxBackgroundRate: maxBackgroundRate) {
             $0.retryPolicy = RetryPolicy(maxAttempts: 4, initialDelay: .milliseconds(5), maxDelay: .milliseconds(50))
+            $0.downloaderExtension = downloaderExtension
         }) }
     }
 
