@@ -64,6 +64,7 @@ public final class AgentService: @unchecked Sendable {
             repositoryURLs: settings.repositoryURLs, publicKey: trust.publicKey, storageRoot: root,
             storageBudget: settings.storageBudget, caFile: settings.caFile, storageLockTimeout: configuration.storageLockTimeout)
         trust.apply(to: &managerConfiguration)
+        managerConfiguration.seedFolders = settings.seedFolders
         let schedulerReference = SchedulerReference()
         if let rate = configuration.maxBackgroundRate {
             managerConfiguration.transport = BackgroundRateTransport(inner: try CurlTransport(caFile: settings.caFile),

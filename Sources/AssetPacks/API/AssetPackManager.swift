@@ -51,6 +51,8 @@ public actor AssetPackManager {
     var admitting: [String: AssetPack] = [:]
     /// Index fetches under way (by pack ID and digest), shared by the callers that admit one pack.
     var indexFetches: [String: WaiterGroup<FetchedIndex>] = [:]
+    /// The sources of each pack's latest install by this manager (under way or done).
+    var deliveries: [String: (sources: SourceCounters, version: Int)] = [:]
     /// Network bytes fetched by installs of this manager (for the resume figure). Not in Apple's
     /// API.
     public internal(set) var fetchedBytes: UInt64 = 0 { didSet { fetchedBytesMirror.store(fetchedBytes) } }

@@ -18,6 +18,9 @@ public struct AgentPackDescription: Sendable, Codable, Equatable {
     public var error: String?
     /// The version installed on the agent's root, if one is (absent from older agents).
     public var installedVersion: Int?
+    /// Where the bytes of the agent's latest install of the pack came from (`GET /v1/packs/ID`
+    /// only; absent when the agent has not installed it since it started, and from older agents).
+    public var sources: AssetPackSources?
 
     /// The description of `pack` with where it stands and what the queue holds for it.
     public init(_ pack: AssetPack, status: AssetPack.Status, request: String? = nil, error: String? = nil, installedVersion: Int? = nil) {

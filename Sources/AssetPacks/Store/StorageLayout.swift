@@ -34,6 +34,7 @@ package struct StorageLayout: Sendable {
     private static let stagedFilesName = "files"
     private static let stagedPatchTableName = "patch-table"
     private static let partSpoolPrefix = "part-"
+    private static let stagedSeedsName = "seeded-chunks"
     /// Downloads of earlier client versions kept their frames in `segment-<n>` files.
     private static let obsoleteSegmentPrefix = "segment-"
     private static let agentSocketName = "agent.sock"
@@ -93,6 +94,13 @@ package struct StorageLayout: Sendable {
     /// The patch table a download plans with (empty: the download uses no patches), saved once
     /// it hashed to the catalog's figure, so that a resumed run makes the same plan.
     static func stagedPatchTable(_ staging: String) -> String { staging + "/" + stagedPatchTableName }
+
+    /// The chunks a download takes from seed folders (chunk numbers, 4 bytes little-endian
+    /// each): the part spools' download offsets were planned without them.
+    static func stagedSeededChunks(_ staging: String) -> String { staging + "/" + stagedSeedsName }
+
+    /// Whether `name`, an entry of a staging folder, is a part's spool.
+    static func isPartSpool(_ name: String) -> Bool { name.hasPrefix(partSpoolPrefix) }
 
     /// Part `k`'s spool: bytes received and not yet placed.
     static func partSpool(_ staging: String, part k: Int) -> String { staging + "/" + partSpoolPrefix + "\(k)" }
