@@ -24,7 +24,7 @@ struct SeedScanReport: Equatable, Sendable {
 /// file of the pack whose path (or, failing that, name) and size a seed file shares is taken as
 /// that file, and each wanted chunk lying in such files is read at its place and hashed — no
 /// chunking needed, and chunks that span several small files are found too. Then every other
-/// seed file is cut with the pack's own chunking parameters (FastCDC, as the packager cut it:
+/// seed file (those named as a file of the pack first) is cut with the pack's own chunking parameters (FastCDC, as the packager cut it:
 /// a large file's chunks do not depend on its neighbours) and each chunk hashed. A chunk counts
 /// as found only when its SHA-256 is the index's; the bytes are read and checked again when the
 /// chunk is placed (`SeedMatches.verifiedChunk`).
@@ -96,7 +96,12 @@ struct SeedScan {
         let cdc = FastCDC(index.chunking)
         let maximum = index.chunking.maximumSize
         var buffer = [UInt8](repeating: 0, count: max(4 << 20, 2 * maximum))
-        for (k, file) in files.enumerated() where file.size > 0 && (!matchedWhole.contains(k) || mismatched.contains(k)) {
+        // Files named as a file of the pack first (an edited copy), then the others in walk order.
+        let packNames = Set(index.files.map { Self.name($0.path) })
+        let order = files.indices.filter { files[$0].size > 0 && (!matchedWhole.contains($0) || mismatched.contains($0)) }
+            .sorted { (packNames.contains(Self.name(files[$0].path)) ? 0 : 1, $0) < (packNames.contains(Self.name(files[$1].path)) ? 0 : 1, $1) }
+        for k in order {
+            let file = files[k]
             if remaining.isEmpty || report.byteLimitReached || cancellation.isCancelled { break }
             guard let fd = SeedFileAccess.open(file.path, in: folders[file.folder]) else { report.unreadable += 1; continue }
             defer { close(fd) }
