@@ -2,7 +2,10 @@
 # Seeds: a pack installed into an empty root while an older copy of its content lies on disk,
 # side by side in one run with casync (`casync extract --seed`, 64 KiB average chunks).
 #
-#   bench/seeds.sh [ROUNDS=3]
+#   bench/seeds.sh [ROUNDS=3] [RATE]
+#
+# RATE (nginx's limit_rate, bytes per second per response, e.g. 10m) stands for a slower link
+# than loopback; without it the server is as fast as the machine.
 #
 # The content is bench/update-corpus.py's "edits" workload: v1 (a 64 MiB database-like file, a
 # 64 MiB model-like file, 200 small JSON files) on disk as the seed, v2 (300 records rewritten,
@@ -16,7 +19,7 @@
 # ASSETPACK=path/to/assetpack runs that binary instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=${1:-3}
+rounds=${1:-3}; rate=${2:-0}
 scripts/install-deps.sh
 if ! command -v casync >/dev/null; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -34,13 +37,13 @@ if [ ! -f "$out/changed" ]; then
   rm -rf "$out"; mkdir -p "$out"
   python3 bench/update-corpus.py edits "$out" > "$out/changed"
 fi
-(cd "$out" && rm -rf site peers root-* casync-* nginx-* key key.pub results)
+(cd "$out" && rm -rf site peers root-* casync-* nginx* key key.pub results)
 echo '{"assetPackID": "Seeded", "downloadPolicy": {"onDemand": {}}, "fileSelectors": [{"directory": "content"}], "platforms": ["iOS"]}' > "$out/v2/Manifest.json"
 "$bin" keygen -o "$out/key" >/dev/null 2>&1
 mkdir -p "$out/site" "$out/peers"
 (cd "$out/v2" && "$bin" publish Manifest.json --repo "$out/site/repo" --key "$out/key" --no-cache >/dev/null)
 casync make --chunk-size=65536 --store="$out/site/repo/castore" "$out/site/repo/v2.caidx" "$out/v2/content" >/dev/null
-start_nginx "$out/site/repo" "$out/nginx"
+start_nginx "$out/site/repo" "$out/nginx" "$rate"
 url=http://127.0.0.1:$NGINX_PORT
 
 seconds() { python3 -c 'import subprocess, sys, time; t = time.perf_counter(); subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); print(f"{time.perf_counter() - t:.3f}")' "$@"; }
