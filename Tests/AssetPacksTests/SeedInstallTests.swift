@@ -208,6 +208,20 @@ import Testing
         #expect(bytesOnly.byteLimitReached && bytesOnly.bytesRead <= 200_000)
     }
 
+    @Test func smallFilesCountOnlyTheBytesReadAgainstTheLimit() throws {
+        let (repo, _) = try repository()
+        let folder = try seed(repo, "seed", ["renamed.bin": Self.files["big/a.bin"]!])
+        for k in 0..<200 { try repo.dir.write("seed/many/\(k).txt", text("file \(k)\n")) }
+        let index = try index(repo)
+        for workers in [1, 3] {
+            let matches = SeedScan(paths: [folder], index: index, limits: .init(bytes: 1_300_000))
+                .run(wanted: Set(0..<index.chunks.count), cancellation: CancellationFlag(), workers: workers)
+            #expect(!matches.report.byteLimitReached && matches.report.bytesRead <= 1_300_000, "\(matches.report)")
+            let found = matches.locations.keys.reduce(0) { $0 + Int(index.chunks[$1].uncompressedSize) }
+            #expect(found == 1_200_000, "workers \(workers): \(found)")
+        }
+    }
+
     @Test func aDownloadStartedWithoutSeedsGoesOnWithThem() async throws {
         let (repo, _) = try repository()
         let root = StorageRoot(path: repo.dir.file("root"))

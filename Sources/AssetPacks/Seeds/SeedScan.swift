@@ -118,9 +118,13 @@ struct SeedScan {
                                 end -= start
                                 start = 0
                             }
-                            let want = state.reserve(upTo: b.count - end)
+                            // Read up to the size the walk saw (a file that grew since is read that
+                            // far; one that shrank ends early), counting only the bytes read.
+                            guard readOffset < file.size else { atEnd = true; break }
+                            let want = state.reserve(upTo: Int(min(UInt64(b.count - end), file.size - readOffset)))
                             guard want > 0 else { return false }
                             guard let got = SeedFileAccess.read(fd, into: b.baseAddress! + end, count: want, at: readOffset) else { state.unreadable(); return true }
+                            state.giveBack(want - got)
                             if got == 0 { atEnd = true }
                             end += got
                             readOffset += UInt64(got)
@@ -217,6 +221,9 @@ private final class ScanState: @unchecked Sendable {
             return n
         }
     }
+
+    /// Returns `bytes` reserved and not read.
+    func giveBack(_ bytes: Int) { lock.withLock { report.bytesRead -= UInt64(bytes) } }
 
     /// A whole-file candidate's outcome.
     func record(chunk c: Int, pieces: [SeedPiece], matched: Bool) {
