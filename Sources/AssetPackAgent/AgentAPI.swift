@@ -68,8 +68,10 @@ struct AgentAPI: Sendable {
             let installed = try await manager.installedAssetPack(withID: id)
             do {
                 let pack = try await manager.assetPack(withID: id)
-                return AgentPackDescription(pack, status: try await manager.status(relativeTo: pack), request: record?.state, error: record?.error,
-                                            installedVersion: installed?.version)
+                var description = AgentPackDescription(pack, status: try await manager.status(relativeTo: pack), request: record?.state, error: record?.error,
+                                                       installedVersion: installed?.version)
+                description.sources = try await manager.sources(ofAssetPackWithID: id)
+                return description
             } catch AssetPackManagerError.assetPackNotFound where installed != nil {
                 // Installed, and dropped from the catalog: obsolete.
                 return AgentPackDescription(installed!, status: await manager.localStatus(ofAssetPackWithID: id), request: record?.state,

@@ -65,6 +65,7 @@ public final class AgentService: @unchecked Sendable {
             storageBudget: settings.storageBudget, caFile: settings.caFile, storageLockTimeout: configuration.storageLockTimeout)
         trust.apply(to: &managerConfiguration)
         managerConfiguration.channel = settings.channel
+        managerConfiguration.seedFolders = settings.seedFolders
         let schedulerReference = SchedulerReference()
         if let rate = configuration.maxBackgroundRate {
             managerConfiguration.transport = BackgroundRateTransport(inner: try CurlTransport(caFile: settings.caFile),

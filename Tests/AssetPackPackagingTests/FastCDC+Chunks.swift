@@ -1,4 +1,5 @@
 import AssetPackPackaging
+import AssetPackFormat
 
 extension FastCDC {
     /// The chunks this chunker cuts from `data` alone, from its first byte to its last.

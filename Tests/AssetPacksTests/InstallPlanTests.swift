@@ -48,6 +48,20 @@ import Testing
         #expect(plan.reusedBytes == 1000)
     }
 
+    @Test func seededChunksAreReadFromDiskAndTheRestStaysInRanges() {
+        // b is in a seed folder and in the previous version (the previous version wins); c only
+        // in a seed folder; a and d come from the network, in one range across c's frame.
+        let previous = index([chunk("b", at: 8, compressed: 20)], sequence: [0])
+        let new = index([chunk("a", at: 8, compressed: 100), chunk("b", at: 108, compressed: 20), chunk("c", at: 128, compressed: 30),
+                         chunk("d", at: 158, compressed: 40)],
+                        sequence: [0, 1, 2, 3, 2])
+        let plan = InstallPlan(index: new, previous: previous, seeded: [1, 2])
+        #expect(plan.sources == [.remote(downloadOffset: 0), .previous(sequence: 0), .seed, .remote(downloadOffset: 150), .earlier(sequence: 2)])
+        #expect(plan.seeded == [2])
+        #expect(plan.ranges == [InstallPlan.Range(packOffset: 8, length: 190, downloadOffset: 0)])
+        #expect(InstallPlan(index: new, previous: previous).networkChunks(in: new) == [0, 2, 3])
+    }
+
     @Test func distantChunksAreSeparateRangesAndLongRangesAreCut() {
         let new = index([chunk("a", at: 8, compressed: 100), chunk("b", at: 10_108, compressed: 100), chunk("c", at: 10_208, compressed: 100),
                          chunk("d", at: 10_308, compressed: 100)],

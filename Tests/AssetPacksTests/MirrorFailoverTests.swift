@@ -170,5 +170,26 @@ import Testing
         try await http.ensureLocalAvailability(of: http.assetPack(withID: "Pack"))
         try await expectInstalled(http)
     }
-}
 
+    @Test func aMirrorThatDropsMidPackHandsTheRestToTheNextWithoutStartingOver() async throws {
+        let repo = try TestRepository()
+        let content = patternBytes(3_000_000, seed: 23)
+        try repo.put("Pack", files: ["big.bin": content])
+        let pack = try repo.publish().packs[0]
+        let flaky = try repo.serve { $0.dropAfterBytes = 700_000 }
+        let good = try repo.serve()
+        let manager = try repo.manager(root: repo.dir.file("root"), urls: [flaky.url, good.url]) { $0.parallelDownloads = .init(parts: 1, minimumInstallSize: 0) }
+        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        #expect(try await manager.contents(at: "big.bin") == Data(content))
+        let sources = try #require(await manager.sources(ofAssetPackWithID: "Pack"))
+        func served(_ server: TestServer) -> UInt64 {
+            sources.entries.filter { $0.kind == .mirror && $0.location?.hasPrefix(server.url) == true }.reduce(0) { $0 + $1.bytes }
+        }
+        // Both mirrors served part of the pack, and nothing was fetched twice: the second went on
+        // where the first stopped.
+        #expect(served(flaky) >= 600_000 && served(good) > 0, "\(sources.entries)")
+        #expect(served(flaky) + served(good) == sources.fetchedBytes)
+        #expect(sources.fetchedBytes <= pack.size, "\(sources.fetchedBytes) of \(pack.size)")
+        #expect(good.packRequests().allSatisfy { $0.status == 206 }, "the next mirror was asked for ranges, not the whole pack")
+    }
+}

@@ -154,6 +154,9 @@ extension AssetPackManager {
         }
         installer.parallel = configuration.parallelDownloads
         installer.checkedIndex = index
+        installer.seedFolders = configuration.seedFolders
+        installer.seedLimits = configuration.seedScanLimits
+        deliveries[entry.id] = (installer.sources, entry.version)
         do {
             // `remove(assetPackWithID:)` cancels this task; the waiters' leaving sets the flag.
             let index = try await withTaskCancellationHandler {

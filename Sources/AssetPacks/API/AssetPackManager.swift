@@ -65,6 +65,8 @@ public actor AssetPackManager {
     var nextProgressiveRead = 0
     /// The index of the version progressive reads of a pack last used, by pack ID and digest.
     var progressiveIndexes: [String: FetchedIndex] = [:]
+    /// The sources of each pack's latest install by this manager (under way or done).
+    var deliveries: [String: (sources: SourceCounters, version: Int)] = [:]
     /// Network bytes fetched by installs of this manager (for the resume figure). Not in Apple's
     /// API.
     public internal(set) var fetchedBytes: UInt64 = 0 { didSet { fetchedBytesMirror.store(fetchedBytes) } }

@@ -75,6 +75,14 @@ extension AssetPackManager {
         /// Which packs an `AssetPackResourceRequest`'s tags need: by default the naming of
         /// `assetpack convert odr` (see `ResourceTagMapping`).
         public var resourceTagMapping = ResourceTagMapping.convertedFromODR
+        /// Folders whose files may hold chunks of the packs to install (an earlier copy of the
+        /// content, an unpacked build, a USB stick): chunks found there — cut with each pack's
+        /// own chunking parameters, and verified by SHA-256 as they are read — are not fetched.
+        /// Links are not followed, special files are skipped; see `seedScanLimits`. Through the
+        /// agent, the agent's own (`RootSettings.seedFolders`) apply.
+        public var seedFolders: [String] = []
+        /// How much a look through `seedFolders` may read for one pack.
+        public var seedScanLimits = SeedScanLimits.standard
         /// In this process (the default), or through the root's agent: see `Delivery`.
         public var delivery = Delivery.inProcess
         /// The publishing channel to follow: nil (the default) reads the repository's

@@ -22,6 +22,9 @@ public struct AgentPackDescription: Sendable, Codable, Equatable {
     /// The pack's `userInfo` (JSON from its manifest) in base64, if it has one (absent from
     /// older agents).
     public var userInfo: String?
+    /// Where the bytes of the agent's latest install of the pack came from (`GET /v1/packs/ID`
+    /// only; absent when the agent has not installed it since it started, and from older agents).
+    public var sources: AssetPackSources?
 
     /// The description of `pack` with where it stands and what the queue holds for it.
     public init(_ pack: AssetPack, status: AssetPack.Status, request: String? = nil, error: String? = nil, installedVersion: Int? = nil) {

@@ -1,8 +1,8 @@
 import AssetPackFormat
 
 /// Where each chunk of a new pack version comes from, decided before a byte moves: an earlier
-/// place in the same pack (dedup), the installed previous version (delta), a patch applied to
-/// the installed previous version, or the repository's full frame — the cheapest verified source
+/// place in the same pack (dedup), the installed previous version (delta), a seed folder, a
+/// patch applied to the installed previous version, or the repository's full frame — the cheapest verified source
 /// first. Remote frames are grouped into byte ranges of the pack file or the patch file, nearby
 /// ones of one file merged so that a delta does not turn into thousands of tiny requests.
 struct InstallPlan: Equatable {
@@ -14,6 +14,8 @@ struct InstallPlan: Equatable {
         case earlier(sequence: Int)
         /// Copy from the previous version's files (its sequence position there).
         case previous(sequence: Int)
+        /// Read from a seed folder (where a look through the seed folders found it).
+        case seed
         /// Decode the frame found at this offset of the downloaded bytes.
         case remote(downloadOffset: UInt64)
         /// Apply patch `entry` of `patches` (its frame at this offset of the downloaded bytes) to
@@ -47,6 +49,8 @@ struct InstallPlan: Equatable {
     var downloadBytes: UInt64 { ranges.reduce(0) { $0 + $1.length } }
     /// Bytes that come from the previous version instead of the network.
     var reusedBytes: UInt64
+    /// Chunks (numbers in the index) planned to come from seed folders.
+    var seeded: Set<Int> = []
 
     /// The size of the frame position `s` downloads (0 for a local source).
     func frameSize(_ s: Int, in index: PackIndex) -> UInt64 {
@@ -72,10 +76,11 @@ struct InstallPlan: Equatable {
     ///     digest and size) and the previous version (the base lies in its stream).
     ///   - linkedFiles: files of the new version already in place as hard links of the previous
     ///     version's (verified); chunks wholly inside them need no source.
+    ///   - seeded: chunks found in seed folders; those the previous version lacks are read from there.
     ///   - mergeGap: remote frames closer than this are fetched with one request (the gap too).
     ///   - maxRange: no single range is longer than this (so retries and parallelism stay fine-grained).
     init(index: PackIndex, previous: PackIndex?, patches: Patches? = nil, linkedFiles: Set<Int> = [],
-         mergeGap: UInt64 = 64 << 10, maxRange: UInt64 = 32 << 20) {
+         seeded: Set<Int> = [], mergeGap: UInt64 = 64 << 10, maxRange: UInt64 = 32 << 20) {
         // Positions whose every byte lies in linked files.
         var linkedBytes: [Int: Int] = [:]
         for f in linkedFiles { for span in index.spans(ofFile: f) { linkedBytes[span.sequenceIndex, default: 0] += span.length } }
@@ -99,6 +104,7 @@ struct InstallPlan: Equatable {
         var ranges: [Range] = []
         var downloadEnd: UInt64 = 0
         var reused: UInt64 = 0
+        var usedSeeds = Set<Int>()
         for (s, c32) in index.sequence.enumerated() {
             let c = Int(c32)
             let entry = index.chunks[c]
@@ -112,6 +118,11 @@ struct InstallPlan: Equatable {
             if let p = previousUse[entry.digest] {
                 sources.append(.previous(sequence: p))
                 reused += UInt64(entry.uncompressedSize)
+                continue
+            }
+            if seeded.contains(c) {
+                sources.append(.seed)
+                usedSeeds.insert(c)
                 continue
             }
             let offset: UInt64, size: UInt64, fromPatch: Bool
@@ -148,5 +159,19 @@ struct InstallPlan: Equatable {
         self.patches = patchFor.isEmpty ? nil : patches
         self.linkedFiles = linkedFiles
         reusedBytes = reused
+        self.seeded = usedSeeds
+    }
+
+    /// The chunks that come from the network (a full frame or a patch) at their first use:
+    /// what a look through seed folders looks for.
+    func networkChunks(in index: PackIndex) -> Set<Int> {
+        var out = Set<Int>()
+        for (s, source) in sources.enumerated() {
+            switch source {
+            case .remote, .patched: out.insert(Int(index.sequence[s]))
+            default: break
+            }
+        }
+        return out
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 
 /// Assembles one pack version in a staging folder: fetches and checks the index (against the
 /// catalog's digest and figures: `PackIndexFetch`), plans where
-/// each chunk comes from (earlier in the pack, the installed previous version, a patch applied to
-/// it, or the pack's full frame),
+/// each chunk comes from (earlier in the pack, the installed previous version, a seed folder, a
+/// patch applied to it, or the pack's full frame),
 /// and assembles the content stream in parts side by side, each part over a connection of its
 /// own: frames are decompressed and verified (SHA-256) as they arrive and written straight into
 /// their files. Memory stays at a part's spool (4 MiB) and a frame or two per part.
@@ -39,6 +39,13 @@ final class PackInstaller: @unchecked Sendable {
     var checkedIndex: [UInt8]?
     /// Attempts at a chunk that keeps arriving corrupt before the install fails.
     var chunkAttempts = 3
+    /// Folders whose files may hold chunks of the pack (`Configuration.seedFolders`).
+    var seedFolders: [String] = []
+    var seedLimits = AssetPackManager.SeedScanLimits.standard
+    /// What the look through the seed folders saw (nil: no seed folders).
+    private(set) var seedReport: SeedScanReport?
+    /// The bytes of this run by source (chunks placed; the index and patch table aside).
+    let sources = SourceCounters()
     private var counters = TransferCounters()
     private var indexBytesFetched: UInt64 = 0
     /// Network bytes this run fetched (the figure the kill test checks).
@@ -79,10 +86,16 @@ final class PackInstaller: @unchecked Sendable {
         let index = try loadIndex()
         if previous == nil, let order = pack.readOrder { try fetchReadOrder(order, index: index) }
         let linked = try linkUnchangedFiles(index: index, files: files)
-        let plan = InstallPlan(index: index, previous: previous?.index, patches: try loadPatches(index: index), linkedFiles: linked)
+        let patches = try loadPatches(index: index)
+        var plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked)
+        let seeds = try planSeeds(index: index, plan: plan, stagingFolder: stagingFolder)
+        if let seeds, !seeds.locations.isEmpty {
+            plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked, seeded: Set(seeds.locations.keys))
+        }
+        countLinked(index: index, plan: plan)
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
         counters = TransferCounters()
-        try assembleParts(parts, index: index, plan: plan, files: files)
+        try assembleParts(parts, index: index, plan: plan, seeds: seeds, files: files)
         try fillDeferred(parts, index: index, plan: plan, files: files)
         progress(plan.downloadBytes, plan.downloadBytes)
         try syncFileSystem(files)
@@ -91,7 +104,7 @@ final class PackInstaller: @unchecked Sendable {
 
     /// Runs every part on a thread of its own (finding where it stands on disk, then fetching
     /// and assembling the rest); the first failure stops the others.
-    private func assembleParts(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, files: ConfinedDirectory) throws {
+    private func assembleParts(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, seeds: SeedMatches?, files: ConfinedDirectory) throws {
         let workers = DispatchGroup()
         let stop = CancellationFlag()
         let failures = FirstFailure()
@@ -115,6 +128,8 @@ final class PackInstaller: @unchecked Sendable {
                                                       root: root, spoolPath: StorageLayout.partSpool(staging, part: k), previous: old,
                                                       start: resumePoint(part, index: index, plan: plan, files: files))
                     spool = assembler.spool
+                    assembler.seeds = seeds
+                    assembler.sources = sources
                     assembler.placed = { watchdog.progressed() }
                     assembler.corruptFrame = { [client] in
                         // The frame came from the mirror the part's request goes to: it goes
@@ -125,7 +140,7 @@ final class PackInstaller: @unchecked Sendable {
                     counters.resumed(assembler.downloadStart - part.download.lowerBound)
                     if let spool, assembler.downloadStart < part.download.upperBound {
                         let downloader = PartDownloader(part: part, plan: plan, spool: spool, packPath: pack.path, client: client,
-                                                        cancellation: stop, counters: counters, watchdog: watchdog)
+                                                        cancellation: stop, counters: counters, watchdog: watchdog, sources: sources)
                         start {
                             do { try downloader.run(); spool.finish() } catch {
                                 // Once the part is assembled the network side is told to stop.
@@ -177,6 +192,52 @@ final class PackInstaller: @unchecked Sendable {
             try writer.close()
             for part in parts.dropFirst() { try writer.setModeOfFile(straddling: part.content.lowerBound) }
         }
+    }
+
+    // MARK: Seeds
+
+    /// Looks through the seed folders for the chunks the plan would fetch, and keeps the
+    /// parts' spools only when the chunks found are those the download planned with before
+    /// (their download offsets depend on it): otherwise the spools go — the files placed so far
+    /// stay, verified chunk by chunk — and the new set is saved. Nil without seed folders.
+    private func planSeeds(index: PackIndex, plan: InstallPlan, stagingFolder: ConfinedDirectory) throws -> SeedMatches? {
+        let path = StorageLayout.stagedSeededChunks(staging)
+        let saved = try StorageLayout.confined { () throws(ConfinementError) in try root.contents(of: path) }
+        var matches: SeedMatches?
+        if !seedFolders.isEmpty {
+            let found = SeedScan(paths: seedFolders, index: index, limits: seedLimits).run(wanted: plan.networkChunks(in: index), cancellation: cancellation)
+            if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+            seedReport = found.report
+            matches = found
+        }
+        let chosen = (matches?.locations.keys).map { Array($0).sorted() } ?? []
+        var encoded: [UInt8] = []
+        encoded.reserveCapacity(chosen.count * 4)
+        for c in chosen { withUnsafeBytes(of: UInt32(c).littleEndian) { encoded.append(contentsOf: $0) } }
+        if (saved ?? []) != encoded {
+            for name in (try? stagingFolder.entries()) ?? [] where StorageLayout.isPartSpool(name) {
+                try StorageLayout.confined { () throws(ConfinementError) in try stagingFolder.removeTree(name) }
+            }
+            if encoded.isEmpty {
+                try StorageLayout.confined { () throws(ConfinementError) in try root.removeTree(path) }
+            } else {
+                try save(encoded, at: path)
+            }
+        }
+        return matches
+    }
+
+    /// Counts the chunks of files linked from the previous version as local bytes.
+    private func countLinked(index: PackIndex, plan: InstallPlan) {
+        var seen = Set<Int>()
+        var bytes: UInt64 = 0, saved: UInt64 = 0
+        for (s, source) in plan.sources.enumerated() where source == .present {
+            let c = Int(index.sequence[s])
+            guard seen.insert(c).inserted else { continue }
+            bytes += UInt64(index.chunks[c].uncompressedSize)
+            saved += UInt64(index.chunks[c].compressedSize)
+        }
+        sources.add(.local, nil, bytes: bytes, saved: saved)
     }
 
     // MARK: Index
@@ -356,6 +417,7 @@ final class PackInstaller: @unchecked Sendable {
             // The healthiest mirror first: the one whose bytes failed has gone behind the others.
             let (frame, mirror) = try client.bytes(of: pack.path, range: range, cancellation: cancellation, smallFile: true)
             counters.refetched(UInt64(frame.count))
+            sources.add(.mirror, client.mirrors[mirror % client.mirrors.count], bytes: UInt64(frame.count))
             do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) } catch {
                 lastError = error
                 client.health.failed(mirror)

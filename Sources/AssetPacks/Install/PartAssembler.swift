@@ -5,8 +5,9 @@ import Foundation
 /// Assembles one part of an install in stream order: each frame is taken from the part's spool
 /// once it is whole, decompressed (a patch frame against its base, read from the previous
 /// version's files and checked), verified (SHA-256) and written straight into its files, and
-/// only then let go of; chunks from the previous version or from earlier in the part are placed
-/// between frames, and a chunk whose bytes do not verify is fetched again on its own. The
+/// only then let go of; chunks from the previous version, from seed folders or from earlier in
+/// the part are placed between frames (each read, then verified, then written: the bytes
+/// checked are the bytes written), and a chunk whose bytes do not verify is fetched again on its own. The
 /// network side (`PartDownloader`) fills the spool on a thread of its own meanwhile.
 ///
 /// A killed process loses nothing it had received: the next run finds every chunk before the
@@ -20,6 +21,10 @@ final class PartAssembler: @unchecked Sendable {
     private var writer: ContentRangeWriter
     private let staged: ContentStreamReader
     private let previous: ContentStreamReader?
+    /// Where seed folders hold chunks, if the plan takes any from there.
+    var seeds: SeedMatches?
+    /// The bytes placed, by source (the network side counts its own).
+    var sources = SourceCounters()
     private let decompressor = ZstdDecompressor()
     /// The next sequence position to place.
     private(set) var position: Int
@@ -76,7 +81,21 @@ final class PartAssembler: @unchecked Sendable {
                 if first < part.sequences.lowerBound { position += 1; continue }
                 try place(staged.verifiedChunk(atSequence: first) ?? refetch(c))
             case .previous(let p):
-                try place(previous?.verifiedChunk(atSequence: p) ?? refetch(c))
+                if let bytes = previous?.verifiedChunk(atSequence: p) {
+                    sources.add(.local, nil, bytes: UInt64(bytes.count), saved: UInt64(index.chunks[c].compressedSize))
+                    try place(bytes)
+                } else {
+                    try place(refetch(c))
+                }
+            case .seed:
+                // Read once into memory, verified there, and those bytes written: a seed file
+                // that changes meanwhile gives a chunk that does not verify, fetched instead.
+                if let found = seeds?.verifiedChunk(c, entry: index.chunks[c]) {
+                    sources.add(.seed, found.folder, bytes: UInt64(found.bytes.count), saved: UInt64(index.chunks[c].compressedSize))
+                    try place(found.bytes)
+                } else {
+                    try place(refetch(c))
+                }
             case .remote(let d):
                 let size = Int(index.chunks[c].compressedSize)
                 let decompressor = self.decompressor, index = self.index, part = self.part

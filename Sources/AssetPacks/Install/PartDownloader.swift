@@ -20,6 +20,8 @@ struct PartDownloader: @unchecked Sendable {
     let cancellation: CancellationFlag
     let counters: TransferCounters
     let watchdog: PartWatchdog
+    /// Bytes received, by mirror (pack frames and patch frames apart).
+    var sources = SourceCounters()
 
     func run() throws {
         var generator = SystemRandomNumberGenerator()
@@ -70,7 +72,8 @@ struct PartDownloader: @unchecked Sendable {
             throw AssetPackManagerError.storage("\(packPath): the install asked for no bytes at download offset \(from)")
         }
         let state = RequestState(wanted: request.length)
-        let (spool, counters) = (self.spool, self.counters)
+        let (spool, counters, sources) = (self.spool, self.counters, self.sources)
+        let source = (kind: request.fromPatch ? AssetPackSources.Kind.patch : .mirror, location: client.mirrors[mirror % client.mirrors.count])
         let stream = HTTPBodyStream(onResponse: { status, headers in
             state.skip = try RangeResponse.bytesToSkip(status: status, headers: headers, range: range, path: packPath)
         }, onBytes: { buffer in
@@ -80,6 +83,7 @@ struct PartDownloader: @unchecked Sendable {
                 try spool.append(UnsafeRawBufferPointer(rebasing: b[..<take]))
                 state.wanted -= UInt64(take)
                 counters.received(UInt64(take))
+                sources.add(source.kind, source.location, bytes: UInt64(take))
             }
             if state.wanted == 0 && b.count > take { throw RangeResponse.Enough() }
         })

@@ -39,6 +39,7 @@ package struct StorageLayout: Sendable {
     private static let partSpoolPrefix = "part-"
     private static let progressiveName = "progressive"
     private static let incomingName = "incoming"
+    private static let stagedSeedsName = "seeded-chunks"
     /// Downloads of earlier client versions kept their frames in `segment-<n>` files.
     private static let obsoleteSegmentPrefix = "segment-"
     private static let agentSocketName = "agent.sock"
@@ -118,6 +119,13 @@ package struct StorageLayout: Sendable {
         let digest = name.utf8.dropFirst(id.utf8.count + 1)
         return digest.count == 16 && digest.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
+
+    /// The chunks a download takes from seed folders (chunk numbers, 4 bytes little-endian
+    /// each): the part spools' download offsets were planned without them.
+    static func stagedSeededChunks(_ staging: String) -> String { staging + "/" + stagedSeedsName }
+
+    /// Whether `name`, an entry of a staging folder, is a part's spool.
+    static func isPartSpool(_ name: String) -> Bool { name.hasPrefix(partSpoolPrefix) }
 
     /// Part `k`'s spool: bytes received and not yet placed.
     static func partSpool(_ staging: String, part k: Int) -> String { staging + "/" + partSpoolPrefix + "\(k)" }

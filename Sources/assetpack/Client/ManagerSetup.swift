@@ -5,9 +5,11 @@ import Foundation
 
 /// Builds a manager for a client command from its options and the root's remembered settings;
 /// options given now (and `storageBudget`, when given) are remembered for next time.
-func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument? = nil) throws -> AssetPackManager {
+func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument? = nil, seeds: SeedOptions? = nil) throws -> AssetPackManager {
     let root = options.storage.root
     var settings = try options.repository.applied(to: RootSettings.load(root: root))
+    var seedFolders = settings.seedFolders
+    if let seeds { (seedFolders, settings) = try seeds.applied(to: settings) }
     switch storageBudget {
     case .none?: settings.storageBudget = nil
     case .bytes(let bytes)?: settings.storageBudget = bytes
@@ -25,6 +27,7 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     configuration.networkLimits = try options.networkLimits()
     configuration.storageBudget = settings.storageBudget
     configuration.channel = settings.channel
+    configuration.seedFolders = seedFolders
     let manager = try AssetPackManager(configuration: configuration)
     try settings.save(root: root)
     return manager

@@ -58,18 +58,26 @@ final class ProgressPrinter: @unchecked Sendable {
         done.wait()
     }
 
-    /// The last JSON line of a command that downloads: what it fetched from the network.
+    /// The last JSON line of a command that downloads: what it fetched from the network, and
+    /// where the bytes of each pack it installed came from.
     func finish(_ manager: AssetPackManager, _ fields: [String: any Sendable] = [:]) {
-        finish(fetchedBytes: (try? runBlocking { await manager.fetchedBytes }) ?? 0, fields)
+        let sources = (try? runBlocking { await manager.sourcesOfInstalls() }) ?? []
+        finish(fetchedBytes: (try? runBlocking { await manager.fetchedBytes }) ?? 0, fields, sources: sources)
     }
 
-    /// The last JSON line, with the bytes fetched given (through an agent: what it fetched meanwhile).
-    func finish(fetchedBytes: UInt64, _ fields: [String: any Sendable] = [:]) {
+    /// The last JSON line, with the bytes fetched given (through an agent: what it fetched
+    /// meanwhile); on a terminal, a line per pack saying where its bytes came from.
+    func finish(fetchedBytes: UInt64, _ fields: [String: any Sendable] = [:], sources: [AssetPackSources] = []) {
         stop()
-        guard json || !terminal else { return }
+        guard json || !terminal else {
+            for s in sources { printError(SourcesReport.text(s)) }
+            return
+        }
         var line: [String: Any] = fields
         line["event"] = "done"
         line["fetchedBytes"] = fetchedBytes
+        line["savedBytes"] = sources.reduce(UInt64(0)) { $0 + $1.savedBytes }
+        line["sources"] = SourcesReport.json(sources)
         let data = (try? JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])) ?? Data()
         print(String(decoding: data, as: UTF8.self))
         fflush(nil)

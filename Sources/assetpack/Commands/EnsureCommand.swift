@@ -24,11 +24,11 @@ struct EnsureCommand: Command {
     init() {}
 
     func run() throws -> Int32 {
-        if let agent = try RootAccess.agent(for: download.client, storageBudget: download.storageBudget) {
+        if let agent = try download.agent() {
             return try detach ? queue(through: agent) : ensure(through: agent)
         }
         if detach { throw RootAccess.detachNeedsAgent(root: download.client.storage.root) }
-        let manager = try makeManager(download.client, storageBudget: download.storageBudget)
+        let manager = try download.manager()
         let printer = ProgressPrinter(manager: manager, json: download.client.json)
         defer { printer.stop() }
         let ids = self.ids, latest = self.latest
@@ -65,7 +65,7 @@ struct EnsureCommand: Command {
         }
         printer.settle()
         let after = (try? runBlocking { try await agent.agentStatus().fetchedBytes }) ?? nil
-        printer.finish(fetchedBytes: (after ?? 0) - min(after ?? 0, before ?? 0))
+        printer.finish(fetchedBytes: (after ?? 0) - min(after ?? 0, before ?? 0), sources: SourcesReport.fromAgent(agent, ids: ids))
         return 0
     }
 

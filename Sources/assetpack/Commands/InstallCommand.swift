@@ -12,7 +12,8 @@ struct InstallCommand: Command {
             Fetches and checks the signed catalog, downloads every essential pack for the installation
             event and waits for it, then the prefetch packs (which an app would let run in the
             background). On-demand packs come only with 'assetpack ensure'. Downloads resume where they
-            stopped when run again. The root remembers --repo, --public-key, --ca and --storage-budget.
+            stopped when run again. The root remembers --repo, --public-key, --ca and --storage-budget (and --seed with
+            --remember-seeds).
             When an agent runs for the root, the agent runs the step and this command follows it; with
             --detach it hands the step to the agent and returns at once.
             """)
@@ -33,11 +34,11 @@ struct InstallCommand: Command {
         case "subsequent-update", "subsequentUpdate": event = .subsequentUpdate
         case let other: throw CLIError.usage("--event takes first-installation or subsequent-update, not \(other)")
         }
-        if let agent = try RootAccess.agent(for: download.client, storageBudget: download.storageBudget) {
+        if let agent = try download.agent() {
             return try detach ? queue(event, through: agent) : install(event, through: agent)
         }
         if detach { throw RootAccess.detachNeedsAgent(root: download.client.storage.root) }
-        let manager = try makeManager(download.client, storageBudget: download.storageBudget)
+        let manager = try download.manager()
         let printer = ProgressPrinter(manager: manager, json: download.client.json)
         defer { printer.stop() }
         do {
@@ -57,10 +58,12 @@ struct InstallCommand: Command {
         let printer = ProgressPrinter(updates: updates, json: download.client.json)
         defer { printer.stop() }
         let before = (try? runBlocking { try await agent.agentStatus().fetchedBytes }) ?? nil
+        let plan: AgentInstallationPlan
         do {
-            try runBlocking {
+            plan = try runBlocking {
                 let plan = try await agent.handleInstallationEvent(event)
                 for id in plan.prefetch { try await Self.waitForRequest(of: id, agent) }
+                return plan
             }
         } catch {
             printer.settle()
@@ -68,7 +71,7 @@ struct InstallCommand: Command {
         }
         printer.settle()
         let after = (try? runBlocking { try await agent.agentStatus().fetchedBytes }) ?? nil
-        printer.finish(fetchedBytes: (after ?? 0) - min(after ?? 0, before ?? 0))
+        printer.finish(fetchedBytes: (after ?? 0) - min(after ?? 0, before ?? 0), sources: SourcesReport.fromAgent(agent, ids: plan.essential + plan.prefetch))
         return 0
     }
 

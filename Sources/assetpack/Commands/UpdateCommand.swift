@@ -12,7 +12,7 @@ struct UpdateCommand: Command {
 
     func run() throws -> Int32 {
         let result: (updated: [AssetPack], removed: [String])
-        if let agent = try RootAccess.agent(for: download.client, storageBudget: download.storageBudget) {
+        if let agent = try download.agent() {
             let updates = try runBlocking { await agent.subscribedStatusUpdates() }
             let printer = ProgressPrinter(updates: updates, json: download.client.json)
             defer { printer.stop() }
@@ -27,9 +27,10 @@ struct UpdateCommand: Command {
             printer.settle()
             let after = (try? runBlocking { try await agent.agentStatus().fetchedBytes }) ?? nil
             printer.finish(fetchedBytes: (after ?? 0) - min(after ?? 0, before ?? 0),
-                           ["updated": result.updated.map(\.description), "removed": result.removed])
+                           ["updated": result.updated.map(\.description), "removed": result.removed],
+                           sources: SourcesReport.fromAgent(agent, ids: result.updated.map(\.id)))
         } else {
-            let manager = try makeManager(download.client, storageBudget: download.storageBudget)
+            let manager = try download.manager()
             let printer = ProgressPrinter(manager: manager, json: download.client.json)
             defer { printer.stop() }
             do { result = try runBlocking { try await manager.installUpdates() } } catch { throw CLIError.failure("\(error)") }

@@ -1,4 +1,3 @@
-import AssetPackFormat
 /// Content-defined chunking with a gear rolling hash and normalized chunking (FastCDC, Xia et al.
 /// 2016): a cut falls where the hash of the last 64 bytes matches a mask, so inserting bytes into
 /// a file moves only the cuts near the insertion. Below the average size a stricter mask (2 more
