@@ -2,7 +2,7 @@ import AssetPackFormat
 import Foundation
 
 /// What a storage root remembers between runs of the command-line client: the repository, the
-/// trusted key (or pinned root key), the CA file and the storage budget, so that later commands need only `--root`.
+/// trusted key (or pinned root key), the CA file, the storage budget and the LAN peers, so that later commands need only `--root`.
 public struct RootSettings: Sendable, Equatable {
     /// `Configuration.repositoryURLs` (empty: none remembered).
     public var repositoryURLs: [String]
@@ -16,16 +16,19 @@ public struct RootSettings: Sendable, Equatable {
     public var caFile: String?
     /// `Configuration.storageBudget` (nil: none).
     public var storageBudget: UInt64?
+    /// `Configuration.peers` (empty: none).
+    public var peers: [String] = []
 
     /// Settings with these values (all empty by default).
     public init(repositoryURLs: [String] = [], publicKey: String? = nil, rootKey: String? = nil, rootFile: String? = nil, caFile: String? = nil,
-                storageBudget: UInt64? = nil) {
+                storageBudget: UInt64? = nil, peers: [String] = []) {
         self.repositoryURLs = repositoryURLs
         self.publicKey = publicKey
         self.rootKey = rootKey
         self.rootFile = rootFile
         self.caFile = caFile
         self.storageBudget = storageBudget
+        self.peers = peers
     }
 
     /// The settings saved in the root at `path` (empty when nothing was saved yet).
@@ -36,7 +39,8 @@ public struct RootSettings: Sendable, Equatable {
         let store = try ClientStore(path: StorageLayout(root: path).database)
         return RootSettings(repositoryURLs: (try store.setting("repositoryURLs"))?.split(separator: "\n").map(String.init) ?? [],
                             publicKey: try store.setting("publicKey"), rootKey: try store.setting("rootKey"), rootFile: try store.setting("rootFile"), caFile: try store.setting("caFile"),
-                            storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) })
+                            storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) },
+                            peers: (try store.setting("peers"))?.split(separator: "\n").map(String.init) ?? [])
     }
 
     /// Saves the settings in the root at `path` (creating it), replacing what it held; an empty
@@ -51,6 +55,7 @@ public struct RootSettings: Sendable, Equatable {
         try store.setSetting("rootFile", rootFile)
         try store.setSetting("caFile", caFile)
         try store.setSetting("storageBudget", storageBudget.map { String($0) })
+        try store.setSetting("peers", peers.isEmpty ? nil : peers.joined(separator: "\n"))
     }
 
     /// The trust these settings configure, for `Configuration`: `publicKey`, `rootKey` and

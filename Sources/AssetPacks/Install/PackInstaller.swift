@@ -6,7 +6,8 @@ import Foundation
 /// Assembles one pack version in a staging folder: fetches and checks the index (against the
 /// catalog's digest and figures: `PackIndexFetch`), plans where
 /// each chunk comes from (earlier in the pack, the installed previous version, a patch applied to
-/// it, or the pack's full frame),
+/// it, or the pack's full frame), asks LAN peers for the full frames' chunks first when
+/// there are any (`PeerChunkFetch`),
 /// and assembles the content stream in parts side by side, each part over a connection of its
 /// own: frames are decompressed and verified (SHA-256) as they arrive and written straight into
 /// their files. Memory stays at a part's spool (4 MiB) and a frame or two per part.
@@ -41,8 +42,10 @@ final class PackInstaller: @unchecked Sendable {
     var chunkAttempts = 3
     private var counters = TransferCounters()
     private var indexBytesFetched: UInt64 = 0
-    /// Network bytes this run fetched (the figure the kill test checks).
+    /// Network bytes this run fetched from the repository (the figure the kill test checks).
     var fetchedBytes: UInt64 { indexBytesFetched + counters.fetchedBytes }
+    /// Chunk bytes this run took from LAN peers (`PeerChunkFetch`), not counted in `fetchedBytes`.
+    private(set) var peerBytes: UInt64 = 0
     /// Patches this run applied, and patches it discarded for the chunk's full frame.
     private let patchCounts = PatchCounts()
     var patchesApplied: Int { patchCounts.applied }
@@ -77,7 +80,17 @@ final class PackInstaller: @unchecked Sendable {
         }
         let index = try loadIndex()
         let linked = try linkUnchangedFiles(index: index, files: files)
-        let plan = InstallPlan(index: index, previous: previous?.index, patches: try loadPatches(index: index), linkedFiles: linked)
+        let patches = try loadPatches(index: index)
+        var plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked)
+        if let peers = client.peers, !peers.active().isEmpty {
+            // LAN peers first: what they place is present, and the repository is asked for the rest.
+            let fetched = try PeerChunkFetch(index: index, plan: plan, files: files, transport: client.transport, health: peers,
+                                             timeout: client.limits.peerTimeout, cancellation: cancellation).run()
+            peerBytes = fetched.peerBytes
+            plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked, local: fetched.local)
+            // Spools a run with another plan left hold other download offsets.
+            for k in 0..<max(1, parallel.parts) { try? root.removeTree(StorageLayout.partSpool(staging, part: k)) }
+        }
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
         counters = TransferCounters()
         try assembleParts(parts, index: index, plan: plan, files: files)

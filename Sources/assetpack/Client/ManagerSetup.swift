@@ -24,6 +24,7 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     configuration.parallelDownloads = try options.parallelDownloads()
     configuration.networkLimits = try options.networkLimits()
     configuration.storageBudget = settings.storageBudget
+    configuration.peers = settings.peers
     let manager = try AssetPackManager(configuration: configuration)
     try settings.save(root: root)
     return manager

@@ -17,6 +17,8 @@ struct RepositoryOptions: ParsableArguments {
     var rootFile: String?
     @Option("--ca", value: "FILE", help: "A PEM CA file to trust (private servers). Remembered by the root.")
     var caFile: String?
+    @Option("--peer", value: "URL", help: "A LAN peer (an agent run with --share, e.g. http://10.0.0.5:7460) asked for chunks before the repository; repeat for more, 'none' forgets them. Remembered by the root.")
+    var peers: [String]
 
     /// The repositories as URLs: a folder path becomes the `file://` URL of its absolute path.
     var repositoryURLs: [String] {
@@ -24,7 +26,10 @@ struct RepositoryOptions: ParsableArguments {
     }
 
     /// Whether any of them was given.
-    var isEmpty: Bool { repositories.isEmpty && publicKey == nil && rootKey == nil && rootFile == nil && caFile == nil }
+    var isEmpty: Bool { repositories.isEmpty && publicKey == nil && rootKey == nil && rootFile == nil && caFile == nil && peers.isEmpty }
+
+    /// The peers given, `none` dropped (it forgets the remembered ones).
+    var peerURLs: [String] { peers.filter { $0 != "none" } }
 
     /// `settings` with the options given now in place of what the root remembered.
     func applied(to settings: RootSettings) throws(CLIError) -> RootSettings {
@@ -38,6 +43,12 @@ struct RepositoryOptions: ParsableArguments {
         }
         if let rootFile { settings.rootFile = try Self.rootFileText(rootFile) }
         if let caFile { settings.caFile = URL(fileURLWithPath: caFile).standardizedFileURL.path }
+        if !peers.isEmpty {
+            for peer in peerURLs where !(peer.lowercased().hasPrefix("http://") || peer.lowercased().hasPrefix("https://")) {
+                throw .usage("--peer takes an http:// or https:// URL (an agent's --share address) or 'none', got '\(peer)'")
+            }
+            settings.peers = peerURLs
+        }
         return settings
     }
 
@@ -49,6 +60,7 @@ struct RepositoryOptions: ParsableArguments {
         if let rootKey, (try? Ed25519PublicKey(argument: rootKey).text) != settings.rootKey { changed.append("--root-key") }
         if let rootFile, (try? Self.rootFileText(rootFile)) != settings.rootFile { changed.append("--root-file") }
         if let caFile, URL(fileURLWithPath: caFile).standardizedFileURL.path != settings.caFile { changed.append("--ca") }
+        if !peers.isEmpty, peerURLs != settings.peers { changed.append("--peer") }
         return changed
     }
 
