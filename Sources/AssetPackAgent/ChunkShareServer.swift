@@ -47,6 +47,9 @@ final class ChunkShareServer: @unchecked Sendable {
             throw .share(address: "\(configuration.bindAddress):\(port)", reason: "libmicrohttpd refused to start")
         }
         daemon = d
+        // The first snapshot is taken now, not by the first peer's request.
+        let source = self.source
+        Thread { source.warm() }.start()
     }
 
     deinit { stop() }
@@ -99,6 +102,9 @@ private final class SharedChunkSource: @unchecked Sendable {
         }
         return refresh()?.verifiedChunk(digest)
     }
+
+    /// Takes the first snapshot (requests that come meanwhile wait for it).
+    func warm() { _ = refresh() }
 
     /// A new snapshot, or the one another request is taking now.
     private func refresh() -> InstalledChunks? {

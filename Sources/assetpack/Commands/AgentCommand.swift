@@ -40,6 +40,8 @@ struct AgentCommand: Command {
     var shareBind: String
     @Option("--share-rate", value: "N", help: "Chunk requests per second one client address may make, 1 to 100000 (default 2000); more get 429.", default: 2000)
     var shareRate: Int
+    @Option("--share-connections", value: "N", help: "Connections the --share server keeps open at once, 4 to 4096 (default 64); one client address may hold a quarter of them.", default: 64)
+    var shareConnections: Int
 
     init() {}
 
@@ -49,6 +51,7 @@ struct AgentCommand: Command {
         if let maxRate, maxRate.bytes == 0 { throw CLIError.usage("--max-rate takes a rate above 0 bytes per second") }
         guard (0...65535).contains(sharePort) else { throw CLIError.usage("--share-port takes a port from 0 to 65535, got \(sharePort)") }
         guard (1...100_000).contains(shareRate) else { throw CLIError.usage("--share-rate takes a number from 1 to 100000, got \(shareRate)") }
+        guard (4...4096).contains(shareConnections) else { throw CLIError.usage("--share-connections takes a number from 4 to 4096, got \(shareConnections)") }
         if !repository.isEmpty {
             // Remembered by the root before the agent takes it (the agent fails at start if
             // someone else holds the root meanwhile).
@@ -67,7 +70,8 @@ struct AgentCommand: Command {
             service = try AgentService(configuration: AgentConfiguration(
                 root: root, socketPath: socket, maxParallel: maxParallel, shouldDownload: shouldDownload.map { ShouldDownloadHook(command: $0) },
                 updateInterval: updateInterval == .zero ? nil : updateInterval, maxBackgroundRate: maxRate?.bytes,
-                share: share ? ShareConfiguration(bindAddress: shareBind, port: UInt16(sharePort), requestsPerSecond: shareRate) : nil))
+                share: share ? ShareConfiguration(bindAddress: shareBind, port: UInt16(sharePort), requestsPerSecond: shareRate,
+                                                  maxConnections: shareConnections) : nil))
         } catch {
             throw CLIError.failure("\(error)")
         }
