@@ -35,6 +35,14 @@ import Testing
                 try AgentService(configuration: AgentConfiguration(root: root, acceptsInheritedSocket: false,
                                                                    share: ShareConfiguration(port: 0, requestsPerSecond: requestsPerSecond)))
             }
+            // Ready once its first snapshot of the installed chunks is taken (a busy machine can
+            // take longer than a client's peer timeout for that).
+            let first = try chunkDigests(fixture.repository, "Course")[0]
+            let url = "http://127.0.0.1:\(agent.sharePort!)/chunks/\(first.hex)"
+            let transport = try CurlTransport()
+            try await waitUntil("the share serves the pack's first chunk", timeout: .seconds(60), interval: .milliseconds(50)) {
+                (try? transport.send(HTTPRequest(url: url)).status) == 200
+            }
         }
 
         /// Body bytes the origin sent for pack files since `mark` lines of its log.
@@ -100,7 +108,7 @@ import Testing
     }
 
     @Test func aFloodOfAThousandRequestsIsBoundedAndTheShareStaysUp() async throws {
-        let sharing = try await Sharing(requestsPerSecond: 50)
+        let sharing = try await Sharing(requestsPerSecond: 5)
         let transport = try CurlTransport()
         let url = sharing.peerURL + "/chunks/" + (try #require(try chunkDigests(sharing.fixture.repository, "Course").first)).hex
         let statuses = StatusTally()
@@ -122,7 +130,7 @@ import Testing
             }
         }
         let tally = statuses.counts
-        #expect(tally.values.reduce(0, +) == 1000)
+        #expect(tally.values.reduce(0, +) == 1000, "\(tally)")
         // Past the burst the client address is limited; nothing failed on the server's side.
         #expect((tally[429] ?? 0) > 0, "\(tally)")
         #expect((tally[200] ?? 0) > 0, "\(tally)")
