@@ -36,7 +36,7 @@ final class ChunkShareServer: @unchecked Sendable {
         var c = cmhd_config()
         c.flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_POLL.rawValue) | UInt32(MHD_USE_ITC.rawValue)
         c.listen_socket = socket.descriptor
-        c.thread_pool_size = 4
+        c.thread_pool_size = 8
         c.connection_limit = UInt32(max(4, configuration.maxConnections))
         c.per_ip_connection_limit = UInt32(max(1, configuration.maxConnections / 4))
         c.connection_timeout_seconds = 10

@@ -21,7 +21,7 @@ struct PeerChunkFetch {
     let timeout: Duration
     let cancellation: CancellationFlag
     /// Requests in flight at once.
-    var connections = 4
+    var connections = 8
 
     /// What the stage did: positions now verified on disk (placed by peers, or found there by a
     /// resumed run) and the bytes peers sent.
