@@ -88,6 +88,22 @@ import Testing
         #expect(peer.accessLog().count <= 8)
     }
 
+    @Test func theCLIChecksRemembersAndForgetsPeersAndGoesOnWithoutAnUnreachableOne() async throws {
+        let setup = try Setup()
+        let root = setup.repo.dir.file("cli-root")
+        let common = ["--root", root, "--repo", setup.origin.url("/"), "--public-key", setup.repo.publicKey.text]
+        let refused = try await Assetpack.run(["ensure", "Level"] + common + ["--peer", "ftp://10.0.0.5/"])
+        #expect(refused.status == 2 && refused.stderr.contains("--peer takes an http:// or https:// URL"), "\(refused.stderr)")
+        // Nothing listens there: the peer is demoted and the origin serves the pack.
+        let unreachable = "http://127.0.0.1:\(try freeLoopbackPort())"
+        let installed = try await Assetpack.run(["ensure", "Level"] + common + ["--peer", unreachable])
+        #expect(installed.status == 0, "\(installed.stderr)")
+        #expect(try RootSettings.load(root: root).peers == [unreachable])
+        let forgotten = try await Assetpack.run(["ensure", "Level", "--root", root, "--peer", "none"])
+        #expect(forgotten.status == 0, "\(forgotten.stderr)")
+        #expect(try RootSettings.load(root: root).peers.isEmpty)
+    }
+
     @Test func aPeerURLThatIsNotHTTPIsRefused() throws {
         let repo = try TestRepository("peer-url")
         #expect(throws: AssetPackManagerError.self) {
