@@ -27,13 +27,15 @@ public struct AgentConfiguration: Sendable {
     public var storageLockTimeout: Duration
     /// The largest request body the API reads (larger ones get 413).
     public var maxRequestSize: Int
+    /// Serve the installed packs' chunks to LAN peers (`--share`); nil (the default) does not.
+    public var share: ShareConfiguration?
     /// Changes the manager's configuration after it is built from the root's settings (tests:
     /// retry policy, parts).
     public var configureManager: @Sendable (inout AssetPackManager.Configuration) -> Void
 
     public init(root: String, socketPath: String? = nil, maxParallel: Int = 2, acceptsInheritedSocket: Bool = true,
                 retryBackoff: RetryBackoff = RetryBackoff(), storageLockTimeout: Duration = .seconds(2),
-                shouldDownload: ShouldDownloadHook? = nil, updateInterval: Duration? = nil, maxBackgroundRate: UInt64? = nil, maxRequestSize: Int = 1 << 20, configureManager: @escaping @Sendable (inout AssetPackManager.Configuration) -> Void = { _ in }) {
+                shouldDownload: ShouldDownloadHook? = nil, updateInterval: Duration? = nil, maxBackgroundRate: UInt64? = nil, maxRequestSize: Int = 1 << 20, share: ShareConfiguration? = nil, configureManager: @escaping @Sendable (inout AssetPackManager.Configuration) -> Void = { _ in }) {
         self.root = root
         self.socketPath = socketPath
         self.maxParallel = maxParallel
@@ -44,6 +46,7 @@ public struct AgentConfiguration: Sendable {
         self.updateInterval = updateInterval
         self.maxBackgroundRate = maxBackgroundRate
         self.maxRequestSize = maxRequestSize
+        self.share = share
         self.configureManager = configureManager
     }
 }

@@ -43,6 +43,9 @@ public final class AgentService: @unchecked Sendable {
     private var state: AgentServiceState?
     private let socket: UnixListeningSocket
     private var server: LocalHTTPServer?
+    private var share: ChunkShareServer?
+    /// The TCP port the `--share` server listens on; nil when the agent does not share.
+    public var sharePort: UInt16? { lock.withLock { share?.port } }
     private var forwarding: Task<Void, Never>?
     private var updates: AutomaticUpdates?
     private let lock = NSLock()
@@ -66,6 +69,7 @@ public final class AgentService: @unchecked Sendable {
         trust.apply(to: &managerConfiguration)
         managerConfiguration.channel = settings.channel
         managerConfiguration.seedFolders = settings.seedFolders
+        managerConfiguration.peers = settings.peers
         let schedulerReference = SchedulerReference()
         if let rate = configuration.maxBackgroundRate {
             managerConfiguration.transport = BackgroundRateTransport(inner: try CurlTransport(caFile: settings.caFile),
@@ -107,6 +111,14 @@ public final class AgentService: @unchecked Sendable {
             forwarding?.cancel()
             throw error
         }
+        if let shareConfiguration = configuration.share {
+            do { share = try ChunkShareServer(configuration: shareConfiguration, manager: manager) } catch {
+                server?.stop()
+                socket.removeFile()
+                forwarding?.cancel()
+                throw error
+            }
+        }
         try scheduler.resumeUnfinished()
         if let interval = configuration.updateInterval, interval > .zero {
             self.updates = AutomaticUpdates(interval: interval, manager: manager, scheduler: scheduler)
@@ -131,6 +143,7 @@ public final class AgentService: @unchecked Sendable {
             if listening >= 0 { close(listening) }
         }
         socket.removeFile()
+        lock.withLock { share }?.stop()
         updates?.cancel()
         if let state {
             state.hub.close()
@@ -141,6 +154,7 @@ public final class AgentService: @unchecked Sendable {
         forwarding?.cancel()
         lock.withLock {
             server = nil
+            share = nil
             state = nil
         }
         stoppedCondition.withLock {

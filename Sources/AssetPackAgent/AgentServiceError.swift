@@ -12,6 +12,8 @@ public enum AgentServiceError: Error, CustomStringConvertible, Sendable {
     case server(String)
     /// The agent's queue database failed.
     case queue(String)
+    /// The `--share` server cannot listen on its address.
+    case share(address: String, reason: String)
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum AgentServiceError: Error, CustomStringConvertible, Sendable {
         case .inheritedSocket(let why): return "the socket passed by systemd (LISTEN_FDS) cannot be used: \(why)"
         case .server(let why): return "the agent's HTTP server failed: \(why)"
         case .queue(let why): return "the agent's queue failed: \(why)"
+        case let .share(address, reason): return "cannot share chunks on \(address): \(reason) (pass another --share-port or --share-bind)"
         }
     }
 }

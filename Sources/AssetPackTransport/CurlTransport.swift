@@ -4,7 +4,7 @@ import Foundation
 /// `HTTPTransport` on libcurl.
 ///
 /// - Connections are kept alive and reused: every request runs on an easy handle taken from a
-///   small pool, and all handles share one connection cache, DNS cache and TLS session cache
+///   small pool, and all handles share one connection cache (up to 32 idle connections), DNS cache and TLS session cache
 ///   (a CURLSH guarded by one mutex per kind of data), so the transport is safe to use from any
 ///   number of threads at once, each request on its own handle.
 /// - HTTP/2 is negotiated over TLS when the server offers it (CURL_HTTP_VERSION_2TLS).
@@ -82,6 +82,9 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
         set(CURLOPT_HTTP_VERSION, long: ccurl_http_version_2tls())
         set(CURLOPT_USERAGENT, string: userAgent)
         set(CURLOPT_TCP_KEEPALIVE, long: 1)
+        // The shared cache keeps this many idle connections (libcurl's default, 5, closed and
+        // reopened one per request when more run at once: LAN peers are asked 8 at a time).
+        set(CURLOPT_MAXCONNECTS, long: 32)
         // Bulk downloads: fewer, larger hand-overs to the body stream than the default 16 KiB.
         set(CURLOPT_BUFFERSIZE, long: 256 << 10)
         set(CURLOPT_FOLLOWLOCATION, long: 0)

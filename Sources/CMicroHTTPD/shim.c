@@ -48,6 +48,8 @@ struct MHD_Daemon *cmhd_start(const cmhd_config *config) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, config->thread_pool_size, NULL };
     if (config->connection_limit)
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, config->connection_limit, NULL };
+    if (config->per_ip_connection_limit)
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->per_ip_connection_limit, NULL };
     if (config->connection_timeout_seconds)
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, config->connection_timeout_seconds, NULL };
     if (config->https_mem_key)

@@ -163,10 +163,12 @@ extension AssetPackManager {
                 try await offload { try installer.run() }
             } onCancel: { flag.cancel() }
             fetchedBytes += installer.fetchedBytes
+            peerBytes += installer.peerBytes
             try commit(entry, index: index, stagingFiles: installer.filesDirectory, staging: staging, previous: previousPack)
             broadcaster.send(.finished(pack))
         } catch {
             fetchedBytes += installer.fetchedBytes
+            peerBytes += installer.peerBytes
             let resumable = Self.isResumable(error)
             if !resumable {
                 // Verification, storage and refusal failures leave nothing behind; network

@@ -74,6 +74,9 @@ public actor AssetPackManager {
     /// `fetchedBytes`, read without waiting for the manager: the agent's `GET /v1/status` answers
     /// at once while a download holds the manager.
     public nonisolated var fetchedBytesNow: UInt64 { fetchedBytesMirror.load() }
+    /// Chunk bytes this manager took from LAN peers (`Configuration.peers`) instead of the
+    /// repository; not part of `fetchedBytes`.
+    public internal(set) var peerBytes: UInt64 = 0
 
     /// Makes a manager on `configuration.storageRoot`: checks the repository URLs against the
     /// allow-list, creates and locks the root (waiting up to `storageLockTimeout` for another
@@ -103,6 +106,9 @@ public actor AssetPackManager {
         }
         let allowList = DomainAllowList(configuration.allowedDomains)
         for url in configuration.repositoryURLs { try allowList.check(url) }
+        for peer in configuration.peers where !(peer.lowercased().hasPrefix("http://") || peer.lowercased().hasPrefix("https://")) {
+            throw AssetPackManagerError.invalidConfiguration("peer \(peer): a peer is an http:// or https:// URL (an agent's --share address)")
+        }
         let root = try layout.openRoot()
         rootDirectory = root
         // Before anything reads or cleans the root: another manager may be using it.
@@ -116,7 +122,7 @@ public actor AssetPackManager {
         // A repository folder (`file://`) is read in place beside the HTTP mirrors.
         let transport = SchemeRoutingTransport(network: network)
         let client = RepositoryClient(mirrors: configuration.repositoryURLs, transport: transport, allowList: allowList,
-                                      retry: configuration.retryPolicy, limits: configuration.networkLimits)
+                                      retry: configuration.retryPolicy, limits: configuration.networkLimits, peers: configuration.peers)
         local = LocalRoot(store: store, client: client,
                           catalogClient: CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
                                                        anchor: try TrustAnchor.configured(configuration), channel: try Self.channel(configuration)),

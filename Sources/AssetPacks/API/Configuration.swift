@@ -53,6 +53,13 @@ extension AssetPackManager {
         public var preferredLanguages: [String]
         /// The app's primary language: the last fallback for localized packs.
         public var primaryLanguage: String
+        /// LAN peers (base URLs of agents run with `assetpack agent --share`), asked for each
+        /// chunk a download would fetch from the repository before the repository is: every
+        /// chunk is verified against the signed index whoever sends it, a chunk no peer has comes
+        /// from the repository, and a peer that sends a bad chunk, redirects, stalls
+        /// (`NetworkLimits.peerTimeout`) or keeps lacking chunks is not asked again. Not in
+        /// Apple's API. Empty (the default): none.
+        public var peers: [String] = []
         /// The HTTP transport; nil for libcurl with `caFile`.
         public var transport: (any HTTPTransport)?
         /// How transient failures are retried (connection errors, timeouts, HTTP 408, 429 and

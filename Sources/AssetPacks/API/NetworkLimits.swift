@@ -18,6 +18,10 @@ extension AssetPackManager {
         /// (default 60 s: time for a 1 MiB frame, the largest of the default chunking, at
         /// 17 KB/s).
         public var stallTimeout: Duration
+        /// A LAN peer (`Configuration.peers`) that has not sent a whole chunk this long after
+        /// it was asked is demoted for the manager's lifetime, and its chunks come from another
+        /// peer or the repository (default 5 s: a chunk is at most 1 MiB).
+        public var peerTimeout: Duration = .seconds(5)
 
         public init(smallFileDeadline: Duration = .seconds(60), minimumAverageRate: Int = 1024,
                     rateGracePeriod: Duration = .seconds(5), stallTimeout: Duration = .seconds(60)) {

@@ -2,8 +2,8 @@ import AssetPackFormat
 import Foundation
 
 /// What a storage root remembers between runs of the command-line client: the repository, the
-/// trusted key (or pinned root key), the CA file, the storage budget and the seed folders (when
-/// asked to), so that later commands need only `--root`.
+/// trusted key (or pinned root key), the CA file, the storage budget, the channel, the seed
+/// folders (when asked to) and the LAN peers, so that later commands need only `--root`.
 public struct RootSettings: Sendable, Equatable {
     /// `Configuration.repositoryURLs` (empty: none remembered).
     public var repositoryURLs: [String]
@@ -21,10 +21,12 @@ public struct RootSettings: Sendable, Equatable {
     public var channel: String?
     /// `Configuration.seedFolders`: absolute paths (empty: none remembered).
     public var seedFolders: [String]
+    /// `Configuration.peers` (empty: none).
+    public var peers: [String] = []
 
     /// Settings with these values (all empty by default).
     public init(repositoryURLs: [String] = [], publicKey: String? = nil, rootKey: String? = nil, rootFile: String? = nil, caFile: String? = nil,
-                storageBudget: UInt64? = nil, channel: String? = nil, seedFolders: [String] = []) {
+                storageBudget: UInt64? = nil, channel: String? = nil, seedFolders: [String] = [], peers: [String] = []) {
         self.repositoryURLs = repositoryURLs
         self.publicKey = publicKey
         self.rootKey = rootKey
@@ -33,6 +35,7 @@ public struct RootSettings: Sendable, Equatable {
         self.storageBudget = storageBudget
         self.channel = channel
         self.seedFolders = seedFolders
+        self.peers = peers
     }
 
     /// The settings saved in the root at `path` (empty when nothing was saved yet).
@@ -44,7 +47,8 @@ public struct RootSettings: Sendable, Equatable {
         return RootSettings(repositoryURLs: (try store.setting("repositoryURLs"))?.split(separator: "\n").map(String.init) ?? [],
                             publicKey: try store.setting("publicKey"), rootKey: try store.setting("rootKey"), rootFile: try store.setting("rootFile"), caFile: try store.setting("caFile"),
                             storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) }, channel: try store.setting("channel"),
-                            seedFolders: (try store.setting("seedFolders"))?.split(separator: "\n").map(String.init) ?? [])
+                            seedFolders: (try store.setting("seedFolders"))?.split(separator: "\n").map(String.init) ?? [],
+                            peers: (try store.setting("peers"))?.split(separator: "\n").map(String.init) ?? [])
     }
 
     /// Saves the settings in the root at `path` (creating it), replacing what it held; an empty
@@ -61,6 +65,7 @@ public struct RootSettings: Sendable, Equatable {
         try store.setSetting("storageBudget", storageBudget.map { String($0) })
         try store.setSetting("channel", ChannelName.normalized(channel))
         try store.setSetting("seedFolders", seedFolders.isEmpty ? nil : seedFolders.joined(separator: "\n"))
+        try store.setSetting("peers", peers.isEmpty ? nil : peers.joined(separator: "\n"))
     }
 
     /// The trust these settings configure, for `Configuration`: `publicKey`, `rootKey` and

@@ -8,7 +8,7 @@ import AssetPackFormat
 struct InstallPlan: Equatable {
     enum Source: Equatable {
         /// Nothing to do: the chunk lies wholly in files that are hard links of the installed
-        /// previous version's unchanged files.
+        /// previous version's unchanged files, or is already verified in the staged files.
         case present
         /// Copy from the stream position of an earlier use in the pack being assembled.
         case earlier(sequence: Int)
@@ -77,10 +77,12 @@ struct InstallPlan: Equatable {
     ///   - linkedFiles: files of the new version already in place as hard links of the previous
     ///     version's (verified); chunks wholly inside them need no source.
     ///   - seeded: chunks found in seed folders; those the previous version lacks are read from there.
+    ///   - local: positions whose chunk is already verified in the staged files (placed by LAN
+    ///     peers, `PeerChunkFetch`): they need no source.
     ///   - mergeGap: remote frames closer than this are fetched with one request (the gap too).
     ///   - maxRange: no single range is longer than this (so retries and parallelism stay fine-grained).
     init(index: PackIndex, previous: PackIndex?, patches: Patches? = nil, linkedFiles: Set<Int> = [],
-         seeded: Set<Int> = [], mergeGap: UInt64 = 64 << 10, maxRange: UInt64 = 32 << 20) {
+         seeded: Set<Int> = [], local: Set<Int> = [], mergeGap: UInt64 = 64 << 10, maxRange: UInt64 = 32 << 20) {
         // Positions whose every byte lies in linked files.
         var linkedBytes: [Int: Int] = [:]
         for f in linkedFiles { for span in index.spans(ofFile: f) { linkedBytes[span.sequenceIndex, default: 0] += span.length } }
@@ -108,7 +110,7 @@ struct InstallPlan: Equatable {
         for (s, c32) in index.sequence.enumerated() {
             let c = Int(c32)
             let entry = index.chunks[c]
-            if linkedBytes[s] == Int(entry.uncompressedSize) {
+            if linkedBytes[s] == Int(entry.uncompressedSize) || local.contains(s) {
                 sources.append(.present)
                 if firstUse[c] < 0 { firstUse[c] = s }
                 continue

@@ -6,7 +6,8 @@ import Foundation
 /// Assembles one pack version in a staging folder: fetches and checks the index (against the
 /// catalog's digest and figures: `PackIndexFetch`), plans where
 /// each chunk comes from (earlier in the pack, the installed previous version, a seed folder, a
-/// patch applied to it, or the pack's full frame),
+/// patch applied to it, or the pack's full frame), asks LAN peers for the full frames' chunks
+/// first when there are any (`PeerChunkFetch`),
 /// and assembles the content stream in parts side by side, each part over a connection of its
 /// own: frames are decompressed and verified (SHA-256) as they arrive and written straight into
 /// their files. Memory stays at a part's spool (4 MiB) and a frame or two per part.
@@ -48,9 +49,11 @@ final class PackInstaller: @unchecked Sendable {
     let sources = SourceCounters()
     private var counters = TransferCounters()
     private var indexBytesFetched: UInt64 = 0
-    /// Network bytes this run fetched (the figure the kill test checks).
+    /// Network bytes this run fetched from the repository (the figure the kill test checks).
     var fetchedBytes: UInt64 { indexBytesFetched + readOrderBytesFetched + counters.fetchedBytes }
     private var readOrderBytesFetched: UInt64 = 0
+    /// Chunk bytes this run took from LAN peers (`PeerChunkFetch`), not counted in `fetchedBytes`.
+    private(set) var peerBytes: UInt64 = 0
     /// Patches this run applied, and patches it discarded for the chunk's full frame.
     private let patchCounts = PatchCounts()
     var patchesApplied: Int { patchCounts.applied }
@@ -89,8 +92,19 @@ final class PackInstaller: @unchecked Sendable {
         let patches = try loadPatches(index: index)
         var plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked)
         let seeds = try planSeeds(index: index, plan: plan, stagingFolder: stagingFolder)
-        if let seeds, !seeds.locations.isEmpty {
-            plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked, seeded: Set(seeds.locations.keys))
+        let seeded = Set(seeds?.locations.keys ?? [:].keys)
+        if !seeded.isEmpty {
+            plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked, seeded: seeded)
+        }
+        if let peers = client.peers, !peers.active().isEmpty {
+            // LAN peers next (for what neither the previous version nor a seed holds): what they
+            // place is present, and the repository is asked for the rest.
+            let fetched = try PeerChunkFetch(index: index, plan: plan, files: files, transport: client.transport, health: peers,
+                                             timeout: client.limits.peerTimeout, cancellation: cancellation).run()
+            peerBytes = fetched.peerBytes
+            plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked, seeded: seeded, local: fetched.local)
+            // Spools a run with another plan left hold other download offsets.
+            for k in 0..<max(1, parallel.parts) { try? root.removeTree(StorageLayout.partSpool(staging, part: k)) }
         }
         countLinked(index: index, plan: plan)
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)

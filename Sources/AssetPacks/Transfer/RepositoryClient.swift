@@ -14,17 +14,20 @@ final class RepositoryClient: Sendable {
     let retry: RetryPolicy
     let limits: AssetPackManager.NetworkLimits
     let health: MirrorHealth
+    /// LAN peers asked for chunks before the mirrors (`PeerChunkFetch`); nil when none is configured.
+    let peers: PeerHealth?
     static let maximumRedirects = 5
 
     /// `mirrors` are base URLs of the same repository; each gets a trailing slash.
     init(mirrors: [String], transport: any HTTPTransport, allowList: DomainAllowList, retry: RetryPolicy = .standard,
-         limits: AssetPackManager.NetworkLimits = .standard) {
+         limits: AssetPackManager.NetworkLimits = .standard, peers: [String] = []) {
         self.mirrors = mirrors.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
         self.transport = transport
         self.allowList = allowList
         self.retry = retry
         self.limits = limits
         health = MirrorHealth(count: mirrors.count)
+        self.peers = peers.isEmpty ? nil : PeerHealth(peers: peers)
     }
 
     /// GETs `path` (relative to the repository root) into `destination`. Each attempt tries the

@@ -28,6 +28,8 @@ typedef struct {
     void *uri_log_cls;
     /// When set, MHD leaves the request URL exactly as received (the handler percent-decodes).
     int keep_url_escaped;
+    /// Connections one client address may hold at once (MHD_OPTION_PER_IP_CONNECTION_LIMIT).
+    unsigned int per_ip_connection_limit;
 } cmhd_config;
 
 /// Starts a daemon on an already listening socket (MHD_start_daemon is variadic, Swift cannot call it).

@@ -28,6 +28,7 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     configuration.storageBudget = settings.storageBudget
     configuration.channel = settings.channel
     configuration.seedFolders = seedFolders
+    configuration.peers = settings.peers
     let manager = try AssetPackManager(configuration: configuration)
     try settings.save(root: root)
     return manager

@@ -19,6 +19,8 @@ struct RepositoryOptions: ParsableArguments {
     var caFile: String?
     @Option("--channel", value: "NAME", help: "Follow this publishing channel (channels/NAME/catalog.json; 'default' for catalog.json). Remembered by the root; switching is an update.")
     var channel: String?
+    @Option("--peer", value: "URL", help: "A LAN peer (an agent run with --share, e.g. http://10.0.0.5:7460) asked for chunks before the repository; repeat for more, 'none' forgets them. Remembered by the root.")
+    var peers: [String]
 
     /// The repositories as URLs: a folder path becomes the `file://` URL of its absolute path.
     var repositoryURLs: [String] {
@@ -26,7 +28,10 @@ struct RepositoryOptions: ParsableArguments {
     }
 
     /// Whether any of them was given.
-    var isEmpty: Bool { repositories.isEmpty && publicKey == nil && rootKey == nil && rootFile == nil && caFile == nil && channel == nil }
+    var isEmpty: Bool { repositories.isEmpty && publicKey == nil && rootKey == nil && rootFile == nil && caFile == nil && channel == nil && peers.isEmpty }
+
+    /// The peers given, `none` dropped (it forgets the remembered ones).
+    var peerURLs: [String] { peers.filter { $0 != "none" } }
 
     /// `settings` with the options given now in place of what the root remembered.
     func applied(to settings: RootSettings) throws(CLIError) -> RootSettings {
@@ -44,6 +49,12 @@ struct RepositoryOptions: ParsableArguments {
             if channel != ChannelName.defaultName, let why = ChannelName.problem(with: channel) { throw .usage("--channel: \"\(channel)\" \(why)") }
             settings.channel = ChannelName.normalized(channel)
         }
+        if !peers.isEmpty {
+            for peer in peerURLs where !(peer.lowercased().hasPrefix("http://") || peer.lowercased().hasPrefix("https://")) {
+                throw .usage("--peer takes an http:// or https:// URL (an agent's --share address) or 'none', got '\(peer)'")
+            }
+            settings.peers = peerURLs
+        }
         return settings
     }
 
@@ -56,6 +67,7 @@ struct RepositoryOptions: ParsableArguments {
         if let rootFile, (try? Self.rootFileText(rootFile)) != settings.rootFile { changed.append("--root-file") }
         if let caFile, URL(fileURLWithPath: caFile).standardizedFileURL.path != settings.caFile { changed.append("--ca") }
         if let channel, ChannelName.normalized(channel) != settings.channel { changed.append("--channel") }
+        if !peers.isEmpty, peerURLs != settings.peers { changed.append("--peer") }
         return changed
     }
 

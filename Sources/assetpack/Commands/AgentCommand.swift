@@ -32,6 +32,16 @@ struct AgentCommand: Command {
     var updateInterval: Duration
     @Option("--should-download", value: "CMD", help: "Run CMD (with /bin/sh -c, the pack's JSON on stdin) before each download the agent starts on its own; exit 0 = go, anything else or no answer in 10 s = skip.")
     var shouldDownload: String?
+    @Flag("--share", help: "Serve the verified chunks of the installed packs the catalog lists to LAN peers over HTTP (GET /chunks/<sha256>), for clients given --peer.")
+    var share: Bool
+    @Option("--share-port", value: "N", help: "The --share server's TCP port, 0 for a free one (default 7460).", default: Int(ShareConfiguration.defaultPort))
+    var sharePort: Int
+    @Option("--share-bind", value: "ADDRESS", help: "The --share server's address (default 127.0.0.1: this machine only; a LAN address or 0.0.0.0 to share with the network).", default: "127.0.0.1")
+    var shareBind: String
+    @Option("--share-rate", value: "N", help: "Chunk requests per second one client address may make, 1 to 100000 (default 2000); more get 429.", default: 2000)
+    var shareRate: Int
+    @Option("--share-connections", value: "N", help: "Connections the --share server keeps open at once, 4 to 4096 (default 64); one client address may hold a quarter of them.", default: 64)
+    var shareConnections: Int
 
     init() {}
 
@@ -39,6 +49,9 @@ struct AgentCommand: Command {
         guard (1...64).contains(maxParallel) else { throw CLIError.usage("--max-parallel takes a number from 1 to 64, got \(maxParallel)") }
         guard updateInterval >= .zero else { throw CLIError.usage("--update-interval takes a duration of 0 (never) or more, got \(updateInterval)") }
         if let maxRate, maxRate.bytes == 0 { throw CLIError.usage("--max-rate takes a rate above 0 bytes per second") }
+        guard (0...65535).contains(sharePort) else { throw CLIError.usage("--share-port takes a port from 0 to 65535, got \(sharePort)") }
+        guard (1...100_000).contains(shareRate) else { throw CLIError.usage("--share-rate takes a number from 1 to 100000, got \(shareRate)") }
+        guard (4...4096).contains(shareConnections) else { throw CLIError.usage("--share-connections takes a number from 4 to 4096, got \(shareConnections)") }
         if !repository.isEmpty {
             // Remembered by the root before the agent takes it (the agent fails at start if
             // someone else holds the root meanwhile).
@@ -56,7 +69,9 @@ struct AgentCommand: Command {
         do {
             service = try AgentService(configuration: AgentConfiguration(
                 root: root, socketPath: socket, maxParallel: maxParallel, shouldDownload: shouldDownload.map { ShouldDownloadHook(command: $0) },
-                updateInterval: updateInterval == .zero ? nil : updateInterval, maxBackgroundRate: maxRate?.bytes))
+                updateInterval: updateInterval == .zero ? nil : updateInterval, maxBackgroundRate: maxRate?.bytes,
+                share: share ? ShareConfiguration(bindAddress: shareBind, port: UInt16(sharePort), requestsPerSecond: shareRate,
+                                                  maxConnections: shareConnections) : nil))
         } catch {
             throw CLIError.failure("\(error)")
         }
@@ -72,6 +87,7 @@ struct AgentCommand: Command {
             return source
         }
         printError("agent: serving \(service.configuration.root) on \(service.socketPath) (pid \(getpid()))")
+        if let port = service.sharePort { printError("agent: sharing chunks on http://\(shareBind.contains(":") ? "[\(shareBind)]" : shareBind):\(port)/chunks/") }
         // What starting took (parsing, opening, the first catalog read) is not needed again soon.
         IdleMemory.release()
         service.waitUntilStopped()

@@ -1,0 +1,171 @@
+import AssetPackFormat
+import AssetPacks
+import CMicroHTTPD
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `assetpack agent --share`: the chunks of the root's installed packs, served to LAN peers over
+/// HTTP by SHA-256 (`GET /chunks/<64 hex digits>`, docs/FORMAT.md "Peer chunk protocol").
+///
+/// Read-only and narrow: only GET and HEAD (405 otherwise), only that one route (a path under
+/// `/chunks/` that is not a well-formed digest is 400, anything else 404: nothing is listed),
+/// only chunks of installed packs the current signed catalog lists (`InstalledChunks`), each
+/// read from disk and hashed again before it is sent, so bytes changed in the store since the
+/// install are never passed on (404). Each client address gets `requestsPerSecond` (429 with
+/// Retry-After beyond); connections are bounded all together and per address, idle ones closed
+/// after 10 s, and a few threads answer them all (libmicrohttpd's thread pool), so a flood costs
+/// a fixed amount of memory and threads.
+final class ChunkShareServer: @unchecked Sendable {
+    let configuration: ShareConfiguration
+    /// The port bound (the free one picked when `configuration.port` is 0).
+    let port: UInt16
+    private let source: SharedChunkSource
+    private let limiter: ClientRateLimiter
+    private var daemon: OpaquePointer?
+    private let lock = NSLock()
+
+    init(configuration: ShareConfiguration, manager: AssetPackManager) throws(AgentServiceError) {
+        self.configuration = configuration
+        source = SharedChunkSource(manager: manager)
+        limiter = ClientRateLimiter(requestsPerSecond: configuration.requestsPerSecond)
+        let socket = try TCPListeningSocket(host: configuration.bindAddress, port: configuration.port)
+        port = socket.port
+        signal(SIGPIPE, SIG_IGN)
+        var c = cmhd_config()
+        c.flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_POLL.rawValue) | UInt32(MHD_USE_ITC.rawValue)
+        c.listen_socket = socket.descriptor
+        c.thread_pool_size = 8
+        c.connection_limit = UInt32(max(4, configuration.maxConnections))
+        c.per_ip_connection_limit = UInt32(max(1, configuration.maxConnections / 4))
+        c.connection_timeout_seconds = 10
+        c.handler = shareAccessHandler
+        c.handler_cls = Unmanaged.passUnretained(self).toOpaque()
+        guard let d = cmhd_start(&c) else {
+            Glibc.close(socket.descriptor)
+            throw .share(address: "\(configuration.bindAddress):\(port)", reason: "libmicrohttpd refused to start")
+        }
+        daemon = d
+        // The first snapshot is taken now, not by the first peer's request.
+        let source = self.source
+        Thread { source.warm() }.start()
+    }
+
+    deinit { stop() }
+
+    /// Closes every connection and the listening socket. Idempotent.
+    func stop() {
+        let d: OpaquePointer? = lock.withLock {
+            defer { daemon = nil }
+            return daemon
+        }
+        if let d { MHD_stop_daemon(d) }
+    }
+
+    /// The answer to one request.
+    fileprivate func answer(method: String, path: String, client: String) -> (status: UInt32, body: [UInt8], headers: [(String, String)]) {
+        func text(_ status: UInt32, _ message: String, _ headers: [(String, String)] = []) -> (UInt32, [UInt8], [(String, String)]) {
+            (status, Array((message + "\n").utf8), [("Content-Type", "text/plain; charset=utf-8")] + headers)
+        }
+        guard method == "GET" || method == "HEAD" else { return text(405, "the share is read-only: GET /chunks/<sha256-hex>", [("Allow", "GET, HEAD")]) }
+        let prefix = "/chunks/"
+        guard path.hasPrefix(prefix) else { return text(404, "not found: the share serves only /chunks/<sha256-hex>") }
+        let hex = path.dropFirst(prefix.count)
+        guard hex.utf8.count == 64, hex.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }),
+              let digest = SHA256Digest(hex: hex.lowercased()) else {
+            return text(400, "not a chunk hash: the share serves /chunks/ followed by 64 hexadecimal digits (a SHA-256), and nothing else")
+        }
+        guard limiter.admit(client) else { return text(429, "too many requests from \(client)", [("Retry-After", "1")]) }
+        guard let bytes = source.verifiedChunk(digest) else { return text(404, "no chunk \(digest.hex) in the packs shared here") }
+        return (200, bytes, [("Content-Type", "application/octet-stream"), ("Cache-Control", "no-store")])
+    }
+}
+
+/// The current `InstalledChunks` of the agent's manager: taken again every 30 s, and on a
+/// miss when the one held is more than a second old (a pack installed or updated meanwhile).
+/// One refresh at a time; requests that come meanwhile wait for it (up to 10 s).
+private final class SharedChunkSource: @unchecked Sendable {
+    let manager: AssetPackManager
+    private let condition = NSCondition()
+    private var snapshot: InstalledChunks?
+    private var takenAt: ContinuousClock.Instant?
+    private var refreshing = false
+
+    init(manager: AssetPackManager) { self.manager = manager }
+
+    func verifiedChunk(_ digest: SHA256Digest) -> [UInt8]? {
+        let (held, age) = condition.withLock { (snapshot, takenAt.map { ContinuousClock.now - $0 }) }
+        if let held, let age, age < .seconds(30) {
+            if let bytes = held.verifiedChunk(digest) { return bytes }
+            if age < .seconds(1) { return nil }
+        }
+        return refresh()?.verifiedChunk(digest)
+    }
+
+    /// Takes the first snapshot (requests that come meanwhile wait for it).
+    func warm() { _ = refresh() }
+
+    /// A new snapshot, or the one another request is taking now.
+    private func refresh() -> InstalledChunks? {
+        condition.lock()
+        if refreshing {
+            let deadline = Date().addingTimeInterval(10)
+            while refreshing, condition.wait(until: deadline) {}
+            defer { condition.unlock() }
+            return snapshot
+        }
+        refreshing = true
+        condition.unlock()
+        let done = DispatchSemaphore(value: 0)
+        let box = SnapshotBox()
+        let manager = self.manager
+        Task {
+            box.value = try? await manager.installedChunks()
+            done.signal()
+        }
+        _ = done.wait(timeout: .now() + .seconds(10))
+        return condition.withLock {
+            refreshing = false
+            if let fresh = box.value {
+                snapshot = fresh
+                takenAt = .now
+            }
+            condition.broadcast()
+            return snapshot
+        }
+    }
+}
+
+private final class SnapshotBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var held: InstalledChunks?
+    var value: InstalledChunks? {
+        get { lock.withLock { held } }
+        set { lock.withLock { held = newValue } }
+    }
+}
+
+/// MHD's request callback: the first call (headers in) only marks the request; the second
+/// (no body: GET and HEAD have none, any other is refused) answers.
+private let shareAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, _, uploadSize, requestState in
+    guard let cls, let connection, let url, let method, let requestState else { return cmhd_no }
+    if requestState.pointee == nil {
+        requestState.pointee = UnsafeMutableRawPointer(bitPattern: 1)
+        return cmhd_yes
+    }
+    if let uploadSize, uploadSize.pointee != 0 {
+        uploadSize.pointee = 0  // a body is read and dropped; the method is refused below
+        return cmhd_yes
+    }
+    let server = Unmanaged<ChunkShareServer>.fromOpaque(cls).takeUnretainedValue()
+    let client = TCPListeningSocket.numericHost(cmhd_client_address(connection))
+    let (status, body, headers) = server.answer(method: String(cString: method), path: String(cString: url), client: client)
+    var bytes = body
+    guard let response = bytes.withUnsafeMutableBytes({ MHD_create_response_from_buffer($0.count, $0.baseAddress, cmhd_respmem_must_copy) }) else {
+        return cmhd_no
+    }
+    defer { MHD_destroy_response(response) }
+    for (name, value) in headers { _ = MHD_add_response_header(response, name, value) }
+    return MHD_queue_response(connection, status, response)
+}

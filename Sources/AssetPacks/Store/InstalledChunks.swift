@@ -1,0 +1,62 @@
+import AssetPackFormat
+import Foundation
+
+/// The chunks of a root's installed packs that the current signed catalog lists (same ID, same
+/// pack digest), by SHA-256: what an agent run with `--share` serves to LAN peers. A chunk is
+/// read from the installed files as they stand and returned only if it still hashes to its
+/// digest, so bytes changed on disk since the install are never passed on. A snapshot: packs
+/// installed, updated or removed later are seen by the next one (`AssetPackManager.installedChunks()`).
+package final class InstalledChunks: Sendable {
+    fileprivate struct Location: Sendable {
+        var pack: Int
+        var sequence: Int
+    }
+
+    private let readers: [ContentStreamReader]
+    private let locations: [SHA256Digest: Location]
+
+    /// Distinct chunks known.
+    package var count: Int { locations.count }
+
+    fileprivate init(readers: [ContentStreamReader], locations: [SHA256Digest: Location]) {
+        self.readers = readers
+        self.locations = locations
+    }
+
+    /// Whether `digest` is a chunk of a listed installed pack (its bytes not yet read).
+    package func contains(_ digest: SHA256Digest) -> Bool { locations[digest] != nil }
+
+    /// The chunk's bytes, read now and verified against `digest`; nil when no listed pack has it,
+    /// or its bytes on disk are missing or no longer hash to it.
+    package func verifiedChunk(_ digest: SHA256Digest) -> [UInt8]? {
+        guard let at = locations[digest] else { return nil }
+        return readers[at.pack].verifiedChunk(atSequence: at.sequence)
+    }
+
+    fileprivate static func build(installed: [InstalledPack], catalog: Catalog, root: ConfinedDirectory, layout: StorageLayout) -> InstalledChunks {
+        var readers: [ContentStreamReader] = []
+        var locations: [SHA256Digest: Location] = [:]
+        for p in installed where catalog.packs.contains(where: { $0.id == p.id && $0.digest == p.digest }) {
+            guard let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset),
+                  let path = try? layout.checkedInstallDirectory(p.directory, id: p.id),
+                  let directory = try? root.directory(path) else { continue }
+            let k = readers.count
+            readers.append(ContentStreamReader(index: index, directory: directory))
+            for (s, c) in index.sequence.enumerated() where locations[index.chunks[Int(c)].digest] == nil {
+                locations[index.chunks[Int(c)].digest] = Location(pack: k, sequence: s)
+            }
+        }
+        return InstalledChunks(readers: readers, locations: locations)
+    }
+}
+
+extension AssetPackManager {
+    /// The chunks of the installed packs the current catalog lists (fetched again when older than
+    /// `catalogMaxAge`; offline, the last accepted one while it is valid). For the agent's
+    /// `--share` server; an in-process manager only.
+    package func installedChunks() async throws -> InstalledChunks {
+        guard agent == nil else { throw AssetPackManagerError.invalidConfiguration("a manager working through the agent shares nothing itself") }
+        let catalog = try await currentCatalog()
+        return InstalledChunks.build(installed: try store.installedPacks(), catalog: catalog, root: root, layout: layout)
+    }
+}
