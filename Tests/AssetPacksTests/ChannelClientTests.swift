@@ -36,7 +36,7 @@ import Testing
         do {
             let beta = try repo.manager(root: root.path, server: server) { $0.channel = "beta" }
             try await beta.ensureLocalAvailability(of: beta.assetPack(withID: "World"))
-            #expect(try await beta.contents(at: "w/b.bin") == Data(files(edit: 0x5A)["w/b.bin"]!))
+            #expect(try beta.contents(at: "w/b.bin") == Data(files(edit: 0x5A)["w/b.bin"]!))
         }
         // Back to the default channel: its catalog has a lower version (1) than beta's floor would
         // allow if floors were shared; each channel keeps its own.
@@ -45,8 +45,8 @@ import Testing
         #expect(updated.map(\.id) == ["World"])
         let fetched = await main.fetchedBytes
         #expect(fetched * 4 < (try await main.assetPack(withID: "World")).downloadSize, "switching fetched \(fetched) bytes")
-        #expect(try await main.contents(at: "w/b.bin") == Data(files()["w/b.bin"]!))
-        #expect(try await main.localStatus(ofAssetPackWithID: "World") == [.downloaded, .upToDate])
+        #expect(try main.contents(at: "w/b.bin") == Data(files()["w/b.bin"]!))
+        #expect(await main.localStatus(ofAssetPackWithID: "World") == [.downloaded, .upToDate])
     }
 
     @Test func aCatalogForAnotherChannelIsRefused() async throws {
@@ -79,8 +79,8 @@ import Testing
         guard case .channelNotFound(let channel, let url)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(channel == "beta" && url.hasSuffix("channels/beta/catalog.json"))
         #expect(error?.description.contains("installed asset packs are kept") == true)
-        #expect(try await manager.contents(at: "x.txt") == Data("hello\n".utf8))
-        #expect(try await manager.assetPackIsAvailableLocally(withID: "World"))
+        #expect(try manager.contents(at: "x.txt") == Data("hello\n".utf8))
+        #expect(manager.assetPackIsAvailableLocally(withID: "World"))
     }
 
     @Test func aRolloutBucketIsDrawnOnceAndAClientNeverMovesBackAsTheRolloutWidens() async throws {
@@ -136,8 +136,8 @@ import Testing
         let fetched = await manager.fetchedBytes
         // The chunks around the edit and the index, not the 3 MiB already there.
         #expect(fetched * 4 < (try await manager.assetPack(withID: "World")).downloadSize, "the rollback fetched \(fetched) bytes")
-        #expect(try await manager.contents(at: "w/b.bin") == Data(files()["w/b.bin"]!))
-        #expect(try await manager.localStatus(ofAssetPackWithID: "World") == [.downloaded, .upToDate])
+        #expect(try manager.contents(at: "w/b.bin") == Data(files()["w/b.bin"]!))
+        #expect(await manager.localStatus(ofAssetPackWithID: "World") == [.downloaded, .upToDate])
     }
 
     @Test func aChannelInRootModeIsTheCatalogTheTimestampNames() async throws {
@@ -154,13 +154,13 @@ import Testing
         do {
             let manager = try repo.manager(root: root, server: server) { $0.rootKey = keys.root.publicKey; $0.channel = "beta" }
             try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "World"))
-            #expect(try await manager.contents(at: "x.txt") == Data("beta\n".utf8))
+            #expect(try manager.contents(at: "x.txt") == Data("beta\n".utf8))
         }
         let manager = try repo.manager(root: root, server: server) { $0.rootKey = keys.root.publicKey; $0.channel = "gamma" }
         let error = await managerError { _ = try await manager.installUpdates() }
         guard case .channelNotFound(let channel, _)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(channel == "gamma")
-        #expect(try await manager.contents(at: "x.txt") == Data("beta\n".utf8))
+        #expect(try manager.contents(at: "x.txt") == Data("beta\n".utf8))
     }
 }
 
@@ -189,7 +189,7 @@ import Testing
         let error = await managerError { _ = try await manager.installUpdates() }
         guard case .catalog(let refusal)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(refusal == .rolledBack(version: 1, minimumVersion: 2))
-        #expect(try await manager.contents(at: "x.txt") == Data("two\n".utf8))
+        #expect(try manager.contents(at: "x.txt") == Data("two\n".utf8))
     }
 
     /// The same store follows a channel for a while and comes back: the default channel's floor,

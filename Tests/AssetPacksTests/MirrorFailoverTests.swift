@@ -180,7 +180,7 @@ import Testing
         let good = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root"), urls: [flaky.url, good.url]) { $0.parallelDownloads = .init(parts: 1, minimumInstallSize: 0) }
         try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
-        #expect(try await manager.contents(at: "big.bin") == Data(content))
+        #expect(try manager.contents(at: "big.bin") == Data(content))
         let sources = try #require(await manager.sources(ofAssetPackWithID: "Pack"))
         func served(_ server: TestServer) -> UInt64 {
             sources.entries.filter { $0.kind == .mirror && $0.location?.hasPrefix(server.url) == true }.reduce(0) { $0 + $1.bytes }

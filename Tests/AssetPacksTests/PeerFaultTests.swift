@@ -32,7 +32,7 @@ import Testing
                 configure(&$0)
             }
             try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Level"))
-            #expect(try await manager.contents(at: "level.bin") == Data(PeerFaultTests.level))
+            #expect(try manager.contents(at: "level.bin") == Data(PeerFaultTests.level))
             #expect(await manager.peerBytes == 0)
             // The origin sent the whole pack.
             let sent = origin.accessLog().filter { $0.first == "/" + pack.path }.reduce(UInt64(0)) { $0 + (UInt64($1[2]) ?? 0) }

@@ -32,7 +32,7 @@ import Testing
         // Only the new version is in packs/ when the update returns, whatever the deletion's pace.
         let v2 = root.installedVersions("Maps")
         #expect(v2.count == 1 && v2 != v1, "\(v2)")
-        #expect(try await second.contents(at: "maps/b.txt") == Data(text("b v2\n", repeating: 50)))
+        #expect(try second.contents(at: "maps/b.txt") == Data(text("b v2\n", repeating: 50)))
         AssetPackManager.waitUntilRetiredFoldersAreDeleted()
         #expect(retired(root).isEmpty)
 

@@ -13,13 +13,15 @@ public struct AssetPackSources: Sendable, Equatable, Codable {
         case mirror
         /// Frames of a patch file from a mirror (`location`: its base URL).
         case patch
+        /// Chunks from a LAN peer (`location`: its base URL), uncompressed, each verified.
+        case peer
         /// Chunks read from a seed folder (`location`: the folder).
         case seed
         /// Chunks already on disk: the installed previous version (copied or linked).
         case local
 
         /// Whether the bytes crossed the network.
-        public var isNetwork: Bool { self == .mirror || self == .patch }
+        public var isNetwork: Bool { self == .mirror || self == .patch || self == .peer }
 
         public static func < (a: Kind, b: Kind) -> Bool {
             allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -29,12 +31,13 @@ public struct AssetPackSources: Sendable, Equatable, Codable {
     /// What one source delivered.
     public struct Entry: Sendable, Equatable, Codable {
         public var kind: Kind
-        /// The mirror's base URL or the seed folder; nil for `local`.
+        /// The mirror's or peer's base URL or the seed folder; nil for `local`.
         public var location: String?
-        /// Network sources: bytes received (compressed frames). Disk sources: chunk bytes taken
-        /// (uncompressed), each verified.
+        /// Mirrors and patches: bytes received (compressed frames). Peers and disk sources: chunk
+        /// bytes taken (uncompressed), each verified.
         public var bytes: UInt64
-        /// Disk sources: the network bytes they spared (the compressed frames of their chunks).
+        /// Peers and disk sources: the repository bytes they spared (the compressed frames of
+        /// their chunks).
         public var savedBytes: UInt64
 
         public init(kind: Kind, location: String?, bytes: UInt64, savedBytes: UInt64 = 0) {
@@ -47,7 +50,7 @@ public struct AssetPackSources: Sendable, Equatable, Codable {
 
     public var assetPackID: String
     public var version: Int
-    /// By kind (mirror, patch, seed, local), then location.
+    /// By kind (mirror, patch, peer, seed, local), then location.
     public var entries: [Entry]
 
     public init(assetPackID: String, version: Int, entries: [Entry]) {
@@ -56,9 +59,9 @@ public struct AssetPackSources: Sendable, Equatable, Codable {
         self.entries = entries
     }
 
-    /// Bytes received from the network (mirrors and patches).
+    /// Bytes received from the network (mirrors, patches and LAN peers).
     public var fetchedBytes: UInt64 { entries.filter { $0.kind.isNetwork }.reduce(0) { $0 + $1.bytes } }
-    /// Network bytes spared by sources on disk.
+    /// Repository bytes spared by peers and sources on disk.
     public var savedBytes: UInt64 { entries.reduce(0) { $0 + $1.savedBytes } }
 
     /// The bytes the sources of `kind` delivered, together.

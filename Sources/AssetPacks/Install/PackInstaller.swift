@@ -91,6 +91,7 @@ final class PackInstaller: @unchecked Sendable {
         let linked = try linkUnchangedFiles(index: index, files: files)
         let patches = try loadPatches(index: index)
         var plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked)
+        var fromPeers = Set<Int>()
         let seeds = try planSeeds(index: index, plan: plan, stagingFolder: stagingFolder)
         let seeded = Set(seeds?.locations.keys ?? [:].keys)
         if !seeded.isEmpty {
@@ -102,11 +103,13 @@ final class PackInstaller: @unchecked Sendable {
             let fetched = try PeerChunkFetch(index: index, plan: plan, files: files, transport: client.transport, health: peers,
                                              timeout: client.limits.peerTimeout, cancellation: cancellation).run()
             peerBytes = fetched.peerBytes
+            for (peer, counts) in fetched.byPeer { sources.add(.peer, peer, bytes: counts.bytes, saved: counts.saved) }
+            fromPeers = fetched.local
             plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked, seeded: seeded, local: fetched.local)
             // Spools a run with another plan left hold other download offsets.
             for k in 0..<max(1, parallel.parts) { try? root.removeTree(StorageLayout.partSpool(staging, part: k)) }
         }
-        countLinked(index: index, plan: plan)
+        countLinked(index: index, plan: plan, besides: fromPeers)
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
         counters = TransferCounters()
         try assembleParts(parts, index: index, plan: plan, seeds: seeds, files: files)
@@ -241,11 +244,12 @@ final class PackInstaller: @unchecked Sendable {
         return matches
     }
 
-    /// Counts the chunks of files linked from the previous version as local bytes.
-    private func countLinked(index: PackIndex, plan: InstallPlan) {
+    /// Counts the chunks of files linked from the previous version (and chunks a resumed run
+    /// found verified on disk) as local bytes; those peers placed (`peerPlaced`) are theirs.
+    private func countLinked(index: PackIndex, plan: InstallPlan, besides peerPlaced: Set<Int>) {
         var seen = Set<Int>()
         var bytes: UInt64 = 0, saved: UInt64 = 0
-        for (s, source) in plan.sources.enumerated() where source == .present {
+        for (s, source) in plan.sources.enumerated() where source == .present && !peerPlaced.contains(s) {
             let c = Int(index.sequence[s])
             guard seen.insert(c).inserted else { continue }
             bytes += UInt64(index.chunks[c].uncompressedSize)

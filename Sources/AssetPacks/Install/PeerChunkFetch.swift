@@ -28,6 +28,8 @@ struct PeerChunkFetch {
     struct Outcome {
         var local: Set<Int> = []
         var peerBytes: UInt64 = 0
+        /// What each peer (base URL) sent, and the repository frames its chunks spared.
+        var byPeer: [String: (bytes: UInt64, saved: UInt64)] = [:]
     }
 
     func run() throws -> Outcome {
@@ -55,6 +57,7 @@ struct PeerChunkFetch {
         if let error = shared.failure { throw error }
         outcome.local.formUnion(shared.placed)
         outcome.peerBytes = shared.bytes
+        outcome.byPeer = shared.byPeer
         return outcome
     }
 
@@ -67,9 +70,10 @@ struct PeerChunkFetch {
             if cancellation.isCancelled { return }
             let c = Int(index.sequence[s])
             let entry = index.chunks[c]
-            var got: [UInt8]?
+            var got: [UInt8]?, from = 0
             for p in health.active() {
                 got = ask(p, for: entry)
+                from = p
                 if got != nil || cancellation.isCancelled { break }
             }
             if health.active().isEmpty { shared.stop() }
@@ -79,7 +83,7 @@ struct PeerChunkFetch {
             } catch {
                 throw AssetPackManagerError.storage("cannot write a chunk from a peer into \(files.path): \(error)")
             }
-            shared.placed(s, bytes: UInt64(bytes.count))
+            shared.placed(s, bytes: UInt64(bytes.count), saved: UInt64(entry.compressedSize), peer: health.peers[from])
         }
         do { try writer.close() } catch {
             throw AssetPackManagerError.storage("cannot write a chunk from a peer into \(files.path): \(error)")
@@ -133,6 +137,7 @@ struct PeerChunkFetch {
         private var stopped = false
         private(set) var placedPositions: Set<Int> = []
         private var total: UInt64 = 0
+        private var perPeer: [String: (bytes: UInt64, saved: UInt64)] = [:]
         private var error: (any Error)?
 
         init(_ wanted: [Int]) { self.wanted = wanted }
@@ -145,10 +150,18 @@ struct PeerChunkFetch {
             }
         }
         func stop() { lock.withLock { stopped = true } }
-        func placed(_ s: Int, bytes: UInt64) { lock.withLock { placedPositions.insert(s); total += bytes } }
+        func placed(_ s: Int, bytes: UInt64, saved: UInt64, peer: String) {
+            lock.withLock {
+                placedPositions.insert(s)
+                total += bytes
+                perPeer[peer, default: (0, 0)].bytes += bytes
+                perPeer[peer, default: (0, 0)].saved += saved
+            }
+        }
         func fail(_ e: any Error) { lock.withLock { if error == nil { error = e } } }
         var placed: Set<Int> { lock.withLock { placedPositions } }
         var bytes: UInt64 { lock.withLock { total } }
+        var byPeer: [String: (bytes: UInt64, saved: UInt64)] { lock.withLock { perPeer } }
         var failure: (any Error)? { lock.withLock { error } }
     }
 }

@@ -15,13 +15,14 @@ enum SourcesReport {
         }
     }
 
-    /// One line per pack: each source and what it gave, and what disk sources saved.
+    /// One line per pack: each source and what it gave, and what peers and disk sources saved.
     static func text(_ s: AssetPackSources) -> String {
         let parts = s.entries.map { e -> String in
             let size = ByteCount.format(e.bytes)
             switch e.kind {
             case .mirror: return "\(size) from \(e.location ?? "a mirror")"
             case .patch: return "\(size) of patches from \(e.location ?? "a mirror")"
+            case .peer: return "\(size) from peer \(e.location ?? "")"
             case .seed: return "\(size) from seed \(e.location ?? "")"
             case .local: return "\(size) already on disk"
             }
