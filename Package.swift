@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["AssetPacks", "AssetPackFormat", "TestSupport", "TestRepositories", "assetpack"]),
         .testTarget(name: "AssetPackAgentTests", dependencies: ["AssetPackAgent", "AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer",
                                                               "AssetPackFormat", "AssetPackTransport", "TestSupport", "TestRepositories", "assetpack"]),
-        .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackFormat", "AssetPackTransport", "TestSupport",
+        .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackFormat", "AssetPackTransport", "AssetPackServer", "TestSupport",
                                                           "TestRepositories", "assetpack"]),
         // The unhappy paths of a real app, end to end: each scenario through the library and the CLI.
         .testTarget(name: "AppJourneyTests", dependencies: ["AssetPacks", "AssetPackFormat", "AssetPackPublishing", "AssetPackServer",

@@ -148,6 +148,7 @@ public actor AssetPackManager {
         var status: AssetPack.Status = []
         let pending = try store.pendingDownload(assetPack.id)
         if inFlight[assetPack.id] != nil || pending != nil { status.insert(.downloading) }
+        if try !holdsContentKey(assetPack) { status.insert(.requiresEntitlement) }
         guard let installed = try store.installedPack(assetPack.id) else { return status.union(.downloadAvailable) }
         status.insert(.downloaded)
         if installed.version >= assetPack.version { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }

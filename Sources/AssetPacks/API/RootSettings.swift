@@ -16,10 +16,17 @@ public struct RootSettings: Sendable, Equatable {
     public var caFile: String?
     /// `Configuration.storageBudget` (nil: none).
     public var storageBudget: UInt64?
+    /// `Configuration.keyServerURL`: where paid packs' content keys come from.
+    public var keyServerURL: String?
+    /// The entitlement token the command-line client presents to the key server for every paid
+    /// pack (`--entitlement`). Kept in `ROOT/entitlement`, mode 0600, not in the database.
+    public var entitlementToken: String?
 
     /// Settings with these values (all empty by default).
     public init(repositoryURLs: [String] = [], publicKey: String? = nil, rootKey: String? = nil, rootFile: String? = nil, caFile: String? = nil,
-                storageBudget: UInt64? = nil) {
+                storageBudget: UInt64? = nil, keyServerURL: String? = nil, entitlementToken: String? = nil) {
+        self.keyServerURL = keyServerURL
+        self.entitlementToken = entitlementToken
         self.repositoryURLs = repositoryURLs
         self.publicKey = publicKey
         self.rootKey = rootKey
@@ -36,7 +43,15 @@ public struct RootSettings: Sendable, Equatable {
         let store = try ClientStore(path: StorageLayout(root: path).database)
         return RootSettings(repositoryURLs: (try store.setting("repositoryURLs"))?.split(separator: "\n").map(String.init) ?? [],
                             publicKey: try store.setting("publicKey"), rootKey: try store.setting("rootKey"), rootFile: try store.setting("rootFile"), caFile: try store.setting("caFile"),
-                            storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) })
+                            storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) },
+                            keyServerURL: try store.setting("keyServer"), entitlementToken: try loadToken(layout))
+    }
+
+    private static func loadToken(_ layout: StorageLayout) throws -> String? {
+        let root = try layout.openRoot()
+        guard let bytes = try StorageLayout.confined({ () throws(ConfinementError) in try root.contents(of: layout.entitlementFile) }) else { return nil }
+        let token = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return token.isEmpty ? nil : token
     }
 
     /// Saves the settings in the root at `path` (creating it), replacing what it held; an empty
@@ -51,6 +66,15 @@ public struct RootSettings: Sendable, Equatable {
         try store.setSetting("rootFile", rootFile)
         try store.setSetting("caFile", caFile)
         try store.setSetting("storageBudget", storageBudget.map { String($0) })
+        try store.setSetting("keyServer", keyServerURL)
+        let root = try layout.openRoot()
+        try StorageLayout.confined { () throws(ConfinementError) in
+            if let entitlementToken {
+                try root.write(Array((entitlementToken + "\n").utf8), to: layout.entitlementFile, mode: 0o600)
+            } else {
+                try root.removeTree(layout.entitlementFile)
+            }
+        }
     }
 
     /// The trust these settings configure, for `Configuration`: `publicKey`, `rootKey` and

@@ -5,4 +5,8 @@ struct DownloadOptions: ParsableArguments {
     var client = ClientOptions()
     @Option("--storage-budget", value: "SIZE", help: "Evict unused on-demand packs (lowest preservation priority, then least recently used) to keep installed packs within SIZE uncompressed bytes; 'none' for no budget. Remembered by the root.")
     var storageBudget: StorageBudgetArgument?
+    @Option("--entitlement", value: "TOKEN", help: "The entitlement token for paid packs, presented to the key server. Remembered by the root (ROOT/entitlement, mode 0600).")
+    var entitlement: String?
+    @Option("--key-server", value: "URL", help: "The key server that hands paid packs' content keys for the token (https, or http on loopback). Remembered by the root.")
+    var keyServer: String?
 }

@@ -28,7 +28,8 @@ struct EnsureCommand: Command {
             return try detach ? queue(through: agent) : ensure(through: agent)
         }
         if detach { throw RootAccess.detachNeedsAgent(root: download.client.storage.root) }
-        let manager = try makeManager(download.client, storageBudget: download.storageBudget)
+        let manager = try makeManager(download.client, storageBudget: download.storageBudget, entitlement: download.entitlement,
+                                      keyServer: download.keyServer)
         let printer = ProgressPrinter(manager: manager, json: download.client.json)
         defer { printer.stop() }
         let ids = self.ids, latest = self.latest

@@ -37,7 +37,8 @@ struct InstallCommand: Command {
             return try detach ? queue(event, through: agent) : install(event, through: agent)
         }
         if detach { throw RootAccess.detachNeedsAgent(root: download.client.storage.root) }
-        let manager = try makeManager(download.client, storageBudget: download.storageBudget)
+        let manager = try makeManager(download.client, storageBudget: download.storageBudget, entitlement: download.entitlement,
+                                      keyServer: download.keyServer)
         let printer = ProgressPrinter(manager: manager, json: download.client.json)
         defer { printer.stop() }
         do {

@@ -29,7 +29,8 @@ struct UpdateCommand: Command {
             printer.finish(fetchedBytes: (after ?? 0) - min(after ?? 0, before ?? 0),
                            ["updated": result.updated.map(\.description), "removed": result.removed])
         } else {
-            let manager = try makeManager(download.client, storageBudget: download.storageBudget)
+            let manager = try makeManager(download.client, storageBudget: download.storageBudget, entitlement: download.entitlement,
+                                      keyServer: download.keyServer)
             let printer = ProgressPrinter(manager: manager, json: download.client.json)
             defer { printer.stop() }
             do { result = try runBlocking { try await manager.checkForUpdates() } } catch { throw CLIError.failure("\(error)") }
