@@ -37,7 +37,9 @@ public struct PackWriter {
     /// When set, the pack is written sealed (format version 3, docs/FORMAT.md "Sealed packs"):
     /// every chunk frame and the index sealed with AES-256-GCM under this content key.
     public var sealing: ContentKey? {
-        didSet { formatVersion = sealing == nil ? PackLayout.formatVersion : SealedIndex.formatVersion }
+        didSet {
+            if sealing != nil { formatVersion = SealedIndex.formatVersion } else if oldValue != nil { formatVersion = PackLayout.formatVersion }
+        }
     }
 
     public init() {}
