@@ -5,7 +5,12 @@
 # (target <= 1.0x) and our peak RSS (target <= 128 MiB), then checks the installed tree against
 # the corpus.
 #
-#   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024|small|packs]
+#   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024|small|packs] [sealed]
+#
+# `sealed` (issue 16) times, instead of the peers, the same install of the pack published sealed
+# (`publish --encrypt`, every chunk frame AES-256-GCM) against the unencrypted one, alternating:
+# both from nginx, the sealed one also asking `assetpack key-server` on loopback for its key
+# (a fresh root each round, so every sealed install asks). Target: sealed ≤ 1.05× unencrypted.
 #
 # SIZE `small` installs the small-files corpus instead (one pack of 100,000 JSON files, ~80 MB);
 # `packs` the same files as 100 packs of 1,000 (`assetpack ensure` of all 100 against the one
@@ -32,7 +37,9 @@
 # information.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=${1:-3}; size=${2:-1024}
+rounds=${1:-3}; size=${2:-1024}; variant=${3:-}
+[ -z "$variant" ] || [ "$variant" = sealed ] || { echo "usage: bench/install.sh [ROUNDS] [SIZE_MIB|small|packs] [sealed]" >&2; exit 2; }
+[ "$variant" != sealed ] || [ "$size" != packs ] || { echo "sealed takes one pack: SIZE_MIB or small" >&2; exit 2; }
 scripts/install-deps.sh
 if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
   swift build -c release --product assetpack >/dev/null
@@ -59,9 +66,21 @@ else
   ids=bench-corpus
 fi
 (cd "$corpus" && tar -cf - content | zstd -q -3 -T0 -o "$out/repo/bench.tar.zst")
+if [ "$variant" = sealed ]; then
+  # The same pack sealed, in a repository served beside the plain one (/sealed/), its key in a
+  # key store outside both and handed out by a key server on loopback for the token "bench".
+  rm -f "$out/keys.json"
+  (cd "$corpus" && "$bin" publish Manifest.json --repo "$out/repo/sealed" --key "$out/key" --encrypt bench-corpus --key-store "$out/keys.json" >/dev/null)
+  echo '{"format": "assetpack-grants", "version": 1, "tokens": {"bench": {"packs": ["bench-corpus"]}}}' > "$out/grants.json"
+  "$bin" key-server --key-store "$out/keys.json" --grants "$out/grants.json" --port 0 --rate-limit 1000 > "$out/keyserver.out" 2> "$out/keyserver.log" &
+  keyserver_pid=$!
+  for _ in $(seq 100); do grep -q '^Serving' "$out/keyserver.out" && break; sleep 0.1; done
+  keyserver=$(sed -n 's/^Serving content keys at //p' "$out/keyserver.out")
+  [ -n "$keyserver" ] || { echo "the key server did not start: $(cat "$out/keyserver.log")" >&2; exit 1; }
+fi
 
 source bench/nginx.sh
-trap 'stop_nginx; rm -rf "$out/old" "$out/dst"; date +%s > "$deleted"' EXIT
+trap 'stop_nginx; [ -z "${keyserver_pid:-}" ] || kill "$keyserver_pid"; rm -rf "$out/old" "$out/dst"; date +%s > "$deleted"' EXIT
 start_nginx "$out/repo" "$out/nginx"
 url=http://127.0.0.1:$NGINX_PORT
 packs=$(find "$out/repo/packs" -name '*.pack' | sort)
@@ -71,6 +90,18 @@ cat $packs "$out/repo/bench.tar.zst" > /dev/null   # both sources in the page ca
 echo "corpus: $(du -sh "$corpus/content" | cut -f1), $(find "$corpus/content" -type f | wc -l) files;" \
      "pack(s) $packbytes B, tar.zst $(stat -c %s "$out/repo/bench.tar.zst") B; $(nproc) cores"
 warm=/dev/shm/assetpack-bench-warm
+if [ "$variant" = sealed ]; then
+  sealedbytes=$(cat "$out"/repo/sealed/packs/*/*.pack | wc -c)
+  echo "sealed pack $sealedbytes B ($(python3 -c "print(f'{$sealedbytes / $packbytes:.5f}')")x the plain pack's bytes)"
+  python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync;
+    python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" "$rounds" \
+    assetpack-sealed "'$bin' ensure $ids --root '$out/dst/assetpack-sealed' --repo $url/sealed --public-key '$out/key.pub' --entitlement bench --key-server $keyserver --json > '$out/ensure-sealed.log'" \
+    assetpack "'$bin' ensure $ids --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'"
+  diff -r "$corpus/content" "$(echo "$out"/dst/assetpack-sealed/packs/bench-corpus/*/)content" \
+    && diff -r "$corpus/content" "$(echo "$out"/dst/assetpack/packs/bench-corpus/*/)content" && echo "verify: both installed trees equal the corpus"
+  echo "key server decisions: $(grep -c ' 200 granted' "$out/keyserver.log") granted, $(grep -vc ' 200 granted' "$out/keyserver.log") other"
+  exit 0
+fi
 python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync;
   python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" "$rounds" \
   assetpack "'$bin' ensure $ids --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'" \

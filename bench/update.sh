@@ -3,7 +3,12 @@
 # with casync (64 KiB chunks, the installed tree as --seed), zsync (v2.tar against v1.tar) and the
 # floor, `zstd -19 --long --patch-from=v1.tar v2.tar` (only its size: no tool fetches less).
 #
-#   bench/update.sh [WORKLOAD=edits|model|both|memory] [MODEL_MIB=2047]
+#   bench/update.sh [WORKLOAD=edits|model|both|memory|sealed] [MODEL_MIB=2047]
+#
+# sealed (issue 16): the edits workload published twice, unencrypted and sealed (`publish
+# --encrypt`: every chunk and patch frame AES-256-GCM), v1 installed from each, then each updated
+# to v2: bytes fetched (nginx) and time, sealed ÷ unencrypted. The sealed update asks no key
+# server (its key is cached with v1). Target: sealed update bytes ≤ 1.02× the unencrypted ones.
 #
 # edits: 300 scattered 16-byte record rewrites in a 64 MiB database-like file, 4 KiB inserted and
 #        256 KiB rewritten in a 64 MiB model-like file, 20 small JSON files edited, one added, one
@@ -161,9 +166,54 @@ print(f'update of a $model_mib MiB file: {$ours / 1e6:.3f} MB fetched, {$update_
       f'target peak RSS <= 256 MiB {\"PASS\" if rss <= 256 else \"FAIL\"}; the tree equals v2')"
 }
 
+# The edits workload, unencrypted and sealed side by side.
+run_sealed() {
+  local out=$PWD/bench/out/update-sealed
+  echo "== workload sealed (the edits workload, unencrypted and sealed)"
+  if [ ! -f "$out/changed" ]; then
+    rm -rf "$out"; mkdir -p "$out"
+    python3 bench/update-corpus.py edits "$out" "$model_mib" > "$out/changed"
+  fi
+  (cd "$out" && rm -rf site root-* nginx-* key key.pub keys.json keyserver.*)
+  local manifest='{"assetPackID": "Update", "downloadPolicy": {"onDemand": {}}, "fileSelectors": [{"directory": "content"}], "platforms": ["iOS"]}'
+  for v in v1 v2; do echo "$manifest" > "$out/$v/Manifest.json"; done
+  "$bin" keygen -o "$out/key" >/dev/null 2>&1
+  mkdir -p "$out/site"
+  (cd "$out/v1" && "$bin" publish Manifest.json --repo "$out/site/plain" --key "$out/key" --no-cache >/dev/null)
+  (cd "$out/v1" && "$bin" publish Manifest.json --repo "$out/site/sealed" --key "$out/key" --no-cache --encrypt Update --key-store "$out/keys.json" >/dev/null)
+  echo '{"format": "assetpack-grants", "version": 1, "tokens": {"bench": {"packs": ["Update"]}}}' > "$out/grants.json"
+  "$bin" key-server --key-store "$out/keys.json" --grants "$out/grants.json" --port 0 > "$out/keyserver.out" 2> "$out/keyserver.log" &
+  local keyserver_pid=$! keyserver=""
+  for _ in $(seq 100); do grep -q '^Serving' "$out/keyserver.out" && break; sleep 0.1; done
+  keyserver=$(sed -n 's/^Serving content keys at //p' "$out/keyserver.out")
+  start_nginx "$out/site" "$out/nginx"
+  local url=http://127.0.0.1:$NGINX_PORT
+  "$bin" ensure Update --root "$out/root-plain" --repo "$url/plain" --public-key "$out/key.pub" >/dev/null
+  "$bin" ensure Update --root "$out/root-sealed" --repo "$url/sealed" --public-key "$out/key.pub" --entitlement bench --key-server "$keyserver" >/dev/null
+  (cd "$out/v2" && "$bin" publish Manifest.json --repo "$out/site/plain" --key "$out/key" --no-cache) | sed 's/^/  publish plain: /'
+  (cd "$out/v2" && "$bin" publish Manifest.json --repo "$out/site/sealed" --key "$out/key" --no-cache --key-store "$out/keys.json") | sed 's/^/  publish sealed: /'
+  sync; : > "$NGINX_LOG"
+  read -r plain_s plain_rss _ <<< "$(measured "$bin" update --root "$out/root-plain")"
+  local plain; plain=$(served)
+  sync; : > "$NGINX_LOG"
+  read -r sealed_s sealed_rss _ <<< "$(measured "$bin" update --root "$out/root-sealed")"
+  local sealed; sealed=$(served)
+  stop_nginx
+  kill "$keyserver_pid"
+  diff -r "$out/v2/content" "$out/root-plain/packs/Update/"*/content >/dev/null || { echo "FAIL: the plain update differs from v2" >&2; exit 1; }
+  diff -r "$out/v2/content" "$out/root-sealed/packs/Update/"*/content >/dev/null || { echo "FAIL: the sealed update differs from v2" >&2; exit 1; }
+  python3 -c "
+plain, sealed = $plain, $sealed
+print(f'update bytes fetched: unencrypted {plain / 1e6:.3f} MB, sealed {sealed / 1e6:.3f} MB: sealed/unencrypted {sealed / plain:.4f}x '
+      f'(target <= 1.02x {\"PASS\" if sealed <= 1.02 * plain else \"FAIL\"})')
+print(f'update time: unencrypted {$plain_s:.2f} s, sealed {$sealed_s:.2f} s ({$sealed_s / $plain_s:.2f}x); peak RSS {$plain_rss / 1024:.1f} / {$sealed_rss / 1024:.1f} MiB')
+print('key server requests during the updates: ' + str(sum(1 for l in open('$out/keyserver.log') if ' GET /v1/keys/' in l) - 1) + ' (the key is cached with v1)')"
+}
+
 case $workload in
+  sealed) run_sealed ;;
   edits|model) run_workload "$workload" ;;
   both) run_workload edits; run_workload model ;;
   memory) run_memory ;;
-  *) echo "usage: bench/update.sh [edits|model|both|memory] [MODEL_MIB]" >&2; exit 2 ;;
+  *) echo "usage: bench/update.sh [edits|model|both|memory|sealed] [MODEL_MIB]" >&2; exit 2 ;;
 esac

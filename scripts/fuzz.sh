@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh --build            only build the fuzz binary and the seed corpora
 #   scripts/fuzz.sh --list             the target names
 #
-# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd, patch (what each covers:
+# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd, patch, sealed (what each covers:
 # Tests/FuzzRegressionTests/Targets/FuzzTarget.swift and docs/RELIABILITY.md).
 #
 # SwiftPM does not drive -sanitize=fuzzer, so this script compiles the modules the targets need
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 work=${FUZZ_WORK:-$root/.fuzz}
-targets=(manifest pack-index catalog trust plist keyvalues http zstd patch)
+targets=(manifest pack-index catalog trust plist keyvalues http zstd patch sealed)
 regressions=$root/Tests/FuzzRegressionTests/FuzzRegressions
 bin=$work/build/bin/assetpack-fuzz
 
@@ -155,6 +155,16 @@ build_seeds() {
     python3 -c 'import json,base64,struct,sys
 p=json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))["packs"][0]["patches"][0]
 sys.stdout.buffer.write(open(sys.argv[2],"rb").read()+struct.pack("<I",p["table"]["offset"]))' "$tmp/patch/repo/catalog.json" "$f" > "$s/patch/update.patch"
+  done
+  # sealed: the same update published sealed; its content key, the index offset (8 bytes,
+  # little-endian) and the index region of each version.
+  (cd "$tmp/patch" && "$ap" publish m.json --repo sealed --key "$tmp/publisher.key" --no-cache --encrypt P --key-store "$tmp/keys.json" >/dev/null)
+  for f in "$tmp"/patch/sealed/packs/P/*.pack; do
+    python3 -c 'import base64,json,struct,sys
+key=base64.b64decode(json.load(open(sys.argv[1]))["packs"]["P"][0])
+data=open(sys.argv[2],"rb").read()
+offset,length=struct.unpack("<QQ",data[-64:-48])
+sys.stdout.buffer.write(key+struct.pack("<Q",offset)+data[offset:offset+length])' "$tmp/keys.json" "$f" > "$s/sealed/$(basename "$f" .pack | cut -c1-16)"
   done
   rm -rf "$tmp"
   echo "${targets[*]}" > "$s/.complete"

@@ -32,6 +32,8 @@ struct PackBuilder {
     /// The file-system clock (tests set it to tell a fresh file from a settled one).
     var clock: () -> FileStamp.Timestamp = FileStamp.Timestamp.fileSystemNow
     private(set) var warnings: [String] = []
+    /// Content keys that open the sealed pack files already in the repository.
+    var keys: [ContentKey] = []
 
     init(repository: String, folder: ConfinedDirectory?, writer: PackWriter, cache: PublishCache?,
          afterPackaging: ((String) throws -> Void)?) {
@@ -42,12 +44,15 @@ struct PackBuilder {
         self.afterPackaging = afterPackaging
     }
 
-    mutating func build(_ input: ResolvedManifest, metadata: PackMetadata, stagedAt staged: String) throws -> BuiltPack {
+    /// - Parameter sealing: the content key to seal the pack with; nil writes it unsealed.
+    mutating func build(_ input: ResolvedManifest, metadata: PackMetadata, stagedAt staged: String, sealing: ContentKey? = nil) throws -> BuiltPack {
         let settledBefore = FileStamp.Timestamp.settledBefore(clock())
         let before = Self.stamps(of: input.files)
+        var writer = self.writer
+        writer.sealing = sealing
         let key = before.map { PackCacheKey.of(metadata: metadata, files: input.files, stamps: $0, writer: writer) }
         if let key, let entry = cache?.entries[key] {
-            switch reusable(entry, metadata: metadata, files: input.files) {
+            switch reusable(entry, metadata: metadata, files: input.files, writer: writer) {
             case .success(let info): return BuiltPack(info: info, staged: nil, cacheKey: key)
             case .failure(let why):
                 warnings.append("publish cache: \(entry.path) cannot be reused (\(why.reason)); packaging \(metadata.assetPackID) again")
@@ -55,10 +60,10 @@ struct PackBuilder {
         }
         let info: PackFileInfo
         do {
-            var writer = self.writer
+            var writer = writer
             writer.digestsFile = true
             let summary = try writer.write(metadata: metadata, files: input.files, to: staged)
-            info = try PackFileInfo(path: staged, sha256: summary.fileSHA256)
+            info = try PackFileInfo(path: staged, sha256: summary.fileSHA256, keys: sealing.map { [$0] } ?? [])
             try afterPackaging?(metadata.assetPackID)
         } catch {
             throw PublishError.io("\(input.path): \(error)")
@@ -90,14 +95,15 @@ struct PackBuilder {
     /// Checks the pack file a cache entry names — its trailer, and its index against the digest
     /// the trailer pins and against what packaging these inputs would write — without reading its
     /// chunks; returns what the catalog needs to describe it.
-    private func reusable(_ entry: PublishCacheEntry, metadata: PackMetadata, files: [SelectedFile]) -> Result<PackFileInfo, Unusable> {
+    private func reusable(_ entry: PublishCacheEntry, metadata: PackMetadata, files: [SelectedFile], writer: PackWriter) -> Result<PackFileInfo, Unusable> {
         func no(_ reason: String) -> Result<PackFileInfo, Unusable> { .failure(Unusable(reason: reason)) }
         guard entry.id == metadata.assetPackID, entry.path == PackFileInfo.repositoryPath(id: entry.id, digest: entry.digest) else {
             return no("the entry does not name the pack's content-addressed path")
         }
         let reader: PackReader
         guard let folder else { return no("there is no repository to reuse it from") }
-        do { reader = try RepositoryPackFile.reader(entry.path, in: folder) } catch { return no("\(error)") }
+        do { reader = try RepositoryPackFile.reader(entry.path, in: folder, keys: keys) } catch { return no("\(error)") }
+        guard reader.keyID == writer.sealing?.keyID else { return no("it is not sealed under the key this publish seals the pack with") }
         let index = reader.index
         guard reader.fileSize == entry.size else { return no("it has \(reader.fileSize) bytes, the cache says \(entry.size)") }
         guard reader.digest == entry.digest, reader.trailer.indexOffset == entry.indexOffset, reader.trailer.indexLength == entry.indexLength else {
@@ -111,6 +117,6 @@ struct PackBuilder {
         return .success(PackFileInfo(metadata: metadata, size: entry.size, installSize: entry.installSize, sha256: entry.sha256,
                                      digest: entry.digest,
                                      index: CatalogIndexLocation(offset: entry.indexOffset, length: entry.indexLength, sha256: entry.digest),
-                                     chunking: index.chunking))
+                                     chunking: index.chunking, keyID: reader.keyID))
     }
 }

@@ -11,9 +11,12 @@ struct PackFileInfo {
     var digest: SHA256Digest
     var index: CatalogIndexLocation
     var chunking: ChunkingParameters
+    /// The content key ID of a sealed pack; nil for an unsealed one.
+    var keyID: SHA256Digest?
 
     init(metadata: PackMetadata, size: UInt64, installSize: UInt64, sha256: SHA256Digest, digest: SHA256Digest,
-         index: CatalogIndexLocation, chunking: ChunkingParameters) {
+         index: CatalogIndexLocation, chunking: ChunkingParameters, keyID: SHA256Digest?) {
+        self.keyID = keyID
         self.metadata = metadata
         self.size = size
         self.installSize = installSize
@@ -25,8 +28,8 @@ struct PackFileInfo {
 
     /// Reads the pack at `path` (a file this publish staged); `sha256` is the file's digest when
     /// known already (hashed as it was written), otherwise the file is read through to compute it.
-    init(path: String, sha256 known: SHA256Digest? = nil) throws {
-        let reader = try PackReader(path: path)
+    init(path: String, sha256 known: SHA256Digest? = nil, keys: [ContentKey] = []) throws {
+        let reader = try PackReader(path: path, keys: keys)
         guard let sha256 = known ?? FileDigest.of(path) else { throw PublishError.io("cannot read \(path)") }
         self.init(reader: reader, sha256: sha256)
     }
@@ -40,6 +43,7 @@ struct PackFileInfo {
         digest = reader.digest
         index = CatalogIndexLocation(offset: reader.trailer.indexOffset, length: reader.trailer.indexLength, sha256: reader.digest)
         chunking = reader.index.chunking
+        keyID = reader.keyID
     }
 
     /// Where a pack file lives in a repository: named by its digest, so that it never changes.
@@ -49,6 +53,6 @@ struct PackFileInfo {
         CatalogPack(id: metadata.assetPackID, version: version, downloadPolicy: metadata.downloadPolicy,
                     language: metadata.language, platforms: metadata.platforms, downloadSize: size,
                     installSize: installSize, path: path, size: size, sha256: sha256, digest: digest,
-                    index: index, chunking: chunking, userInfo: metadata.userInfo)
+                    index: index, chunking: chunking, userInfo: metadata.userInfo, sealed: keyID.map { CatalogSealing(keyID: $0) })
     }
 }

@@ -47,8 +47,40 @@ public struct PublishOptions {
     /// A staged rollout (`--rollout P%`): the new versions go to P % of clients (0…100), the
     /// previous catalog's packs to the others; nil publishes to every client.
     public var rolloutPercent: Int?
+    /// Packs to publish sealed (`--encrypt`, repeatable; docs/PUBLISHING.md, "Paid packs"). A
+    /// pack that already has a key in the key store stays sealed whether named here or not.
+    public var encrypt: Set<String> = []
+    /// Sealed packs that get a new content key (`--rotate-key`): every chunk is sealed again.
+    public var rotateKey: Set<String> = []
+    /// The key store (`--key-store`): required to publish or rotate a sealed pack; created 0600
+    /// when missing, refused with other permissions, never inside the repository.
+    public var keyStorePath: String?
 
     public init(repository: String) { self.repository = repository }
+
+    /// The key store's path, checked to lie outside the repository (links resolved); nil when
+    /// no key store was given.
+    func resolvedKeyStorePath() throws -> String? {
+        guard let path = keyStorePath else {
+            if let id = (encrypt.union(rotateKey)).sorted().first {
+                throw PublishError.invalidOption("--encrypt and --rotate-key \(id) need --key-store FILE: the content keys are kept there")
+            }
+            return nil
+        }
+        func resolved(_ p: String) -> String {
+            let url = URL(fileURLWithPath: p).standardizedFileURL
+            let parent = url.deletingLastPathComponent().path
+            let real = Self.realPath(parent) ?? parent
+            return real == "/" ? "/" + url.lastPathComponent : real + "/" + url.lastPathComponent
+        }
+        let repo = Self.realPath(repository)
+            ?? URL(fileURLWithPath: repository).standardizedFileURL.path
+        let file = resolved(path)
+        guard file != repo, !file.hasPrefix(repo == "/" ? "/" : repo + "/") else {
+            throw PublishError.invalidOption("the key store \(path) would lie inside the repository, which is uploaded and served as is: anyone could read the content keys; put it elsewhere")
+        }
+        return path
+    }
 
     /// The cache beside a repository folder: `site` → `.site.publish-cache.json` in the folder
     /// that holds `site`.
@@ -68,6 +100,12 @@ public struct PublishOptions {
             throw PublishError.invalidOption("the publish cache \(path) would lie inside the repository, which is uploaded and served as is; put it elsewhere")
         }
         return path
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
     }
 }
 

@@ -41,6 +41,7 @@ public struct Publisher {
         let catalogs = RepositoryCatalogs(repository: options.repository, keys: trust.map { $0.everyCatalogKey } ?? [key.publicKey])
         var old = try catalogs.catalog(of: channel)
         var rolloutBase = try Self.rolloutBase(old: old, percent: options.rolloutPercent, channel: channel)
+        let sealing = try contentKeys(ids: inputs.map { $0.manifest!.assetPackID }, old: old)
         var packs = inputs.map { input in
             LintPack(id: input.manifest!.assetPackID, language: input.manifest!.language,
                      downloadPolicy: input.manifest!.downloadPolicy, files: input.files)
@@ -77,9 +78,11 @@ public struct Publisher {
             report.cacheWarnings += [warning].compactMap { $0 }
         }
         var builder = PackBuilder(repository: options.repository, folder: transaction?.folder ?? (try? ConfinedDirectory(root: options.repository)), writer: options.writer, cache: cache, afterPackaging: options.afterPackaging)
+        builder.keys = sealing.all
         var built: [BuiltPack] = []
         for (i, input) in inputs.enumerated() {
-            built.append(try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(staging)/\(i).pack"))
+            built.append(try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(staging)/\(i).pack",
+                                           sealing: sealing.current[input.manifest!.assetPackID]))
             packs[i].compressedSize = built[i].info.size
         }
         report.cacheWarnings += builder.warnings
@@ -94,8 +97,8 @@ public struct Publisher {
         guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
         guard let transaction else { return report }
 
-        try placePackFiles(&plan, built: built, old: old, transaction: transaction)
-        try makePatches(&plan, staging: staging, transaction: transaction, report: &report)
+        try placePackFiles(&plan, built: built, old: old, transaction: transaction, keys: sealing.all)
+        try makePatches(&plan, staging: staging, transaction: transaction, report: &report, keys: sealing.all)
         for i in plan.packs.indices { plan.packs[i].readOrder = options.readOrder[plan.packs[i].id] }
         var catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
                               packs: plan.packs, retired: plan.retired, removed: plan.removed, channel: channel)
@@ -113,7 +116,7 @@ public struct Publisher {
         if let cachePath { recordCache(built, plan: plan, at: cachePath, in: &report) }
         let changed = Set(plan.changes.filter { $0.kind == .updated || $0.kind == .added }.map(\.id))
         if !changed.isEmpty {
-            report.updates = (try? RepositoryUpdates.sizes(repository: options.repository, catalog: catalog, ids: changed)) ?? []
+            report.updates = (try? RepositoryUpdates.sizes(repository: options.repository, catalog: catalog, ids: changed, keys: sealing.all)) ?? []
         }
         let deletions = CatalogCommit.deletable(plan.deletions, keeping: catalog, others: others)
         (report.deletedFiles, report.cleanupWarnings) = deleteRetiredFiles(deletions, transaction: transaction)
@@ -125,7 +128,7 @@ public struct Publisher {
     /// content-addressed path and lists it in the pack's entry. With `--keep 1` no earlier
     /// version is kept, so there is nothing to patch from, and the report says so.
     private func makePatches(_ plan: inout RepositoryPlan, staging: String, transaction: RepositoryTransaction,
-                             report: inout PublishReport) throws {
+                             report: inout PublishReport, keys: [ContentKey]) throws {
         let changed = Set(plan.changes.filter { $0.kind == .updated || $0.kind == .added }.map(\.id))
         guard !changed.isEmpty else { return }
         if options.keep == 1 {
@@ -138,17 +141,20 @@ public struct Publisher {
             let sources = plan.retired.filter { $0.id == entry.id && $0.path.hasSuffix(".pack") && $0.version < entry.version }
             guard !sources.isEmpty else { continue }
             let new: PackReader
-            do { new = try PackReader(path: "\(options.repository)/\(entry.path)") } catch {
+            do { new = try PackReader(path: "\(options.repository)/\(entry.path)", keys: keys) } catch {
                 throw PublishError.io("\(options.repository)/\(entry.path): \(error)")
             }
             var patches: [CatalogPatch] = []
             for (k, source) in sources.sorted(by: { $0.version > $1.version }).enumerated() {
                 let oldPath = "\(options.repository)/\(source.path)"
                 let old: PackReader
-                do { old = try PackReader(path: oldPath) } catch {
+                do { old = try PackReader(path: oldPath, keys: keys) } catch {
                     throw PublishError.io("\(oldPath) (kept version \(source.version) of \(entry.id)): \(error)")
                 }
-                guard old.digest != new.digest, old.index.chunking == new.index.chunking else { continue }
+                // Patches only between versions sealed under the same key (or neither sealed): a
+                // patch frame is sealed under the new version's key and made from the old
+                // version's plaintext, which a client holds only if it could open that version.
+                guard old.digest != new.digest, old.index.chunking == new.index.chunking, old.keyID == new.keyID else { continue }
                 let staged = "\(staging)/patch-\(i)-\(k)"
                 let made: PatchWriter.Result?
                 do { made = try writer.write(old: old, new: new, to: staged) } catch {
@@ -215,7 +221,7 @@ public struct Publisher {
     /// Moves the new pack files into place, or, where a pack's file is already there, checks
     /// and describes the file that is there.
     private func placePackFiles(_ plan: inout RepositoryPlan, built: [BuiltPack], old: Catalog?,
-                                transaction: RepositoryTransaction) throws {
+                                transaction: RepositoryTransaction, keys: [ContentKey]) throws {
         for (i, entry) in plan.packs.enumerated() {
             // A reused pack's file was checked in place, under this publish's lock.
             guard let b = built.first(where: { $0.info.metadata.assetPackID == entry.id }), let staged = b.staged else { continue }
@@ -229,12 +235,12 @@ public struct Publisher {
             // An unchanged pack whose file is in place: the signed old entry describes it (its
             // index is read to make sure, not its chunks). Both reads open the file beneath the
             // repository folder with no link followed.
-            if old?.pack(withID: entry.id) == entry, let reader = try? RepositoryPackFile.reader(entry.path, in: folder),
+            if old?.pack(withID: entry.id) == entry, let reader = try? RepositoryPackFile.reader(entry.path, in: folder, keys: keys),
                reader.fileSize == entry.size, reader.digest == entry.digest { continue }
             // Earlier content coming back (its file was retired but kept): check that the file
             // is the pack its name says, and describe it.
             let existing: PackFileInfo
-            do { existing = try RepositoryPackFile.info(entry.path, in: folder) } catch {
+            do { existing = try RepositoryPackFile.info(entry.path, in: folder, keys: keys) } catch {
                 throw PublishError.io("\(target) is not the pack its name says (\(error)); remove it")
             }
             guard existing.digest == b.info.digest else {
@@ -257,6 +263,45 @@ public struct Publisher {
             }
         }
         return (deleted, warnings)
+    }
+
+    /// The content key of each pack this publish seals, and every key of the key store (to read
+    /// the sealed pack files already in the repository). A pack is sealed when `--encrypt` names
+    /// it, when the key store has a key for it, or when the current catalog lists it sealed (then
+    /// the key store must be given and hold its key, or `--rotate-key` must name it): a paid pack
+    /// never becomes free by a publish that forgot a flag. New keys are saved before any pack is
+    /// written, so that no published pack has a key that is not in the store.
+    private func contentKeys(ids: [String], old: Catalog?) throws -> (current: [String: ContentKey], all: [ContentKey]) {
+        let named = options.encrypt.union(options.rotateKey)
+        if let stray = named.subtracting(ids).sorted().first {
+            throw PublishError.invalidOption("--encrypt/--rotate-key \(stray): no manifest of this publish has that pack ID")
+        }
+        guard let path = try options.resolvedKeyStorePath() else {
+            if let id = ids.first(where: { old?.pack(withID: $0)?.sealed != nil }) {
+                throw PublishError.invalidOption("\(id) is sealed (paid) in the current catalog: pass --key-store FILE with its content key, or it would be published unencrypted")
+            }
+            return ([:], [])
+        }
+        var store: ContentKeyStore
+        do { store = try ContentKeyStore.load(path, missingIsEmpty: true) } catch { throw PublishError.invalidOption("\(error)") }
+        var current: [String: ContentKey] = [:]
+        var changed = false
+        for id in ids {
+            let wasSealed = old?.pack(withID: id)?.sealed
+            guard named.contains(id) || store.currentKey(of: id) != nil || wasSealed != nil else { continue }
+            if let wasSealed, store.key(of: id, keyID: wasSealed.keyID) == nil, !options.rotateKey.contains(id) {
+                throw PublishError.invalidOption("\(id) is sealed in the current catalog under content key \(wasSealed.keyID.hex.prefix(16))…, which \(path) does not hold: use the key store it was published with, or --rotate-key \(id)")
+            }
+            if options.rotateKey.contains(id) || store.currentKey(of: id) == nil {
+                store.setCurrent(.generate(), of: id)
+                changed = true
+            }
+            current[id] = store.currentKey(of: id)
+        }
+        if changed && !options.checkOnly {
+            do { try store.save(to: path) } catch { throw PublishError.io("\(error)") }
+        }
+        return (current, store.allKeys)
     }
 
     /// With a root: the catalog key must be one the newest root names, and a timestamp key that

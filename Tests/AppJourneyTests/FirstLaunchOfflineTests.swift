@@ -29,7 +29,7 @@ import Testing
         #expect(error.lowercased().contains("connect"), "\(error)")
         switch client {
         case .cli: #expect(error.contains("(nothing is installed in \(app.root))"), "\(error)")
-        case .library: #expect(try await !app.manager().assetPackIsAvailableLocally(withID: "Core"))
+        case .library: #expect(try !app.manager().assetPackIsAvailableLocally(withID: "Core"))
         }
         #expect(tree(app.root + "/packs").isEmpty && tree(app.root + "/staging").isEmpty)
         // Status says the network failed, not that the pack is unknown; no file is readable.

@@ -364,7 +364,7 @@ extension ManagerDeliveryTests {
         }
         try await download.value
         for (name, bytes) in files { #expect(fixture.installedFile("Levels", name) == Data(bytes), "\(name)") }
-        #expect(try await manager.contents(at: "f23.bin") == Data(files["f23.bin"]!))
+        #expect(try manager.contents(at: "f23.bin") == Data(files["f23.bin"]!))
         await subject.stop()
     }
 }

@@ -154,7 +154,7 @@ import Testing
         configuration.peers = [sharing.peerURL]
         let manager = try AssetPackManager(configuration: configuration)
         try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Other"))
-        #expect(try await manager.contents(at: "other.bin") == Data(otherBytes))
+        #expect(try manager.contents(at: "other.bin") == Data(otherBytes))
         #expect(await manager.peerBytes == 0)
         let pack = try #require(try other.repository.catalog().pack(withID: "Other"))
         let sent = otherOrigin.accessLog().filter { $0.first == "/" + pack.path }.reduce(UInt64(0)) { $0 + (UInt64($1[2]) ?? 0) }

@@ -34,7 +34,7 @@ import Testing
         #expect(try store.packs(holding: "old.txt") == ["Old"])
         #expect(try store.setPreservationPriority(0.75, of: "Old"))
         #expect(try ClientStore(path: path).installedPack("Old")?.preservationPriority == 0.75)
-        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 3)
+        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 4)
     }
 
     @Test func aVersion2StoreGainsTheTrustTable() throws {
@@ -58,18 +58,18 @@ import Testing
         try store.acceptTrusted(trust, catalogVersion: 8, payload: [3], envelope: [4], channel: nil)
         #expect(try ClientStore(path: path).acceptedTrust() == trust)
         #expect(try store.acceptedCatalog()?.version == 8)
-        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 3)
+        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 4)
     }
 
     @Test func aNewerStoreIsRefused() throws {
         let dir = try TemporaryDirectory("store")
         let path = dir.file("state.sqlite")
-        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 4")
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 5")
         do {
             _ = try ClientStore(path: path)
-            Issue.record("a version-4 store was opened")
+            Issue.record("a version-5 store was opened")
         } catch let AssetPackManagerError.storage(why) {
-            #expect(why.contains("schema version 4") && why.contains("up to 3"), "\(why)")
+            #expect(why.contains("schema version 5") && why.contains("up to 4"), "\(why)")
         }
     }
 }

@@ -69,7 +69,7 @@ import Testing
         let top = try await Assetpack.run(["--help"]).stdout
         let commands = top.split(separator: "\n").drop { $0 != "COMMANDS:" }.dropFirst()
             .prefix { $0.hasPrefix("  ") }.map { String($0.split(separator: " ")[0]) }
-        #expect(commands.count == 30 && ["promote", "rollout", "rollback", "report"].allSatisfy(commands.contains) && commands.contains("rotate") && commands.contains("timestamp") && commands.contains("convert") && commands.contains("agent") && commands.contains("diff"))
+        #expect(commands.count == 31 && ["promote", "rollout", "rollback", "report", "key-server"].allSatisfy(commands.contains) && commands.contains("rotate") && commands.contains("timestamp") && commands.contains("convert") && commands.contains("agent") && commands.contains("diff"))
         for command in commands + ["convert odr", "convert vdf"] {
             let words = command.split(separator: " ").map(String.init)
             let help = try await Assetpack.run(words + ["--help"])

@@ -150,12 +150,16 @@ public struct CatalogPack: Sendable, Equatable, Codable {
     /// The manifest's `userInfo` as canonical JSON text (absent when none; catalogs before it
     /// have none): Apple's `AssetPack.userInfo`.
     public var userInfo: String?
+    /// Present when the pack is sealed (encrypted; pack format version 3): the ID of the content
+    /// key a client must obtain from a key server before it downloads any byte of the pack.
+    public var sealed: CatalogSealing?
 
     public init(id: String, version: Int, downloadPolicy: DownloadPolicy, language: String?, platforms: [Platform],
                 downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64, sha256: SHA256Digest,
                 digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters, patches: [CatalogPatch]? = nil,
-                userInfo: String? = nil) {
+                userInfo: String? = nil, sealed: CatalogSealing? = nil) {
         self.userInfo = userInfo
+        self.sealed = sealed
         self.id = id
         self.version = version
         self.downloadPolicy = downloadPolicy
@@ -174,6 +178,14 @@ public struct CatalogPack: Sendable, Equatable, Codable {
 
     /// The patch file that starts from the version with pack digest `digest`, if any.
     public func patch(from digest: SHA256Digest) -> CatalogPatch? { patches?.first { $0.from == digest } }
+}
+
+/// How a sealed pack is sealed, as the catalog says: which content key opens it.
+public struct CatalogSealing: Sendable, Equatable, Codable {
+    /// `ContentKey.keyID` of the pack's content key (64 hex).
+    public var keyID: SHA256Digest
+
+    public init(keyID: SHA256Digest) { self.keyID = keyID }
 }
 
 /// A patch file as the catalog lists it: which version it starts from, where it lies, and the

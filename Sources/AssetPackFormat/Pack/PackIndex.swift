@@ -49,6 +49,11 @@ public struct PackIndex: Sendable, Equatable {
     /// The pack format version the index is encoded in (`encoded()` keeps it): 2 for packs
     /// written now, 1 for older ones. The model is the same; only the file table's bytes differ.
     public var formatVersion: UInt32
+    /// For a sealed pack (version 3), the content key its index was opened with: its chunk frames
+    /// open with it (`ChunkVerifier`). Not part of the index's bytes or of equality.
+    public var contentKey: ContentKey?
+    /// Whether the pack is sealed (format version 3).
+    public var isSealed: Bool { formatVersion == SealedIndex.formatVersion }
 
     /// Start of each file in the content stream (derived).
     public private(set) var fileOffsets: [UInt64] = []

@@ -35,11 +35,19 @@ extension PackIndex {
     /// rule of the format is enforced here, so a reader that accepts an index can trust it:
     /// chunks lie end to end between the header and the index, sizes are bounded, every chunk is
     /// used, paths are safe, sorted and unique, and no path is both a file and a directory.
-    public static func decode(_ bytes: [UInt8], indexOffset: UInt64) throws(PackError) -> PackIndex {
+    /// A version-3 index (a sealed pack's) is accepted only when `opened` says it came out of a
+    /// sealed index (`SealedIndex.open`) or a store that keeps opened indexes: in a pack file it
+    /// would be a sealed pack's index stored in plaintext.
+    public static func decode(_ bytes: [UInt8], indexOffset: UInt64, opened: Bool = false) throws(PackError) -> PackIndex {
         var r = ByteReader(bytes, context: "index", base: indexOffset)
         guard try r.bytes(8) == PackLayout.indexMagic else { throw .malformed("index", at: indexOffset, "bad index magic") }
         let version = try r.u32()
         guard PackLayout.readableVersions.contains(version) else { throw .unsupportedVersion(version) }
+        guard opened || version != SealedIndex.formatVersion else {
+            throw .malformed("index", at: indexOffset + 8, "declares version 3 (a sealed pack) but is stored in plaintext: a sealed pack's index is always sealed")
+        }
+        // A sealed frame is its zstd frame plus a nonce and a tag.
+        let frameOverhead: UInt64 = version == SealedIndex.formatVersion ? UInt64(SealedFrame.overhead) : 0
         let metaAt = r.offset
         let metaLength = Int(try r.u32())
         let metaBytes = try r.bytes(metaLength)
@@ -73,7 +81,7 @@ extension PackIndex {
             guard c.uncompressedSize > 0, Int(c.uncompressedSize) <= chunking.maximumSize else {
                 throw .malformed("chunk table", at: at, "chunk \(i) declares \(c.uncompressedSize) bytes; chunks hold 1 to \(chunking.maximumSize)")
             }
-            guard c.compressedSize > 0, UInt64(c.compressedSize) <= UInt64(c.uncompressedSize) + UInt64(c.uncompressedSize >> 7) + 512 else {
+            guard c.compressedSize > 0, UInt64(c.compressedSize) <= UInt64(c.uncompressedSize) + UInt64(c.uncompressedSize >> 7) + 512 + frameOverhead else {
                 throw .malformed("chunk table", at: at, "chunk \(i) declares \(c.compressedSize) compressed bytes for \(c.uncompressedSize) uncompressed")
             }
             guard seen.insert(digest).inserted else {

@@ -3,8 +3,9 @@
 public enum PackLayout {
     /// The format version this code writes.
     public static let formatVersion: UInt32 = 2
-    /// The versions this code reads: 1 (a plain file table) and 2 (a compressed, front-coded one).
-    public static let readableVersions: ClosedRange<UInt32> = 1...2
+    /// The versions this code reads: 1 (a plain file table), 2 (a compressed, front-coded one)
+    /// and 3 (a sealed pack: version 2's index, sealed, and sealed chunk frames).
+    public static let readableVersions: ClosedRange<UInt32> = 1...3
     /// `\x89APK\r\n\x1A\n`: the high byte and line endings catch text-mode transfers, as in PNG.
     public static let headerMagic: [UInt8] = [0x89, 0x41, 0x50, 0x4B, 0x0D, 0x0A, 0x1A, 0x0A]
     public static let headerSize = 16

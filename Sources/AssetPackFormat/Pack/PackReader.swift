@@ -9,16 +9,21 @@ public final class PackReader: @unchecked Sendable {
     public let fileSize: UInt64
     private let fd: Int32
 
-    public convenience init(path: String) throws(PackError) {
+    /// The key ID a sealed pack names (its content key), nil for an unsealed pack.
+    public let keyID: SHA256Digest?
+
+    /// Opens the pack at `path`; a sealed pack opens only with its content key among `keys`
+    /// (else `PackError.contentKeyRequired`).
+    public convenience init(path: String, keys: [ContentKey] = []) throws(PackError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .io("cannot open \(path): \(String(cString: strerror(errno)))") }
-        try self.init(adopting: fd, path: path)
+        try self.init(adopting: fd, path: path, keys: keys)
     }
 
     /// Reads the pack open at `fd` (opened by the caller, e.g. confined beneath a folder with no
     /// link followed); the reader owns the descriptor from here on, and closes it on failure too.
     /// `path` only names the file in errors.
-    public init(adopting fd: Int32, path: String) throws(PackError) {
+    public init(adopting fd: Int32, path: String, keys: [ContentKey] = []) throws(PackError) {
         self.path = path
         self.fd = fd
         do {
@@ -44,7 +49,15 @@ public final class PackReader: @unchecked Sendable {
             let indexBytes = try Self.pread(fd, path: path, offset: trailer.indexOffset, count: Int(trailer.indexLength))
             let digest = SHA256Digest.hash(indexBytes)
             guard digest == trailer.indexDigest else { throw PackError.indexDigestMismatch(expected: trailer.indexDigest, actual: digest) }
-            index = try PackIndex.decode(indexBytes, indexOffset: trailer.indexOffset)
+            if version == SealedIndex.formatVersion {
+                let sealed = try SealedIndex.decode(indexBytes, indexOffset: trailer.indexOffset)
+                guard let key = keys.first(where: { $0.keyID == sealed.keyID }) else { throw PackError.contentKeyRequired(keyID: sealed.keyID) }
+                keyID = sealed.keyID
+                index = try sealed.open(with: key, indexOffset: trailer.indexOffset)
+            } else {
+                keyID = nil
+                index = try PackIndex.decode(indexBytes, indexOffset: trailer.indexOffset)
+            }
             guard index.formatVersion == version else {
                 throw PackError.malformed("index", at: trailer.indexOffset + 8, "declares format version \(index.formatVersion) but the header declares \(version)")
             }
@@ -142,6 +155,23 @@ public enum ChunkVerifier {
 
     public static func open(_ frame: UnsafeRawBufferPointer, entry: ChunkEntry, chunkIndex c: Int, index: PackIndex,
                             decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
+        if index.isSealed {
+            guard let key = index.contentKey else { throw .io("chunk \(c) is sealed and the index was opened without a content key") }
+            let plain: [UInt8]
+            do { plain = try SealedFrame.open(frame, purpose: .chunk, key: key) } catch {
+                throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: error.description)
+            }
+            var result: Result<[UInt8], PackError> = .success([])
+            plain.withUnsafeBytes { p in
+                result = Result { () throws(PackError) in try decompressed(p, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) }
+            }
+            return try result.get()
+        }
+        return try decompressed(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
+    }
+
+    private static func decompressed(_ frame: UnsafeRawBufferPointer, entry: ChunkEntry, chunkIndex c: Int, index: PackIndex,
+                                     decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
         let bytes: [UInt8]
         do throws(ZstdError) { bytes = try decompressor.decompress(frame, expectedSize: Int(entry.uncompressedSize)) } catch {
             throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: error.description)

@@ -12,12 +12,15 @@ public enum PatchApplier {
         case frame(ZstdError)
         /// The frame decoded, but to bytes that do not hash to the chunk's digest.
         case resultMismatch(SHA256Digest)
+        /// A sealed pack's patch frame did not open under the pack's content key (tampered).
+        case unsealing(SealedFrame.Failure)
 
         public var description: String {
             switch self {
             case .baseMismatch: return "its base is not the one the patch was made against"
             case .frame(let e): return "the patch frame is unusable: \(e)"
             case .resultMismatch(let d): return "the patched bytes hash to \(d.hex.prefix(16))…, not the chunk's digest"
+            case .unsealing(let e): return "the sealed patch frame does not open: \(e)"
             }
         }
     }
@@ -29,8 +32,19 @@ public enum PatchApplier {
     /// result does not match (or the frame does not decode), to say why: hashing every base up
     /// front would cost several times the chunk for nothing on the usual path, and a wrong base
     /// can only give a wrong result, never more bytes than the chunk.
+    /// - Parameter key: the content key of a sealed pack, whose patch frames are sealed (purpose
+    ///   `patch`); the frame is opened with it first.
     public static func apply(_ frame: UnsafeRawBufferPointer, base: [UInt8], entry: PatchEntry, chunkDigest: SHA256Digest,
-                             decompressor: ZstdDecompressor) throws(Failure) -> [UInt8] {
+                             decompressor: ZstdDecompressor, key: ContentKey? = nil) throws(Failure) -> [UInt8] {
+        if let key {
+            let plain: [UInt8]
+            do { plain = try SealedFrame.open(frame, purpose: .patch, key: key) } catch { throw .unsealing(error) }
+            var result: Result<[UInt8], Failure> = .success([])
+            plain.withUnsafeBytes { p in
+                result = Result { () throws(Failure) in try apply(p, base: base, entry: entry, chunkDigest: chunkDigest, decompressor: decompressor) }
+            }
+            return try result.get()
+        }
         guard base.count == Int(entry.baseLength) else { throw .baseMismatch }
         func baseIsRight() -> Bool { SHA256Digest.hash(base) == entry.baseDigest }
         let decoded: Result<[UInt8], ZstdError> = base.withUnsafeBytes { b in

@@ -30,6 +30,6 @@ public enum PatchLayout {
     /// The largest frame a patch for a chunk of `size` bytes may be: the bound a pack holds its
     /// own frames to (a patch larger than the chunk's frame is never stored).
     public static func maximumFrameSize(forChunkOf size: UInt32) -> UInt64 {
-        UInt64(size) + UInt64(size) / 128 + 512
+        UInt64(size) + UInt64(size) / 128 + 512 + UInt64(SealedFrame.overhead)
     }
 }

@@ -34,6 +34,13 @@ public struct PackWriter {
     /// The pack format version to write: the current one; tests write version 1 to check that
     /// older packs still read and install.
     package var formatVersion = PackLayout.formatVersion
+    /// When set, the pack is written sealed (format version 3, docs/FORMAT.md "Sealed packs"):
+    /// every chunk frame and the index sealed with AES-256-GCM under this content key.
+    public var sealing: ContentKey? {
+        didSet {
+            if sealing != nil { formatVersion = SealedIndex.formatVersion } else if oldValue != nil { formatVersion = PackLayout.formatVersion }
+        }
+    }
 
     public init() {}
 
@@ -48,6 +55,7 @@ public struct PackWriter {
     /// Threads and block size do not change the output.
     public var outputIdentity: String {
         "pack-format \(formatVersion) writer \(Self.revision) zstd \(ZSTD_versionNumber()) level \(compressionLevel)"
+            + (sealing.map { " sealed \($0.keyID.hex)" } ?? "")
     }
 
     public func write(metadata: PackMetadata, files: [SelectedFile], to destination: String) throws -> PackSummary {
@@ -68,7 +76,7 @@ public struct PackWriter {
         let inFlight = workers * 2 + 1
         let capacity = max(blockSize, 2 * parameters.maximumSize)
         let input = BlockPool(count: inFlight + 1, capacity: capacity)
-        let pipeline = PackPipeline(out: out, level: compressionLevel, workers: workers,
+        let pipeline = PackPipeline(out: out, level: compressionLevel, sealing: sealing, workers: workers,
                                     output: BlockPool(count: inFlight, capacity: ZSTD_compressBound(capacity) + 64 << 10),
                                     input: input)
         var segmenter = ChunkSegmenter(parameters: parameters, pool: input) { batch in
@@ -106,7 +114,7 @@ public struct PackWriter {
         let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence,
                               files: files.map { FileEntry(path: $0.packPath, mode: $0.mode & 0o777, size: $0.size) },
                               formatVersion: formatVersion)
-        let indexBytes = index.encoded()
+        let indexBytes = sealing.map { SealedIndex.seal(index, key: $0) } ?? index.encoded()
         let indexOffset = pipeline.offset
         let trailer = PackTrailer(indexOffset: indexOffset, indexLength: UInt64(indexBytes.count), indexDigest: SHA256Digest.hash(indexBytes),
                                   formatVersion: formatVersion)
@@ -134,6 +142,7 @@ private final class PackPipeline: @unchecked Sendable {
     private let group = DispatchGroup()
     private let lock = NSLock()
     private var compressors: [ZstdCompressor]
+    private let sealing: ContentKey?
     private let compressorSlots: DispatchSemaphore
     private let outputPool: BlockPool
     private let inputPool: BlockPool
@@ -147,8 +156,9 @@ private final class PackPipeline: @unchecked Sendable {
     private var known: [SHA256Digest: UInt32] = [:]
     private(set) var offset = UInt64(PackLayout.headerSize)
 
-    init(out: AtomicFile, level: Int32, workers: Int, output: BlockPool, input: BlockPool) {
+    init(out: AtomicFile, level: Int32, sealing: ContentKey?, workers: Int, output: BlockPool, input: BlockPool) {
         self.out = out
+        self.sealing = sealing
         compressors = (0..<workers).map { _ in ZstdCompressor(level: level) }
         compressorSlots = DispatchSemaphore(value: workers)
         outputPool = output
@@ -177,8 +187,16 @@ private final class PackPipeline: @unchecked Sendable {
             var position = 0
             for length in batch.lengths {
                 let bytes = batch.block.slice(position, length)
-                let room = UnsafeMutableRawBufferPointer(start: output.base + output.count, count: output.capacity - output.count)
-                let n = compressor.compress(bytes, into: room)
+                let reserve = sealing == nil ? 0 : SealedFrame.nonceSize
+                let room = UnsafeMutableRawBufferPointer(start: output.base + output.count + reserve, count: output.capacity - output.count - (sealing == nil ? 0 : SealedFrame.overhead))
+                var n = compressor.compress(bytes, into: room)
+                if let sealing {
+                    // Sealed in place: the nonce goes before the frame, the tag after it.
+                    let frame = UnsafeRawBufferPointer(start: room.baseAddress!, count: n)
+                    SealedFrame.seal(frame, purpose: .chunk, key: sealing,
+                                     into: UnsafeMutableRawBufferPointer(start: output.base + output.count, count: n + SealedFrame.overhead))
+                    n += SealedFrame.overhead
+                }
                 results.append(Compressed(digest: SHA256Digest.hash(bytes), size: length, frameOffset: output.count, frameLength: n))
                 output.count += n
                 position += length

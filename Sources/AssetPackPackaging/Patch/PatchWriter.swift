@@ -178,7 +178,9 @@ public struct PatchWriter: Sendable {
         let entry = new.index.chunks[candidate.chunk]
         let chunk = try new.chunk(candidate.chunk, using: decompressor)
         let base = try Self.streamBytes(old, candidate.base, decompressor: decompressor)
-        let frame = chunk.withUnsafeBytes { c in base.withUnsafeBytes { b in compressor.compress(c, prefix: b, level: level) } }
+        var frame = chunk.withUnsafeBytes { c in base.withUnsafeBytes { b in compressor.compress(c, prefix: b, level: level) } }
+        // A sealed pack's patch frames are sealed like its chunk frames (purpose `patch`).
+        if let key = new.index.contentKey { frame = SealedFrame.seal(frame, purpose: .patch, key: key) }
         guard frame.count < Int(entry.compressedSize) else { return nil }
         return PatchFrame(frame: frame, baseDigest: SHA256Digest.hash(base))
     }

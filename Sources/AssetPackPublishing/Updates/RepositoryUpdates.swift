@@ -10,7 +10,7 @@ public enum RepositoryUpdates {
     ///   - to: to this pack version (which must be kept); nil for the current one.
     ///   - ids: only these packs; nil for every pack.
     public static func sizes(repository: String, catalog: Catalog, from: Int? = nil, to: Int? = nil,
-                             ids: Set<String>? = nil) throws -> [UpdateSize] {
+                             ids: Set<String>? = nil, keys: [ContentKey] = []) throws -> [UpdateSize] {
         var out: [UpdateSize] = []
         for pack in catalog.packs where ids?.contains(pack.id) ?? true {
             let kept = catalog.retired.filter { $0.id == pack.id && $0.path.hasSuffix(".pack") }
@@ -21,9 +21,9 @@ public enum RepositoryUpdates {
             } else {
                 (targetPath, targetVersion) = (pack.path, pack.version)
             }
-            let new = try reader(repository, targetPath)
+            let new = try reader(repository, targetPath, keys)
             for source in kept.sorted(by: { $0.version > $1.version }) where source.version < targetVersion && (from == nil || source.version == from) {
-                let old = try reader(repository, source.path)
+                let old = try reader(repository, source.path, keys)
                 var table: PatchTable?
                 var tableLength: UInt64 = 0
                 if targetVersion == pack.version, let patch = pack.patch(from: old.digest) {
@@ -37,8 +37,8 @@ public enum RepositoryUpdates {
         return out
     }
 
-    private static func reader(_ repository: String, _ path: String) throws -> PackReader {
-        do { return try PackReader(path: "\(repository)/\(path)") } catch { throw PublishError.io("\(repository)/\(path): \(error)") }
+    private static func reader(_ repository: String, _ path: String, _ keys: [ContentKey]) throws -> PackReader {
+        do { return try PackReader(path: "\(repository)/\(path)", keys: keys) } catch { throw PublishError.io("\(repository)/\(path): \(error)") }
     }
 
     /// The table of a patch file the catalog lists, checked against the catalog's SHA-256.

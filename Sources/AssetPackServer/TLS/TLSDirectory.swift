@@ -32,10 +32,13 @@ public struct TLSDirectory: Sendable {
     /// the repository at `repository`. Refuses (`TLSError.insideRepository`, before creating
     /// anything) a folder that is the repository or inside it, symbolic links resolved: the
     /// server would publish the private keys.
-    public static func prepare(at path: String, host: String, serving repository: String) throws(TLSError) -> TLSDirectory {
-        let root = resolved(repository), folder = resolved(path)
-        if folder == root || folder.hasPrefix(root == "/" ? "/" : root + "/") {
-            throw .insideRepository(folder: path, repository: repository)
+    /// `repository` is nil for a server of no repository (`assetpack key-server`).
+    public static func prepare(at path: String, host: String, serving repository: String?) throws(TLSError) -> TLSDirectory {
+        if let repository {
+            let root = resolved(repository), folder = resolved(path)
+            if folder == root || folder.hasPrefix(root == "/" ? "/" : root + "/") {
+                throw .insideRepository(folder: path, repository: repository)
+            }
         }
         do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) } catch {
             throw .file(path, "cannot create the folder: \(error.localizedDescription)")

@@ -26,8 +26,15 @@ public struct AssetPack: Sendable, Hashable, Identifiable, CustomStringConvertib
     public var downloadPolicy: DownloadPolicy
     /// The platforms the pack's manifest names (at least one; iPadOS counts as iOS).
     public var platforms: [Platform]
+    /// True for a paid (sealed) pack: its files are encrypted in the repository and it installs
+    /// only with a content key from the key server, for an entitlement token
+    /// (`Configuration.entitlementProvider`). Not in Apple's `AssetPack`.
+    public var requiresEntitlement: Bool { contentKeyID != nil }
+    /// The content key a sealed pack's version is sealed under (the catalog's `sealed.keyID`).
+    var contentKeyID: SHA256Digest?
 
     init(_ p: CatalogPack) {
+        contentKeyID = p.sealed?.keyID
         id = p.id
         version = p.version
         downloadSize = Int(clamping: p.downloadSize)
@@ -69,10 +76,14 @@ public struct AssetPack: Sendable, Hashable, Identifiable, CustomStringConvertib
         public static let downloading = Status(rawValue: 1 << 5)
         /// Some version is installed.
         public static let downloaded = Status(rawValue: 1 << 6)
+        /// A paid (sealed) pack whose content key for this version the client does not hold:
+        /// downloading it needs an entitlement (a token the key server accepts). Not in Apple's
+        /// `AssetPack.Status`.
+        public static let requiresEntitlement = Status(rawValue: 1 << 7)
 
         static let names: [(Status, String)] = [(.downloadAvailable, "downloadAvailable"), (.updateAvailable, "updateAvailable"),
                                                 (.upToDate, "upToDate"), (.outOfDate, "outOfDate"), (.obsolete, "obsolete"),
-                                                (.downloading, "downloading"), (.downloaded, "downloaded")]
+                                                (.downloading, "downloading"), (.downloaded, "downloaded"), (.requiresEntitlement, "requiresEntitlement")]
         /// The names of the statuses in the set (`"downloaded"`, `"upToDate"`…), in declaration order.
         public var names: [String] { Self.names.filter { contains($0.0) }.map(\.1) }
         /// The names joined with `, `; `[]` for the empty set.

@@ -36,7 +36,9 @@ extension AssetPackManager {
         admitting[pack.id] = pack
         do {
             defer { admitting[pack.id] = nil }
-            index = try await verifiedIndex(entry)
+            // A sealed pack's key first: without an entitlement nothing of the pack is fetched.
+            let contentKey = try await contentKey(for: entry)
+            index = try await verifiedIndex(entry, contentKey: contentKey)
         } catch is CancellationError { throw CancellationError() } catch { throw refused(error) }
         if try await joinDownload(assetPack.id) { return }
         if let installed = try store.installedPack(entry.id), installed.digest == entry.digest { return }
@@ -51,7 +53,10 @@ extension AssetPackManager {
         guard let key = waiters.register() else { throw CancellationError() }
         let task = Task {
             let outcome: Result<Void, any Error>
-            do { try await install(entry, index: index.bytes, cancellation: flag, waiters: waiters); outcome = .success(()) } catch { outcome = .failure(error) }
+            do {
+                try await install(entry, index: index.bytes, contentKey: index.index.contentKey, cancellation: flag, waiters: waiters)
+                outcome = .success(())
+            } catch { outcome = .failure(error) }
             // Gone from the table before anyone hears the outcome: whoever asks next starts afresh.
             if inFlight[entry.id]?.waiters === waiters { inFlight[entry.id] = nil }
             waiters.complete(outcome)
@@ -101,14 +106,16 @@ extension AssetPackManager {
     /// The pack's index, from its staging folder or the network, checked against the catalog's
     /// figures (`CatalogIndexAgreement`). Callers admitting the same pack share one fetch; a
     /// cancelled caller leaves at once, and the fetch stops when every caller has left.
-    func verifiedIndex(_ entry: CatalogPack) async throws -> FetchedIndex {
+    func verifiedIndex(_ entry: CatalogPack, contentKey: ContentKey?) async throws -> FetchedIndex {
         let key = "\(entry.id) \(entry.digest.hex)"
         if let running = indexFetches[key], let k = running.register() { return try await running.wait(k) }
         let flag = CancellationFlag()
         let waiters = WaiterGroup<FetchedIndex>(onAbandoned: { flag.cancel() })
         guard let k = waiters.register() else { throw CancellationError() }
         indexFetches[key] = waiters
-        let fetch = PackIndexFetch(pack: entry, client: client)
+        var keyed = PackIndexFetch(pack: entry, client: client)
+        keyed.contentKey = contentKey
+        let fetch = keyed
         let stagedPath = StorageLayout.stagedIndex(layout.stagingDirectory(id: entry.id, digest: entry.digest))
         let root = self.root
         Task {
@@ -128,7 +135,8 @@ extension AssetPackManager {
         return try await waiters.wait(k)
     }
 
-    private func install(_ entry: CatalogPack, index: [UInt8], cancellation flag: CancellationFlag, waiters: WaiterGroup<Void>) async throws {
+    private func install(_ entry: CatalogPack, index: [UInt8], contentKey: ContentKey?, cancellation flag: CancellationFlag,
+                         waiters: WaiterGroup<Void>) async throws {
         let pack = AssetPack(entry)
         let previousPack = try store.installedPack(entry.id)
         let base = previousPack?.digest.hex ?? ""
@@ -144,7 +152,7 @@ extension AssetPackManager {
         defer { pauses.unregister(entry.id, flag) }
         broadcaster.send(.began(pack))
         var previous: PackInstaller.Previous?
-        if let p = previousPack, let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset) {
+        if let p = previousPack, let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset, opened: true) {
             previous = PackInstaller.Previous(index: index, directory: try layout.checkedInstallDirectory(p.directory, id: p.id), digest: p.digest)
         }
         let broadcaster = self.broadcaster
@@ -157,6 +165,7 @@ extension AssetPackManager {
         installer.seedFolders = configuration.seedFolders
         installer.seedLimits = configuration.seedScanLimits
         deliveries[entry.id] = (installer.sources, entry.version)
+        installer.contentKey = contentKey
         do {
             // `remove(assetPackWithID:)` cancels this task; the waiters' leaving sets the flag.
             let index = try await withTaskCancellationHandler {
@@ -211,6 +220,9 @@ extension AssetPackManager {
                                               downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,
                                               indexBytes: index.encoded(), indexOffset: entry.index.offset),
                                 paths: index.files.map(\.path))
+        // Keys are kept for the installed version only: the next update sealed under the same
+        // key needs no key server, and a rotated key's predecessor is dropped.
+        try store.keepContentKey(entry.sealed?.keyID, of: entry.id)
         if let previous, previous.directory != directory, let old = try? layout.checkedInstallDirectory(previous.directory, id: previous.id) {
             retired.retire(old)
         }

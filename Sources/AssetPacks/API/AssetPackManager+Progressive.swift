@@ -66,7 +66,7 @@ extension AssetPackManager {
             let version = "\(entry.id) \(entry.digest.hex)"
             let fetched: FetchedIndex
             if let known = progressiveIndexes[version] { fetched = known } else {
-                fetched = try await verifiedIndex(entry)
+                fetched = try await verifiedIndex(entry, contentKey: try await contentKey(for: entry))
                 // Kept for the next reads of this version (dropped when the pack is installed or removed).
                 progressiveIndexes = progressiveIndexes.filter { !$0.key.hasPrefix(entry.id + " ") }
                 progressiveIndexes[version] = fetched

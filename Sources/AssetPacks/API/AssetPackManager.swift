@@ -209,6 +209,7 @@ public actor AssetPackManager {
         var status: AssetPack.Status = []
         let pending = try store.pendingDownload(assetPack.id)
         if inFlight[assetPack.id] != nil || pending != nil { status.insert(.downloading) }
+        if try !holdsContentKey(assetPack) { status.insert(.requiresEntitlement) }
         guard let installed = try store.installedPack(assetPack.id) else { return status.union(.downloadAvailable) }
         status.insert(.downloaded)
         // The same content under another version number (a channel that numbered it otherwise)

@@ -54,6 +54,18 @@ public enum AssetPackManagerError: Error, LocalizedError, CustomStringConvertibl
     /// The download was stopped for every caller (by `remove(assetPackWithID:)`). A caller whose
     /// own task is cancelled gets `CancellationError` instead.
     case cancelled
+    /// A paid (sealed) pack, and the client holds no content key for its version and has no
+    /// entitlement to ask the key server with (no `entitlementProvider`, no `keyServerURL`, or the
+    /// provider had no token). Nothing of the pack was downloaded. Not in Apple's API.
+    case entitlementRequired(AssetPack)
+    /// The key server refused the entitlement for this pack: the reason it gave (unknown,
+    /// expired or revoked token, a token for other packs, too many requests). Nothing of the
+    /// pack was downloaded.
+    case entitlementRejected(AssetPack, reason: String)
+    /// The key server could not be reached or answered something other than a key or a refusal
+    /// (a key for another pack included): why. Nothing of the pack was downloaded; other packs
+    /// are unaffected.
+    case keyServer(AssetPack, String)
 
     /// One line for a person: what failed, naming the pack, path, limit or host involved.
     public var description: String {
@@ -82,6 +94,11 @@ public enum AssetPackManagerError: Error, LocalizedError, CustomStringConvertibl
         case let .storageRootInUse(root, pid, waited):
             let holder = pid.map { "process \($0)" } ?? "another process"
             return "the storage root \(root) is in use by \(holder) (its \(StorageLayout(root: root).lock) is locked); waited \(waited): one manager per root at a time"
+        case .entitlementRequired(let pack):
+            return "\(pack.id) is a paid pack: it needs an entitlement (a token the key server accepts) and none is configured; nothing was downloaded"
+        case let .entitlementRejected(pack, reason):
+            return "\(pack.id): the key server refused the entitlement: \(reason); nothing was downloaded"
+        case let .keyServer(pack, why): return "\(pack.id): no content key from the key server: \(why); nothing was downloaded"
         case .cancelled: return "cancelled"
         }
     }

@@ -98,6 +98,16 @@ extension AssetPackManager {
         /// rollback floor is kept per channel. Not in Apple's API (TestFlight and App Store
         /// versions play this part there).
         public var channel: String?
+        /// Paid (sealed) packs: asked for the entitlement token of a sealed pack — a purchase
+        /// receipt, a subscription token, whatever the key server's backend checks — when the
+        /// client holds no content key for the pack's version. Throwing (or nil) means the user
+        /// has none: the download fails with `entitlementRequired` before any pack byte moves.
+        /// No Apple counterpart (Apple gates through StoreKit on its own hosting).
+        public var entitlementProvider: (@Sendable (AssetPack) async throws -> String)?
+        /// The key server (`assetpack key-server`) that turns a token into a pack's content key:
+        /// an `https://` URL, or `http://` on a loopback address only (keys never travel in clear
+        /// over a network).
+        public var keyServerURL: String?
 
         /// A configuration with these values; everything but the repository, the key and the
         /// root has a default (no limits, every host, the system's CAs and languages, libcurl).

@@ -23,10 +23,18 @@ public struct RootSettings: Sendable, Equatable {
     public var seedFolders: [String]
     /// `Configuration.peers` (empty: none).
     public var peers: [String] = []
+    /// `Configuration.keyServerURL`: where paid packs' content keys come from.
+    public var keyServerURL: String?
+    /// The entitlement token the command-line client presents to the key server for every paid
+    /// pack (`--entitlement`). Kept in `ROOT/entitlement`, mode 0600, not in the database.
+    public var entitlementToken: String?
 
     /// Settings with these values (all empty by default).
     public init(repositoryURLs: [String] = [], publicKey: String? = nil, rootKey: String? = nil, rootFile: String? = nil, caFile: String? = nil,
-                storageBudget: UInt64? = nil, channel: String? = nil, seedFolders: [String] = [], peers: [String] = []) {
+                storageBudget: UInt64? = nil, channel: String? = nil, seedFolders: [String] = [], peers: [String] = [],
+                keyServerURL: String? = nil, entitlementToken: String? = nil) {
+        self.keyServerURL = keyServerURL
+        self.entitlementToken = entitlementToken
         self.repositoryURLs = repositoryURLs
         self.publicKey = publicKey
         self.rootKey = rootKey
@@ -48,7 +56,15 @@ public struct RootSettings: Sendable, Equatable {
                             publicKey: try store.setting("publicKey"), rootKey: try store.setting("rootKey"), rootFile: try store.setting("rootFile"), caFile: try store.setting("caFile"),
                             storageBudget: try store.setting("storageBudget").flatMap { UInt64($0) }, channel: try store.setting("channel"),
                             seedFolders: (try store.setting("seedFolders"))?.split(separator: "\n").map(String.init) ?? [],
-                            peers: (try store.setting("peers"))?.split(separator: "\n").map(String.init) ?? [])
+                            peers: (try store.setting("peers"))?.split(separator: "\n").map(String.init) ?? [],
+                            keyServerURL: try store.setting("keyServer"), entitlementToken: try loadToken(layout))
+    }
+
+    private static func loadToken(_ layout: StorageLayout) throws -> String? {
+        let root = try layout.openRoot()
+        guard let bytes = try StorageLayout.confined({ () throws(ConfinementError) in try root.contents(of: layout.entitlementFile) }) else { return nil }
+        let token = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return token.isEmpty ? nil : token
     }
 
     /// Saves the settings in the root at `path` (creating it), replacing what it held; an empty
@@ -66,6 +82,15 @@ public struct RootSettings: Sendable, Equatable {
         try store.setSetting("channel", ChannelName.normalized(channel))
         try store.setSetting("seedFolders", seedFolders.isEmpty ? nil : seedFolders.joined(separator: "\n"))
         try store.setSetting("peers", peers.isEmpty ? nil : peers.joined(separator: "\n"))
+        try store.setSetting("keyServer", keyServerURL)
+        let root = try layout.openRoot()
+        try StorageLayout.confined { () throws(ConfinementError) in
+            if let entitlementToken {
+                try root.write(Array((entitlementToken + "\n").utf8), to: layout.entitlementFile, mode: 0o600)
+            } else {
+                try root.removeTree(layout.entitlementFile)
+            }
+        }
     }
 
     /// The trust these settings configure, for `Configuration`: `publicKey`, `rootKey` and

@@ -77,6 +77,9 @@ extension AgentErrorBody {
         case .storage(let why): status = 507; body.kind = "storage"; body.reason = why
         case .invalidConfiguration(let why): status = 500; body.kind = "invalidConfiguration"; body.reason = why
         case let .channelNotFound(channel, url): status = 404; body.kind = "channelNotFound"; body.reason = channel; body.url = url
+        case .entitlementRequired(let pack): status = 403; body.kind = "entitlementRequired"; body.assetPackID = pack.id
+        case let .entitlementRejected(pack, reason): status = 403; body.kind = "entitlementRejected"; body.assetPackID = pack.id; body.reason = reason
+        case let .keyServer(pack, why): status = 502; body.kind = "keyServer"; body.assetPackID = pack.id; body.reason = why
         case .storageRootInUse: status = 500
         }
         return (status, body)

@@ -11,6 +11,8 @@ struct PackIndexFetch {
     let client: RepositoryClient
     /// Attempts at an index that keeps arriving damaged before the install fails.
     var attempts = 3
+    /// The content key of a sealed pack (the catalog's `sealed`), which opens its index.
+    var contentKey: ContentKey?
 
     /// The index's bytes and the index: `staged` (the staging folder's copy, read through the
     /// confined root) when it hashes to the catalog's digest, else fetched. `fetched` is how many
@@ -55,8 +57,28 @@ struct PackIndexFetch {
     /// `bytes` decoded as the pack's index and checked against the catalog's figures.
     func checked(_ bytes: [UInt8]) throws -> PackIndex {
         let index: PackIndex
-        do { index = try PackIndex.decode(bytes, indexOffset: pack.index.offset) } catch {
-            throw AssetPackManagerError.verification("\(pack.path): \(error)")
+        let sealed = SealedIndex.isSealed(bytes)
+        if let sealing = pack.sealed {
+            guard sealed else {
+                throw AssetPackManagerError.verification("\(pack.path): the catalog says the pack is sealed but its index is plaintext: a sealed pack's index is never stored in plaintext; refused")
+            }
+            guard let contentKey, contentKey.keyID == sealing.keyID else { throw AssetPackManagerError.entitlementRequired(AssetPack(pack)) }
+            do {
+                let region = try SealedIndex.decode(bytes, indexOffset: pack.index.offset)
+                guard region.keyID == sealing.keyID else {
+                    throw PackError.malformed("sealed index", at: pack.index.offset + 16, "names key \(region.keyID.hex.prefix(16))…, the catalog \(sealing.keyID.hex.prefix(16))…")
+                }
+                index = try region.open(with: contentKey, indexOffset: pack.index.offset)
+            } catch {
+                throw AssetPackManagerError.verification("\(pack.path): \(error)")
+            }
+        } else {
+            guard !sealed else {
+                throw AssetPackManagerError.verification("\(pack.path): the index is sealed but the catalog does not say the pack is; refused")
+            }
+            do { index = try PackIndex.decode(bytes, indexOffset: pack.index.offset) } catch {
+                throw AssetPackManagerError.verification("\(pack.path): \(error)")
+            }
         }
         try CatalogIndexAgreement.check(pack, index: index)
         return index

@@ -38,6 +38,8 @@ final class PackInstaller: @unchecked Sendable {
     /// The index's bytes when the caller has already fetched and checked them (they are saved
     /// in the staging folder instead of being fetched again).
     var checkedIndex: [UInt8]?
+    /// The content key of a sealed pack.
+    var contentKey: ContentKey?
     /// Attempts at a chunk that keeps arriving corrupt before the install fails.
     var chunkAttempts = 3
     /// Folders whose files may hold chunks of the pack (`Configuration.seedFolders`).
@@ -262,7 +264,8 @@ final class PackInstaller: @unchecked Sendable {
 
     private func loadIndex() throws -> PackIndex {
         let path = StorageLayout.stagedIndex(staging)
-        let fetch = PackIndexFetch(pack: pack, client: client, attempts: chunkAttempts)
+        var fetch = PackIndexFetch(pack: pack, client: client, attempts: chunkAttempts)
+        fetch.contentKey = contentKey
         if let bytes = checkedIndex, SHA256Digest.hash(bytes) == pack.digest {
             let index = try fetch.checked(bytes)
             let saved = try StorageLayout.confined { () throws(ConfinementError) in try root.contents(of: path) }

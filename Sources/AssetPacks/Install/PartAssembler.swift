@@ -114,11 +114,11 @@ final class PartAssembler: @unchecked Sendable {
                 let size = Int(entry.frameSize)
                 // The base as it stands in the installed files: missing or modified → nil.
                 let base = previous?.read(offset: entry.baseOffset, length: Int(entry.baseLength))
-                let decompressor = self.decompressor, digest = index.chunks[c].digest
+                let decompressor = self.decompressor, digest = index.chunks[c].digest, key = index.contentKey
                 guard let spool, let outcome = try spool.withBytes(at: d, length: size, cancellation: cancellation, { frame -> Result<[UInt8], PatchApplier.Failure> in
                     guard let base else { return .failure(.baseMismatch) }
                     return Result { () throws(PatchApplier.Failure) in
-                        try PatchApplier.apply(frame, base: base, entry: entry, chunkDigest: digest, decompressor: decompressor)
+                        try PatchApplier.apply(frame, base: base, entry: entry, chunkDigest: digest, decompressor: decompressor, key: key)
                     }
                 }) else {
                     throw AssetPackManagerError.storage("the bytes at download offset \(d) of part \(part.sequences) were let go before they were placed")

@@ -53,7 +53,7 @@ struct AcceptedTrust: Sendable, Equatable {
 /// moment leaves it consistent: settings, the last accepted catalog, installed packs, the merged
 /// namespace, and downloads in progress. Schema: docs/FORMAT.md, "Client store".
 final class ClientStore: @unchecked Sendable {
-    static let schemaVersion: Int64 = 3
+    static let schemaVersion: Int64 = 4
     static let defaultPreservationPriority = 0.5
     private let db: SQLiteDatabase
 
@@ -87,6 +87,8 @@ final class ClientStore: @unchecked Sendable {
                 anchor TEXT NOT NULL, root_version INTEGER NOT NULL, root BLOB NOT NULL,
                 timestamp_version INTEGER NOT NULL, timestamp BLOB NOT NULL, timestamp_expires INTEGER NOT NULL,
                 checked_at INTEGER NOT NULL);
+            CREATE TABLE IF NOT EXISTS content_keys (
+                pack_id TEXT NOT NULL, key_id TEXT NOT NULL, key BLOB NOT NULL, PRIMARY KEY (pack_id, key_id));
             CREATE TABLE IF NOT EXISTS downloads (
                 id TEXT PRIMARY KEY, version INTEGER NOT NULL, digest TEXT NOT NULL, staging TEXT NOT NULL,
                 base TEXT NOT NULL, started_at INTEGER NOT NULL);
@@ -239,6 +241,26 @@ final class ClientStore: @unchecked Sendable {
             }
             try db.query("DELETE FROM downloads WHERE id = ?1", [.text(pack.id)])
         }
+    }
+
+    // MARK: Content keys
+
+    /// The cached content key of pack `id` with `keyID`, if any.
+    func contentKey(of id: String, keyID: SHA256Digest) throws -> ContentKey? {
+        guard let bytes = try db.query("SELECT key FROM content_keys WHERE pack_id = ?1 AND key_id = ?2", [.text(id), .text(keyID.hex)])
+            .first?.first?.bytes, let key = ContentKey(bytes: bytes), key.keyID == keyID else { return nil }
+        return key
+    }
+
+    /// Caches `key` for pack `id`.
+    func cacheContentKey(_ key: ContentKey, of id: String) throws {
+        try db.query("INSERT OR REPLACE INTO content_keys(pack_id, key_id, key) VALUES (?1, ?2, ?3)",
+                     [.text(id), .text(key.keyID.hex), .blob(key.bytes)])
+    }
+
+    /// Keeps only the content key `keyID` of pack `id` (the installed version's); nil drops all.
+    func keepContentKey(_ keyID: SHA256Digest?, of id: String) throws {
+        try db.query("DELETE FROM content_keys WHERE pack_id = ?1 AND key_id != ?2", [.text(id), .text(keyID?.hex ?? "")])
     }
 
     func removeInstalled(_ id: String) throws {

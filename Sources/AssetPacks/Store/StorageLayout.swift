@@ -43,10 +43,13 @@ package struct StorageLayout: Sendable {
     /// Downloads of earlier client versions kept their frames in `segment-<n>` files.
     private static let obsoleteSegmentPrefix = "segment-"
     private static let agentSocketName = "agent.sock"
+    private static let entitlementName = "entitlement"
     private static let agentDatabaseName = "agent.sqlite"
 
     /// The storage lock (`StorageLock`).
     var lock: String { absolute(Self.lockName) }
+    /// The command-line client's entitlement token for paid packs (mode 0600), relative to the root.
+    var entitlementFile: String { Self.entitlementName }
     /// The storage lock, relative to the root.
     var lockFile: String { Self.lockName }
     /// The folder of installed packs, relative to the root.

@@ -109,4 +109,59 @@ static inline int ccrypto_ed25519_read_private_pem(const void *pem, size_t len, 
     ERR_clear_error();
     return result;
 }
+// MARK: AES-256-GCM, HMAC-SHA-256 and random bytes, for sealed (encrypted) packs. Nonces are 12
+// bytes, tags 16; `out` may be `in` (in place).
+
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
+/// Fills `out` with `len` bytes from OpenSSL's CSPRNG; returns 1 on success.
+static inline int ccrypto_random(unsigned char *out, size_t len) {
+    return RAND_bytes(out, (int)len) == 1;
+}
+
+/// HMAC-SHA-256 of `len` bytes of `data` under a 32-byte key; returns 1 on success.
+static inline int ccrypto_hmac_sha256(const unsigned char key[32], const void *data, size_t len, unsigned char out[32]) {
+    unsigned int n = 0;
+    return HMAC(EVP_sha256(), key, 32, (const unsigned char *)data, len, out, &n) != NULL && n == 32;
+}
+
+/// Encrypts `len` bytes of `in` into `out` and writes the tag; returns 1 on success.
+static inline int ccrypto_aes256gcm_seal(const unsigned char key[32], const unsigned char nonce[12],
+                                         const void *aad, size_t aadLen, const void *in, size_t len,
+                                         unsigned char *out, unsigned char tag[16]) {
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int n = 0, ok = ctx && len <= 0x7fffffff && aadLen <= 0x7fffffff
+        && EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL) == 1
+        && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) == 1
+        && EVP_EncryptInit_ex(ctx, NULL, NULL, key, nonce) == 1
+        && (aadLen == 0 || EVP_EncryptUpdate(ctx, NULL, &n, (const unsigned char *)aad, (int)aadLen) == 1)
+        && (len == 0 || EVP_EncryptUpdate(ctx, out, &n, (const unsigned char *)in, (int)len) == 1)
+        && EVP_EncryptFinal_ex(ctx, out + (len == 0 ? 0 : n), &n) == 1
+        && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, tag) == 1;
+    EVP_CIPHER_CTX_free(ctx);
+    ERR_clear_error();
+    return ok;
+}
+
+/// Decrypts and authenticates: 1 when the tag verifies (and `out` holds the plaintext), 0 when it
+/// does not (wrong key, tampered bytes: `out` must then be discarded), -1 on another failure.
+static inline int ccrypto_aes256gcm_open(const unsigned char key[32], const unsigned char nonce[12],
+                                         const void *aad, size_t aadLen, const void *in, size_t len,
+                                         const unsigned char tag[16], unsigned char *out) {
+    EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+    int n = 0;
+    int ready = ctx && len <= 0x7fffffff && aadLen <= 0x7fffffff
+        && EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL) == 1
+        && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) == 1
+        && EVP_DecryptInit_ex(ctx, NULL, NULL, key, nonce) == 1
+        && (aadLen == 0 || EVP_DecryptUpdate(ctx, NULL, &n, (const unsigned char *)aad, (int)aadLen) == 1)
+        && (len == 0 || EVP_DecryptUpdate(ctx, out, &n, (const unsigned char *)in, (int)len) == 1)
+        && EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, (void *)tag) == 1;
+    int result = -1;
+    if (ready) result = EVP_DecryptFinal_ex(ctx, out + (len == 0 ? 0 : n), &n) == 1 ? 1 : 0;
+    EVP_CIPHER_CTX_free(ctx);
+    ERR_clear_error();
+    return result;
+}
 #endif

@@ -5,7 +5,8 @@ import Foundation
 
 /// Builds a manager for a client command from its options and the root's remembered settings;
 /// options given now (and `storageBudget`, when given) are remembered for next time.
-func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument? = nil, seeds: SeedOptions? = nil) throws -> AssetPackManager {
+func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument? = nil, seeds: SeedOptions? = nil, entitlement: String? = nil,
+                 keyServer: String? = nil) throws -> AssetPackManager {
     let root = options.storage.root
     var settings = try options.repository.applied(to: RootSettings.load(root: root))
     var seedFolders = settings.seedFolders
@@ -15,6 +16,13 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     case .bytes(let bytes)?: settings.storageBudget = bytes
     case nil: break
     }
+    if let entitlement {
+        guard !entitlement.isEmpty, !entitlement.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            throw CLIError.usage("--entitlement takes a token without spaces or line breaks")
+        }
+        settings.entitlementToken = entitlement
+    }
+    if let keyServer { settings.keyServerURL = keyServer }
     guard !settings.repositoryURLs.isEmpty else { throw CLIError.usage("no repository: pass --repo URL (the root remembers it)") }
     let trust = try savedTrust(settings)
     guard let trust else { throw CLIError.usage("no public key: pass --root-key ROOTKEY (root mode) or --public-key KEY (the root remembers it)") }
@@ -29,6 +37,8 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     configuration.channel = settings.channel
     configuration.seedFolders = seedFolders
     configuration.peers = settings.peers
+    configuration.keyServerURL = settings.keyServerURL
+    if let token = settings.entitlementToken { configuration.entitlementProvider = { _ in token } }
     let manager = try AssetPackManager(configuration: configuration)
     try settings.save(root: root)
     return manager

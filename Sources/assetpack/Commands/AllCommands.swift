@@ -25,6 +25,7 @@ struct AssetpackCommand: Command {
                 DiffCommand.self,
                 VerifyCatalogCommand.self,
                 ServeCommand.self,
+                KeyServerCommand.self,
                 UploadCommand.self,
                 InstallCommand.self,
                 EnsureCommand.self,

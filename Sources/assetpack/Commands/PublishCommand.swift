@@ -18,6 +18,9 @@ struct PublishCommand: Command {
             settings, and files with the same size, mode, times and inode) reuse their pack file from
             DIR instead of being packaged again; the publish cache that records them lies beside DIR
             (.DIR.publish-cache.json), never inside it.
+            Paid packs: --encrypt ID seals pack ID (every chunk frame and its index, AES-256-GCM under a
+            random content key kept in --key-store FILE, mode 0600, outside DIR); 'assetpack key-server'
+            hands the key to entitled clients. A sealed pack stays sealed; --rotate-key ID gives it a new key.
             Sizes: \(ByteCount.grammar): 500MB, 2GiB, 1.5GB or plain bytes. Durations: 90s, 15m, 12h, 30d.
             """)
     }
@@ -69,6 +72,12 @@ struct PublishCommand: Command {
     var rollout: Percentage?
     @Option("--report", value: "FILE.html", help: "Write the repository report (as 'assetpack report') after publishing.")
     var report: String?
+    @Option("--encrypt", value: "PACK_ID", help: "Seal (encrypt) this pack for entitled clients only (repeatable); needs --key-store.")
+    var encrypt: [String]
+    @Option("--rotate-key", value: "PACK_ID", help: "Give this sealed pack a new content key and seal it again (repeatable).")
+    var rotateKey: [String]
+    @Option("--key-store", value: "FILE", help: "The content keys of sealed packs (created 0600; never inside DIR; back it up).")
+    var keyStore: String?
     @Flag("--json", help: "Print the result as JSON.")
     var json: Bool
     @Option("--read-order", value: "ID=FILE", help: "A read-order hint for pack ID: FILE lists paths of files or folders of the pack, one a line, in the order the app needs them (# starts a comment); downloads fetch them first.")
@@ -166,6 +175,9 @@ struct PublishCommand: Command {
             options.expiresIn = expires.duration.secondsValue
         }
         if let keep { options.keep = keep }
+        options.encrypt = Set(encrypt)
+        options.rotateKey = Set(rotateKey)
+        options.keyStorePath = keyStore
         if let threads { options.writer.threads = threads }
         if let limits {
             guard limits == "apple" else { throw .usage("--limits takes \"apple\", not \"\(limits)\"") }

@@ -24,6 +24,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case zstd
     /// A patch file: PatchTable.decode and PatchApplier (bases, bombs, results).
     case patch
+    /// A sealed pack's index region and sealed frames (SealedIndex, SealedFrame).
+    case sealed
 
     /// Runs one input through the target.
     func run(_ bytes: [UInt8]) {
@@ -37,6 +39,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .http: HTTPFuzzTarget.run(bytes)
         case .zstd: ZstdFuzzTarget.run(bytes)
         case .patch: PatchFuzzTarget.run(bytes)
+        case .sealed: SealedFuzzTarget.run(bytes)
         }
     }
 }

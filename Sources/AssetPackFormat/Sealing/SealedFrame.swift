@@ -1,0 +1,94 @@
+import CCrypto
+import Foundation
+
+/// One sealed frame (docs/FORMAT.md, "Sealed frames"): `nonce (12) ‖ ciphertext ‖ tag (16)`,
+/// AES-256-GCM under the pack's content key, with the frame's *purpose* as additional
+/// authenticated data, so that a chunk frame cannot stand in for an index or a patch frame.
+///
+/// The nonce is not random: it is the first 12 bytes of HMAC-SHA-256(key, purpose ‖ 0x00 ‖
+/// plaintext). The same plaintext under the same key therefore seals to the same bytes (an
+/// unchanged chunk stays byte-identical across versions, so delta updates keep working), and two
+/// different plaintexts get the same nonce only by a collision of a 96-bit PRF (see
+/// docs/SECURITY.md, "Why the nonces do not repeat").
+public enum SealedFrame {
+    /// What a sealed frame is for; its label is the frame's additional authenticated data.
+    public enum Purpose: String, Sendable {
+        case chunk = "assetpack-sealed-chunk-3"
+        case index = "assetpack-sealed-index-3"
+        case patch = "assetpack-sealed-patch-3"
+
+        var label: [UInt8] { Array(rawValue.utf8) }
+    }
+
+    public static let nonceSize = 12
+    public static let tagSize = 16
+    /// Bytes a sealed frame adds to its plaintext.
+    public static let overhead = nonceSize + tagSize
+
+    /// The nonce for `plaintext` (see the type's comment).
+    static func nonce(for plaintext: UnsafeRawBufferPointer, purpose: Purpose, key: ContentKey) -> [UInt8] {
+        var input = purpose.label
+        input.append(0)
+        input.append(contentsOf: plaintext)
+        return input.withUnsafeBytes { Array(key.mac($0).prefix(nonceSize)) }
+    }
+
+    /// Seals `plaintext` into `out`, which must hold `plaintext.count + overhead` bytes.
+    public static func seal(_ plaintext: UnsafeRawBufferPointer, purpose: Purpose, key: ContentKey, into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count >= plaintext.count + overhead, "no room for the sealed frame")
+        let nonce = nonce(for: plaintext, purpose: purpose, key: key)
+        out.copyBytes(from: nonce)
+        let label = purpose.label
+        let body = UnsafeMutableRawBufferPointer(rebasing: out[nonceSize..<nonceSize + plaintext.count])
+        let tag = UnsafeMutableRawBufferPointer(rebasing: out[nonceSize + plaintext.count..<nonceSize + plaintext.count + tagSize])
+        let ok = ccrypto_aes256gcm_seal(key.bytes, nonce, label, label.count, plaintext.baseAddress, plaintext.count,
+                                        body.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                        tag.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        precondition(ok == 1, "AES-256-GCM failed")
+    }
+
+    /// `plaintext` sealed.
+    public static func seal(_ plaintext: [UInt8], purpose: Purpose, key: ContentKey) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: plaintext.count + overhead)
+        plaintext.withUnsafeBytes { p in out.withUnsafeMutableBytes { seal(p, purpose: purpose, key: key, into: $0) } }
+        return out
+    }
+
+    /// Why a sealed frame did not open.
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        /// Shorter than a nonce and a tag.
+        case tooShort(Int)
+        /// GCM authentication failed: the key is not the one it was sealed with, or a byte of
+        /// it (or of its purpose) was changed.
+        case authenticationFailed
+
+        public var description: String {
+            switch self {
+            case .tooShort(let n): return "a sealed frame has at least \(SealedFrame.overhead) bytes (nonce and tag), this one \(n)"
+            case .authenticationFailed: return "AES-256-GCM authentication failed: the frame was tampered with or the key is not the one it was sealed with"
+            }
+        }
+    }
+
+    /// The plaintext of a sealed frame, only once its tag verifies; nothing of it otherwise.
+    public static func open(_ frame: UnsafeRawBufferPointer, purpose: Purpose, key: ContentKey) throws(Failure) -> [UInt8] {
+        guard frame.count >= overhead else { throw .tooShort(frame.count) }
+        let length = frame.count - overhead
+        var out = [UInt8](repeating: 0, count: max(length, 1))
+        let label = purpose.label
+        let base = frame.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let result = out.withUnsafeMutableBytes { o in
+            ccrypto_aes256gcm_open(key.bytes, base, label, label.count, base + nonceSize, length, base + nonceSize + length,
+                                   o.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        }
+        guard result == 1 else { throw .authenticationFailed }
+        if length == 0 { return [] }
+        return out
+    }
+
+    public static func open(_ frame: [UInt8], purpose: Purpose, key: ContentKey) throws(Failure) -> [UInt8] {
+        var result: Result<[UInt8], Failure> = .success([])
+        frame.withUnsafeBytes { f in result = Result { () throws(Failure) in try open(f, purpose: purpose, key: key) } }
+        return try result.get()
+    }
+}

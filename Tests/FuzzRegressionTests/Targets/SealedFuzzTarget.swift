@@ -1,0 +1,32 @@
+import AssetPackFormat
+
+/// A sealed pack's index region and sealed frames as a client reads them. The input is a content
+/// key (32 bytes), the index's file offset (8 bytes, little-endian) and the index region.
+/// `SealedIndex.decode` must refuse a malformed region, and `open` must refuse a region sealed
+/// under another key, a changed byte or an inner index that breaks a rule; an accepted index is
+/// a version-3 index that carries the key. Independently, the bytes after the key are opened as a
+/// sealed chunk frame (only an authentic frame opens: its plaintext must seal back to a frame
+/// that opens to it), and sealing them must round-trip.
+enum SealedFuzzTarget {
+    static func run(_ bytes: [UInt8]) {
+        guard bytes.count >= 40, let key = ContentKey(bytes: Array(bytes[0..<32])) else { return }
+        let offset = bytes[32..<40].enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        let region = Array(bytes[40...])
+        if let sealed = try? SealedIndex.decode(region, indexOffset: offset) {
+            precondition(sealed.frame.count > SealedFrame.overhead, "a sealed index without a frame was accepted")
+            if let index = try? sealed.open(with: key, indexOffset: offset) {
+                precondition(index.isSealed && index.contentKey == key, "an opened index is not a sealed one carrying its key")
+                precondition(sealed.keyID == key.keyID, "an index opened with a key it does not name")
+            }
+        }
+        let body = Array(bytes[32...])
+        if let plain = try? SealedFrame.open(body, purpose: .chunk, key: key) {
+            precondition(plain.count == body.count - SealedFrame.overhead, "an opened frame has the wrong length")
+            precondition((try? SealedFrame.open(SealedFrame.seal(plain, purpose: .chunk, key: key), purpose: .chunk, key: key)) == plain,
+                         "a resealed frame does not open to its plaintext")
+        }
+        let resealed = SealedFrame.seal(body, purpose: .patch, key: key)
+        precondition((try? SealedFrame.open(resealed, purpose: .patch, key: key)) == body, "sealing did not round-trip")
+        precondition((try? SealedFrame.open(resealed, purpose: .chunk, key: key)) == nil, "a patch frame opened as a chunk frame")
+    }
+}
