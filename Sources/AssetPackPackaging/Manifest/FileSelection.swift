@@ -197,19 +197,22 @@ public struct FileSelection: Sendable {
         results.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer   // each iteration writes its own element
             DispatchQueue.concurrentPerform(iterations: folders.count) { j in
-                let name = names[folders[j]]
-                let real = directory + "/" + name
-                var sub = empty
-                var seen = visited
-                seen.insert(real)
-                sub.walk(directory: real, packPrefix: packPrefix.isEmpty ? name : packPrefix + "/" + name,
-                         index: index, visited: &seen, depth: depth + 1)
-                out[j] = sub
+                out[j] = empty.subtree(names[folders[j]], in: directory, packPrefix: packPrefix, index: index, visited: visited, depth: depth)
             }
         }
         var out: [Int: FileSelection] = [:]
         for (j, position) in folders.enumerated() { out[position] = results[j] }
         return out
+    }
+
+    /// The selection of subfolder `name` of `directory`, walked from this (empty) selection.
+    private func subtree(_ name: String, in directory: String, packPrefix: String, index: Int, visited: Set<String>, depth: Int) -> FileSelection {
+        let real = directory + "/" + name
+        var sub = self
+        var seen = visited
+        seen.insert(real)
+        sub.walk(directory: real, packPrefix: packPrefix.isEmpty ? name : packPrefix + "/" + name, index: index, visited: &seen, depth: depth + 1)
+        return sub
     }
 
     /// The top folder's subfolders, walked side by side on other threads (as `walkSubfolders`
@@ -223,14 +226,7 @@ public struct FileSelection: Sendable {
         let empty = FileSelection(manifestFile: manifestFile, root: root, realRoot: realRoot)
         DispatchQueue.global().async {
             DispatchQueue.concurrentPerform(iterations: folders.count) { j in
-                let name = names[folders[j]]
-                let real = directory + "/" + name
-                var sub = empty
-                var seen = visited
-                seen.insert(real)
-                sub.walk(directory: real, packPrefix: packPrefix.isEmpty ? name : packPrefix + "/" + name,
-                         index: index, visited: &seen, depth: depth + 1)
-                results.put(sub, at: j)
+                results.put(empty.subtree(names[folders[j]], in: directory, packPrefix: packPrefix, index: index, visited: visited, depth: depth), at: j)
             }
         }
         return results

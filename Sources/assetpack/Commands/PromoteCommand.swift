@@ -18,10 +18,7 @@ struct PromoteCommand: Command {
             """)
     }
 
-    @Option("--repo", value: "DIR", help: "The repository folder (required).")
-    var repository: String
-    @Option("--key", value: "KEYFILE", help: "The catalog signing key (required).")
-    var keyFile: String
+    var signing = ChannelEditOptions()
     @Option("--from", value: "NAME", help: "The channel whose pack versions are promoted (required).")
     var source: String
     @Option("--to", value: "NAME", help: "The channel that gets them (default: the default channel).")
@@ -29,11 +26,6 @@ struct PromoteCommand: Command {
     @Option("--rollout", value: "P%", help: "Stage it: P % of the target's clients get the promoted versions, the others keep theirs (widen with 'assetpack rollout').",
             range: Percentage.whole)
     var rollout: Percentage?
-    @Option("--timestamp-key", value: "KEYFILE", help: "The online timestamp key; required when DIR has a root (roots/).")
-    var timestampKeyFile: String?
-    @Option("--expires", value: "DURATION", help: "How long the new catalog stays valid (default 30d).",
-            range: DurationWithUnit(.seconds(1))...DurationWithUnit(.seconds(3650 * 86_400)))
-    var expires: DurationWithUnit?
     @Option("--keep", value: "N", help: "Versions of each pack whose files stay, the current one included (default 2).", range: SettingBounds.keptVersions)
     var keep: Int?
     @Flag("--json", help: "Print the result as JSON.")
@@ -44,10 +36,10 @@ struct PromoteCommand: Command {
     func run() throws -> Int32 {
         let from = try ChannelChangeText.channel(source, option: "--from")
         let to = try ChannelChangeText.channel(target, option: "--to")
-        let editor = try ChannelChangeText.editor(repository: repository, keyFile: keyFile, timestampKeyFile: timestampKeyFile, expires: expires, keep: keep)
+        let editor = try signing.editor(keep: keep)
         let change: ChannelChange
         do { change = try editor.promote(from: from, to: to, rolloutPercent: rollout?.value) } catch { throw CLIError.failure("\(error)") }
-        ChannelChangeText.print(change, repository: repository, json: json)
+        ChannelChangeText.print(change, repository: signing.repository, json: json)
         return 0
     }
 }

@@ -18,19 +18,11 @@ struct RollbackCommand: Command {
             """)
     }
 
-    @Option("--repo", value: "DIR", help: "The repository folder (required).")
-    var repository: String
-    @Option("--key", value: "KEYFILE", help: "The catalog signing key (required).")
-    var keyFile: String
+    var signing = ChannelEditOptions()
     @Option("--to-version", value: "N", help: "The catalog version whose packs are served again (required).", range: 1...Int(Int32.max))
     var version: Int
     @Option("--channel", value: "NAME", help: "The channel to roll back (default: the default channel).")
     var channel: String?
-    @Option("--timestamp-key", value: "KEYFILE", help: "The online timestamp key; required when DIR has a root (roots/).")
-    var timestampKeyFile: String?
-    @Option("--expires", value: "DURATION", help: "How long the new catalog stays valid (default 30d).",
-            range: DurationWithUnit(.seconds(1))...DurationWithUnit(.seconds(3650 * 86_400)))
-    var expires: DurationWithUnit?
     @Option("--keep", value: "N", help: "Versions of each pack whose files stay, the current one included (default 2).", range: SettingBounds.keptVersions)
     var keep: Int?
     @Flag("--json", help: "Print the result as JSON.")
@@ -40,10 +32,10 @@ struct RollbackCommand: Command {
 
     func run() throws -> Int32 {
         let name = try ChannelChangeText.channel(channel, option: "--channel")
-        let editor = try ChannelChangeText.editor(repository: repository, keyFile: keyFile, timestampKeyFile: timestampKeyFile, expires: expires, keep: keep)
+        let editor = try signing.editor(keep: keep)
         let change: ChannelChange
         do { change = try editor.rollback(to: version, channel: name) } catch { throw CLIError.failure("\(error)") }
-        ChannelChangeText.print(change, repository: repository, json: json)
+        ChannelChangeText.print(change, repository: signing.repository, json: json)
         return 0
     }
 }

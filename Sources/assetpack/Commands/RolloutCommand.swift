@@ -19,19 +19,11 @@ struct RolloutCommand: Command {
             """)
     }
 
-    @Option("--repo", value: "DIR", help: "The repository folder (required).")
-    var repository: String
-    @Option("--key", value: "KEYFILE", help: "The catalog signing key (required).")
-    var keyFile: String
+    var signing = ChannelEditOptions()
     @Option("--percent", value: "P", help: "The share of clients that get the new versions (required).", range: Percentage.whole)
     var percent: Percentage
     @Option("--channel", value: "NAME", help: "The channel whose rollout changes (default: the default channel).")
     var channel: String?
-    @Option("--timestamp-key", value: "KEYFILE", help: "The online timestamp key; required when DIR has a root (roots/).")
-    var timestampKeyFile: String?
-    @Option("--expires", value: "DURATION", help: "How long the new catalog stays valid (default 30d).",
-            range: DurationWithUnit(.seconds(1))...DurationWithUnit(.seconds(3650 * 86_400)))
-    var expires: DurationWithUnit?
     @Flag("--json", help: "Print the result as JSON.")
     var json: Bool
 
@@ -39,10 +31,10 @@ struct RolloutCommand: Command {
 
     func run() throws -> Int32 {
         let name = try ChannelChangeText.channel(channel, option: "--channel")
-        let editor = try ChannelChangeText.editor(repository: repository, keyFile: keyFile, timestampKeyFile: timestampKeyFile, expires: expires, keep: nil)
+        let editor = try signing.editor(keep: nil)
         let change: ChannelChange
         do { change = try editor.setRollout(percent: percent.value, channel: name) } catch { throw CLIError.failure("\(error)") }
-        ChannelChangeText.print(change, repository: repository, json: json)
+        ChannelChangeText.print(change, repository: signing.repository, json: json)
         return 0
     }
 }
