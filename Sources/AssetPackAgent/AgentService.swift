@@ -70,6 +70,10 @@ public final class AgentService: @unchecked Sendable {
         managerConfiguration.channel = settings.channel
         managerConfiguration.seedFolders = settings.seedFolders
         managerConfiguration.peers = settings.peers
+        // Paid packs: the key server and the entitlement token the root remembers (`--key-server`,
+        // `--entitlement`), presented for every sealed pack as the command-line client does.
+        managerConfiguration.keyServerURL = settings.keyServerURL
+        if let token = settings.entitlementToken { managerConfiguration.entitlementProvider = { _ in token } }
         let schedulerReference = SchedulerReference()
         if let rate = configuration.maxBackgroundRate {
             managerConfiguration.transport = BackgroundRateTransport(inner: try CurlTransport(caFile: settings.caFile),

@@ -1,3 +1,4 @@
+import AssetPacks
 import Foundation
 import TestRepositories
 import TestSupport
@@ -56,5 +57,23 @@ import Testing
         #expect(dir.text("root/entitlement") == "tok-buyer\n")
         let log = dir.text("ks.err") ?? ""
         #expect(log.contains(" 200 granted: key ") && !log.contains("tok-buyer"), "\(log)")
+
+        // Through the agent, on a root that has no key yet: it presents the entitlement and the
+        // key server that root remembers, and asks the key server itself.
+        let agentRoot = dir.file("agent-root")
+        try RootSettings(repositoryURLs: [URL(fileURLWithPath: dir.file("site")).absoluteString], publicKey: pub, keyServerURL: url, entitlementToken: "tok-buyer").save(root: agentRoot)
+        let agent = try Assetpack.start(["agent", "--root", agentRoot], output: dir.file("agent.out"), error: dir.file("agent.err"))
+        defer { if agent.isRunning { kill(agent.processIdentifier, SIGKILL) } }
+        let connection = try AgentConnection(root: agentRoot)
+        try await waitUntil("the agent to answer", timeout: .seconds(60)) {
+            guard agent.isRunning else { throw TestSupportError("the agent exited: \(dir.text("agent.err") ?? "")") }
+            return await connection.isReachable()
+        }
+        try await connection.ensureLocalAvailability(ofAssetPackWithID: "Chapter2")
+        let viaAgent = try await Assetpack.run(["cat", "src/chapter2/level.json", "--root", agentRoot, "--installed"])
+        #expect(Array(viaAgent.stdout.utf8) == textBytes(400_000, seed: 71), "\(viaAgent.stderr)")
+        #expect((dir.text("ks.err") ?? "").components(separatedBy: " 200 granted: key ").count == 3, "the agent asked the key server once")
+        kill(agent.processIdentifier, SIGTERM)
+        try await waitUntil("the agent to exit", timeout: .seconds(30)) { !agent.isRunning }
     }
 }
