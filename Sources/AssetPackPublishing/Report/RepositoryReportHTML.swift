@@ -89,7 +89,7 @@ public enum RepositoryReportHTML {
         let height = top + rows.count * rowHeight + 16
         let largest = Double(max(rows.map { max($0.first, $0.second) }.max() ?? 1, 1))
         let plot = Double(width - labelWidth - 150)
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"\(escape(title))\">"
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" style=\"max-width:100%;height:auto\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"\(escape(title))\">"
         s += "<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"600\" fill=\"#222\">\(escape(title))</text>"
         for (i, row) in rows.enumerated() {
             let y = top + i * rowHeight
@@ -108,7 +108,7 @@ public enum RepositoryReportHTML {
         let height = top + rows.count * rowHeight + 24
         let plot = Double(width - labelWidth - 90)
         func x(_ share: Double) -> Double { Double(labelWidth) + min(max(share, 0), 1.2) / 1.2 * plot }
-        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"limits\">"
+        var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" style=\"max-width:100%;height:auto\" viewBox=\"0 0 \(width) \(height)\" role=\"img\" aria-label=\"limits\">"
         for (i, row) in rows.enumerated() {
             let y = top + i * rowHeight
             let color = row.share >= 1 ? "#c62828" : row.share >= RepositoryReport.appleWarningShare ? "#ef6c00" : "#2e7d32"
