@@ -8,7 +8,8 @@
                                              pack's chunk table and sequence, read independently
                                              of the client, and the files' sizes in DIR), and the
                                              index's length"""
-import json, os, random, struct, sys
+import json, os, random, sys
+from packindex import read_index
 
 def corpus(root, size_mib, files):
     each = size_mib * (1 << 20) // files
@@ -32,25 +33,7 @@ def paths(root):
     return sorted(out, key=lambda p: p.encode())
 
 def chunks(pack, root, target):
-    with open(pack, 'rb') as f:
-        f.seek(-64, 2)
-        index_offset, index_length = struct.unpack('<QQ', f.read(16))
-        f.seek(index_offset)
-        index = f.read(index_length)
-    assert index[:8] == b'APKINDEX', 'bad index magic'
-    pos = 12
-    (meta_len,) = struct.unpack_from('<I', index, pos)
-    pos += 4 + meta_len + 12
-    (count,) = struct.unpack_from('<Q', index, pos)
-    pos += 8
-    table = []
-    for _ in range(count):
-        _, csize, usize = struct.unpack_from('<QII', index, pos + 32)
-        table.append((csize, usize))
-        pos += 48
-    (seq_count,) = struct.unpack_from('<Q', index, pos)
-    pos += 8
-    sequence = struct.unpack_from(f'<{seq_count}I', index, pos)
+    table, sequence, index_length = read_index(pack)
     start = 0
     for p in paths(root):
         size = os.path.getsize(os.path.join(root, 'content', p))
@@ -62,11 +45,11 @@ def chunks(pack, root, target):
     end = start + size
     offset, used = 0, set()
     for c in sequence:
-        u = table[c][1]
+        u = table[c][2]
         if offset < end and offset + u > start:
             used.add(c)
         offset += u
-    print(sum(table[c][0] for c in used), index_length)
+    print(sum(table[c][1] for c in used), index_length)
 
 if __name__ == '__main__':
     cmd = sys.argv[1]
