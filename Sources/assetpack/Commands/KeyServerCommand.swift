@@ -61,19 +61,14 @@ struct KeyServerCommand: Command {
         } else if tlsFolder != nil {
             throw CLIError.usage("--tls-dir needs --https")
         }
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        let stopSignals = StopSignals.block()
         let server: KeyServer
         do { server = try KeyServer(keyStorePath: keyStore, check: check, configuration: configuration) } catch {
             throw CLIError.failure("\(error)")
         }
         print("Serving content keys at \(server.url)")
         fflush(nil)
-        var received: Int32 = 0
-        sigwait(&stopSignals, &received)
+        let received = stopSignals.wait()
         server.stop()
         printError("Stopped (signal \(received)).")
         return 0

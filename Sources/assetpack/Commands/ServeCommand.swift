@@ -83,21 +83,14 @@ struct ServeCommand: Command {
         } else if tlsFolder != nil {
             throw CLIError.usage("--tls-dir needs --https")
         }
-        // Block the stop signals before any server thread exists, so that every thread inherits
-        // the mask and the signals wait for sigwait below.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        let stopSignals = StopSignals.block()
         let server: RepositoryServer
         do { server = try RepositoryServer(directory: directory, configuration: configuration) } catch { throw CLIError.failure("\(error)") }
         if let tlsDirectory { print(tlsDirectory.trustInstructions(url: server.url)) }
         if configuration.faults.isActive { print("Injecting faults: \(describe(configuration.faults))") }
         print("Serving \(server.directory) at \(server.url)")
         fflush(nil)
-        var received: Int32 = 0
-        sigwait(&stopSignals, &received)
+        let received = stopSignals.wait()
         server.stop()
         printError("Stopped (signal \(received)).")
         return 0
