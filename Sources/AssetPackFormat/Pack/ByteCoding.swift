@@ -33,7 +33,7 @@ struct ByteReader {
     }
 
     var remaining: Int { data.count - position }
-    var offset: UInt64 { base + UInt64(position) }
+    var offset: UInt64 { base.saturatingAdding(UInt64(position)) }
 
     mutating func bytes(_ n: Int) throws(PackError) -> [UInt8] {
         guard n >= 0, n <= remaining else {
@@ -86,4 +86,14 @@ struct ByteReader {
     mutating func u16() throws(PackError) -> UInt16 { try integer(UInt16.self) }
     mutating func u32() throws(PackError) -> UInt32 { try integer(UInt32.self) }
     mutating func u64() throws(PackError) -> UInt64 { try integer(UInt64.self) }
+}
+
+extension UInt64 {
+    /// `self + n`, or `UInt64.max` past it: for file offsets that only name a place in an error
+    /// message, where a hostile figure (an index offset near the top of the range) must give a
+    /// clear error, not a trap.
+    package func saturatingAdding(_ n: UInt64) -> UInt64 {
+        let (sum, overflow) = addingReportingOverflow(n)
+        return overflow ? .max : sum
+    }
 }

@@ -44,7 +44,7 @@ extension PackIndex {
         let version = try r.u32()
         guard PackLayout.readableVersions.contains(version) else { throw .unsupportedVersion(version) }
         guard opened || version != SealedIndex.formatVersion else {
-            throw .malformed("index", at: indexOffset + 8, "declares version 3 (a sealed pack) but is stored in plaintext: a sealed pack's index is always sealed")
+            throw .malformed("index", at: indexOffset.saturatingAdding(8), "declares version 3 (a sealed pack) but is stored in plaintext: a sealed pack's index is always sealed")
         }
         // A sealed frame is its zstd frame plus a nonce and a tag.
         let frameOverhead: UInt64 = version == SealedIndex.formatVersion ? UInt64(SealedFrame.overhead) : 0

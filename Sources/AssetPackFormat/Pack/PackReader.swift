@@ -59,7 +59,7 @@ public final class PackReader: @unchecked Sendable {
                 index = try PackIndex.decode(indexBytes, indexOffset: trailer.indexOffset)
             }
             guard index.formatVersion == version else {
-                throw PackError.malformed("index", at: trailer.indexOffset + 8, "declares format version \(index.formatVersion) but the header declares \(version)")
+                throw PackError.malformed("index", at: trailer.indexOffset.saturatingAdding(8), "declares format version \(index.formatVersion) but the header declares \(version)")
             }
         } catch {
             close(fd)

@@ -61,11 +61,11 @@ public struct SealedIndex: Sendable, Equatable {
         guard key.keyID == keyID else { throw .wrongContentKey(expected: keyID, given: key.keyID) }
         let plain: [UInt8]
         do { plain = try SealedFrame.open(frame, purpose: .index, key: key) } catch {
-            throw .malformed("sealed index", at: indexOffset + UInt64(Self.headerSize), "\(error)")
+            throw .malformed("sealed index", at: indexOffset.saturatingAdding(UInt64(Self.headerSize)), "\(error)")
         }
         var index = try PackIndex.decode(plain, indexOffset: indexOffset, opened: true)
         guard index.isSealed else {
-            throw .malformed("sealed index", at: indexOffset + UInt64(Self.headerSize), "the sealed index holds a version-\(index.formatVersion) index; a sealed pack's is version 3")
+            throw .malformed("sealed index", at: indexOffset.saturatingAdding(UInt64(Self.headerSize)), "the sealed index holds a version-\(index.formatVersion) index; a sealed pack's is version 3")
         }
         index.contentKey = key
         return index
