@@ -53,7 +53,7 @@ struct AgentAPI: Sendable {
         let records = try service.queue.records()
         return try wait {
             var out: [AgentPackDescription] = []
-            for pack in try await manager.allAssetPacks.sorted(by: { $0.id < $1.id }) {
+            for pack in try await manager.catalogPacks.sorted(by: { $0.id < $1.id }) {
                 let record = records.first { $0.id == pack.id }
                 out.append(AgentPackDescription(pack, status: try await manager.status(relativeTo: pack), request: record?.state, error: record?.error))
             }
@@ -67,7 +67,7 @@ struct AgentAPI: Sendable {
         return try wait {
             let installed = try await manager.installedAssetPack(withID: id)
             do {
-                let pack = try await manager.assetPack(withID: id)
+                let pack = try await manager.catalogPack(withID: id)
                 var description = AgentPackDescription(pack, status: try await manager.status(relativeTo: pack), request: record?.state, error: record?.error,
                                                        installedVersion: installed?.version)
                 description.sources = try await manager.sources(ofAssetPackWithID: id)
@@ -165,7 +165,7 @@ struct AgentAPI: Sendable {
                 let (updating, removed) = try await manager.checkForUpdates()
                 var described: [AgentPackDescription] = []
                 for id in updating.sorted() {
-                    let p = try await manager.assetPack(withID: id)
+                    let p = try await manager.catalogPack(withID: id)
                     described.append(AgentPackDescription(p, status: try await manager.status(relativeTo: p)))
                 }
                 return AgentUpdateResult(updated: described, removed: removed.sorted())

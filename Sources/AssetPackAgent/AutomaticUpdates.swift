@@ -21,7 +21,7 @@ final class AutomaticUpdates: Sendable {
     func cancel() { task.cancel() }
 
     static func check(manager: AssetPackManager, scheduler: DownloadScheduler) async throws {
-        let catalog = try await manager.allAssetPacks
+        let catalog = try await manager.catalogPacks
         for pack in catalog.sorted(by: { $0.id < $1.id }) where try await manager.status(relativeTo: pack).contains(.updateAvailable) {
             _ = try scheduler.ensure(pack.id, requireLatestVersion: true, priority: .update, background: true)
         }

@@ -195,7 +195,7 @@ final class DownloadScheduler: @unchecked Sendable {
             job.task = Task { [self] in
                 let result: Result<Void, any Error>
                 do {
-                    let pack = try await manager.assetPack(withID: job.id)
+                    let pack = try await manager.catalogPack(withID: job.id)
                     if job.background, let hook = shouldDownload {
                         // Only when bytes would move: an installed, current pack needs no say.
                         let status = try await manager.status(relativeTo: pack)

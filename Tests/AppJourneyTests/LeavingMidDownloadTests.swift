@@ -43,7 +43,7 @@ import Testing
             let ended = Flag()
             let session = Task {
                 defer { ended.raise() }
-                try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Big"))
+                try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Big"))
             }
             // Bounded generously: the whole suite in one process can starve a download for a while.
             try await waitUntil("1.5 MiB are verified", timeout: .seconds(90)) { updates.lastCompleted("Big") >= threshold || ended.isRaised }

@@ -50,7 +50,7 @@ import Testing
             let ended = Flag()
             let purchase = Task {
                 defer { ended.raise() }
-                try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Expansion"))
+                try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Expansion"))
             }
             try await waitUntil("1 MiB is verified", timeout: .seconds(90)) { updates.lastCompleted("Expansion") >= threshold || ended.isRaised }
             if ended.isRaised {

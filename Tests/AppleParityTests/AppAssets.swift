@@ -10,9 +10,18 @@ struct AppAssets {
 
     // MARK: Asset packs (`AssetPack`, `manifest`)
 
+    /// A pack looked up the 27.0 way: `assetPack(withID:)` on the manager is deprecated there in
+    /// favour of the manifest, whose lookup returns nil for an unknown ID.
+    func pack(_ id: String) async throws -> AssetPack {
+        guard let pack = try await manager.manifest.assetPack(withID: id) else {
+            throw ManagedBackgroundAssetsError.assetPackNotFound(withID: id)
+        }
+        return pack
+    }
+
     /// The pack's identity and figures as Apple types them.
     func describe(_ id: String) async throws -> (id: String, version: Int, downloadSize: Int, language: Locale.Language?, userInfo: Data?, text: String) {
-        let pack = try await manager.assetPack(withID: id)
+        let pack = try await pack(id)
         return (pack.id, pack.version, pack.downloadSize, pack.language, pack.userInfo, "\(pack)")
     }
 
@@ -30,7 +39,7 @@ struct AppAssets {
     // MARK: Status
 
     func isReady(_ id: String) async throws -> Bool {
-        let pack = try await manager.assetPack(withID: id)
+        let pack = try await pack(id)
         let status = try await manager.status(relativeTo: pack)
         return status.contains(.downloaded) && status.contains(.upToDate)
     }
@@ -47,14 +56,14 @@ struct AppAssets {
     // MARK: Downloads
 
     func download(_ id: String) async throws {
-        let pack = try await manager.assetPack(withID: id)
+        let pack = try await pack(id)
         try await manager.ensureLocalAvailability(of: pack, requireLatestVersion: true)
     }
 
     /// The batch form (27.0): what worked and, for the rest, why not.
     func downloadAll(_ ids: [String]) async throws -> (ok: Set<String>, failed: [String: String]) {
         var packs: Set<AssetPack> = []
-        for id in ids { packs.insert(try await manager.assetPack(withID: id)) }
+        for id in ids { packs.insert(try await pack(id)) }
         do {
             try await manager.ensureLocalAvailability(of: packs, requireLatestVersions: false)
             return (Set(ids), [:])
@@ -68,7 +77,7 @@ struct AppAssets {
     /// Follows a download, pausing it once through its `Progress` (cancelled twice: the second
     /// does nothing) and resuming it; the updates seen, by name.
     func downloadWithOnePause(_ id: String) async throws -> [String] {
-        let pack = try await manager.assetPack(withID: id)
+        let pack = try await pack(id)
         let updates = manager.statusUpdates(forAssetPackWithID: id)
         let first = Task { try await manager.ensureLocalAvailability(of: pack) }
         var seen: [String] = []
@@ -173,13 +182,19 @@ struct AppAssets {
 
     func missingPack() async -> String {
         do {
-            _ = try await manager.assetPack(withID: "NoSuchPack")
+            _ = try await (manager as any CatalogReadsBefore27).assetPack(withID: "NoSuchPack")
             return "found"
         } catch ManagedBackgroundAssetsError.assetPackNotFound(let id) {
             return "assetPackNotFound \(id)"
         } catch {
             return "other: \(error)"
         }
+    }
+
+    /// Code written for 26.x: the manager's own lookups, deprecated in 27.0 and still there.
+    func before27(_ id: String) async throws -> (one: AssetPack, all: Set<String>) {
+        let manager: any CatalogReadsBefore27 = manager
+        return (try await manager.assetPack(withID: id), Set(try await manager.allAssetPacks.map(\.id)))
     }
 
     func remove(_ id: String) async throws {
@@ -200,3 +215,14 @@ struct DefaultDownloaderExtension: ManagedDownloaderExtension {}
 
 /// `AssetPack` has Apple's conformances.
 func requireAppleConformances<T: Identifiable & Hashable & Sendable & CustomStringConvertible>(_: T.Type) -> Bool where T.ID == String { true }
+
+/// The manager's catalog reads from Background Assets 26, which 27.0 deprecates (ours are
+/// deprecated the same way). App code written for 26 compiles unchanged, with the warnings
+/// Apple's SDK gives; the tests call them through this protocol to keep their build free of
+/// those warnings.
+protocol CatalogReadsBefore27 {
+    func assetPack(withID id: String) async throws -> AssetPack
+    var allAssetPacks: Set<AssetPack> { get async throws }
+}
+
+extension AssetPackManager: CatalogReadsBefore27 {}

@@ -49,6 +49,10 @@ import Testing
         #expect(offered.primary == Locale.Language(identifier: "en"))
         #expect(offered.languages == [Locale.Language(identifier: "en"), Locale.Language(identifier: "fr")])
         #expect(offered.levels?.id == "Levels")
+
+        // Code written for 26.x still runs: the manager's own lookups, deprecated in 27.0.
+        let before27 = try await app.before27("Levels")
+        #expect(before27.one == (try await app.pack("Levels")) && before27.all == Set(offered.all))
     }
 
     @Test func statusDownloadsAndReads() async throws {

@@ -28,7 +28,7 @@ import Testing
 
         // The manager made from it does not trap: each call throws why, the rest answer "nothing".
         let manager = AssetPackManager.configured(by: lookup())
-        await #expect(throws: AssetPackManagerError.self) { _ = try await manager.assetPack(withID: "Levels") }
+        await #expect(throws: AssetPackManagerError.self) { _ = try await manager.manifest }
         #expect(throws: AssetPackManagerError.self) { _ = try manager.contents(at: "a.txt") }
         #expect(manager.assetPackIsAvailableLocally(withID: "Levels") == false)
         #expect(await manager.localStatus(ofAssetPackWithID: "Levels") == [])

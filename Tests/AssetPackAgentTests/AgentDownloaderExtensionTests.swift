@@ -24,7 +24,7 @@ import Testing
         configuration.delivery = .agent(socketPath: fixture.socketPath)
         let manager = try AssetPackManager(configuration: configuration)
 
-        let small = try await manager.assetPack(withID: "Small")
+        let small = try await manager.catalogPack(withID: "Small")
         // The manifest's userInfo reaches the app through the agent too.
         #expect(small.userInfo == Data(#"{"tier":"free"}"#.utf8))
         try await manager.ensureLocalAvailability(of: small)
@@ -32,7 +32,7 @@ import Testing
         // runs in the test process and answers on Swift's pool, which a blocked caller would hold.
         #expect(try await offPool { try manager.contents(at: "small.bin") } == Data(patternBytes(10_000, seed: 5)))
         do {
-            try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Huge"))
+            try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Huge"))
             Issue.record("the extension said no")
         } catch ManagedBackgroundAssetsError.downloadDeclined(let id) {
             #expect(id == "Huge")

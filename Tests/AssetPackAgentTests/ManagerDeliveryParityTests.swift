@@ -17,7 +17,7 @@ extension ManagerDeliveryTests {
         let manager = subject.manager
 
         // Cancelling a `downloading` update's Progress pauses the download; it resumes when asked again.
-        let pack = try await manager.assetPack(withID: "Big")
+        let pack = try await manager.catalogPack(withID: "Big")
         let updates = manager.statusUpdates(forAssetPackWithID: "Big")
         let first = Task { try await manager.ensureLocalAvailability(of: pack) }
         var names: [String] = []
@@ -46,7 +46,7 @@ extension ManagerDeliveryTests {
         #expect(try await manager.localSize(ofAssetPackWithID: "Big", calculationMethod: .logical) == Int64(big.count))
 
         // Reads for a language search only the packs localized for it.
-        try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Voices-fr"))
+        try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Voices-fr"))
         #expect(try manager.contents(at: "hello.txt", asLocalizedFor: Locale.Language(identifier: "fr-CA")) == Data("Bonjour\n".utf8))
         #expect(throws: AssetPackManagerError.self) { try manager.url(for: "hello.txt", asLocalizedFor: Locale.Language(identifier: "en")) }
         #expect(await manager.locallyAvailableLanguages == [Locale.Language(identifier: "fr")])
@@ -64,7 +64,7 @@ extension ManagerDeliveryTests {
         try await fixture.publishAndServe()
         let subject = try await ManagerUnderTest(mode, fixture)
         let manager = subject.manager
-        try await manager.ensureLocalAvailability(of: [try await manager.assetPack(withID: "Levels"), try await manager.assetPack(withID: "Old")])
+        try await manager.ensureLocalAvailability(of: [try await manager.catalogPack(withID: "Levels"), try await manager.catalogPack(withID: "Old")])
 
         let changed = patternBytes(200_000, seed: 73)
         try fixture.put("Levels", files: ["level1.bin": changed])

@@ -23,8 +23,8 @@ import Testing
         let subject = try await ManagerUnderTest(mode, fixture)
         let manager = subject.manager
 
-        let pack = try await manager.assetPack(withID: "Levels")
-        #expect(try await manager.allAssetPacks == [pack])
+        let pack = try await manager.catalogPack(withID: "Levels")
+        #expect(try await manager.catalogPacks == [pack])
         #expect(try await manager.status(relativeTo: pack) == .downloadAvailable)
         #expect(manager.assetPackIsAvailableLocally(withID: "Levels") == false)
 
@@ -67,8 +67,8 @@ import Testing
         // Taken before the call, as with Apple's manager: nothing of the download is missed.
         let forLevels = manager.statusUpdates(forAssetPackWithID: "Levels")
         let all = EventLog(manager.statusUpdates)
-        try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Levels"))
-        try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Other"))
+        try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Levels"))
+        try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Other"))
 
         var names: [String] = []
         var last: Progress?
@@ -105,7 +105,7 @@ import Testing
 
         let corruptUpdates = manager.statusUpdates(forAssetPackWithID: "Corrupt")
         do {
-            try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Corrupt"))
+            try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Corrupt"))
             Issue.record("a corrupt pack installed")
         } catch AssetPackManagerError.verification(let why) {
             #expect(!why.isEmpty)
@@ -119,7 +119,7 @@ import Testing
 
         let goneUpdates = manager.statusUpdates(forAssetPackWithID: "Gone")
         do {
-            try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Gone"))
+            try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Gone"))
             Issue.record("a pack the server does not have installed")
         } catch AssetPackManagerError.transport(.httpStatus(let url, let status, _)) {
             #expect(status == 404 && url.hasSuffix(".pack"))
@@ -141,14 +141,14 @@ import Testing
         try await fixture.publishAndServe()
         let subject = try await ManagerUnderTest(mode, fixture)
         let manager = subject.manager
-        try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Levels"))
+        try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Levels"))
         #expect(fixture.installedFile("Levels", "level1.bin") != nil)
 
         try await manager.remove(assetPackWithID: "Levels")
 
         #expect(fixture.installedFile("Levels", "level1.bin") == nil)
         #expect(manager.assetPackIsAvailableLocally(withID: "Levels") == false)
-        #expect(try await manager.status(relativeTo: try await manager.assetPack(withID: "Levels")) == .downloadAvailable)
+        #expect(try await manager.status(relativeTo: try await manager.catalogPack(withID: "Levels")) == .downloadAvailable)
         do {
             _ = try manager.contents(at: "level1.bin")
             Issue.record("a removed pack's file was read")
@@ -171,7 +171,7 @@ import Testing
         try await fixture.publishAndServe()
         let subject = try await ManagerUnderTest(mode, fixture)
         let manager = subject.manager
-        try await manager.ensureLocalAvailability(of: [try await manager.assetPack(withID: "Levels"), try await manager.assetPack(withID: "Old")])
+        try await manager.ensureLocalAvailability(of: [try await manager.catalogPack(withID: "Levels"), try await manager.catalogPack(withID: "Old")])
 
         let changed = patternBytes(200_000, seed: 49)
         try fixture.put("Levels", files: ["level1.bin": changed])
@@ -221,7 +221,7 @@ import Testing
 
         // Apple's localStatus does not throw: an unknown pack has no status.
         #expect(await manager.localStatus(ofAssetPackWithID: "Nope") == [])
-        for call in [{ _ = try await manager.assetPack(withID: "Nope") },
+        for call in [{ _ = try await manager.catalogPack(withID: "Nope") },
                      { try await manager.remove(assetPackWithID: "Nope") }] as [@Sendable () async throws -> Void] {
             do {
                 try await call()
@@ -254,7 +254,7 @@ import Testing
         try await fixture.publishAndServe(bytesPerSecond: 3 << 20)
         let subject = try await ManagerUnderTest(.agent, fixture)
         var manager: AssetPackManager? = subject.manager
-        let pack = try await manager!.assetPack(withID: "Big")
+        let pack = try await manager!.catalogPack(withID: "Big")
         let caller = Task { [manager] in try await manager!.ensureLocalAvailability(of: pack) }
         try await waitUntil("the download to be under way", timeout: .seconds(30)) { fixture.stagedBytes() > 256 << 10 }
         // The caller leaves and the manager goes: the agent owns the download.
@@ -274,7 +274,7 @@ import Testing
         let first = try await ManagerUnderTest(.agent, fixture)
         let manager = first.manager
         let updates = EventLog(manager.statusUpdates(forAssetPackWithID: "Levels"))
-        _ = try await manager.assetPack(withID: "Levels")
+        _ = try await manager.catalogPack(withID: "Levels")
         let executable = try #require(AgentChild.assetpack)
         kill(first.agent!.process.processIdentifier, SIGTERM)
         #expect(await first.agent!.exit(within: 10))
@@ -304,7 +304,7 @@ import Testing
         configuration.storageLockTimeout = .milliseconds(100)
         do {
             let local = try AssetPackManager(configuration: configuration)
-            try await local.ensureLocalAvailability(of: try await local.assetPack(withID: "Levels"))
+            try await local.ensureLocalAvailability(of: try await local.catalogPack(withID: "Levels"))
         }
         let subject = try await ManagerUnderTest(.agent, fixture)
         // The agent holds the lock: an in-process manager cannot have the root, one through the
@@ -319,7 +319,7 @@ import Testing
 
         // With the agent gone, a manager made for it says so.
         do {
-            _ = try await automatic.assetPack(withID: "Levels")
+            _ = try await automatic.catalogPack(withID: "Levels")
             Issue.record("a call succeeded with no agent")
         } catch let error as AgentError {
             guard case .unreachable = error else { Issue.record("\(error)"); return }
@@ -339,7 +339,7 @@ extension ManagerDeliveryTests {
         try await fixture.publishAndServe(bytesPerSecond: 2 << 20)
         let subject = try await ManagerUnderTest(mode, fixture)
         let manager = subject.manager
-        let pack = try await manager.assetPack(withID: "Levels")
+        let pack = try await manager.catalogPack(withID: "Levels")
         await #expect(throws: AssetPackManagerError.self) {
             _ = try await manager.contents(at: "nope.bin", searchingInAssetPackWithID: "Levels", access: .progressive)
         }

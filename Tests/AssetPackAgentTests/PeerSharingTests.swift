@@ -153,7 +153,7 @@ import Testing
         var configuration = AssetPackManager.Configuration(repositoryURLs: [otherOrigin.url("/")], publicKey: other.key.publicKey, storageRoot: root)
         configuration.peers = [sharing.peerURL]
         let manager = try AssetPackManager(configuration: configuration)
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Other"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Other"))
         #expect(try manager.contents(at: "other.bin") == Data(otherBytes))
         #expect(await manager.peerBytes == 0)
         let pack = try #require(try other.repository.catalog().pack(withID: "Other"))

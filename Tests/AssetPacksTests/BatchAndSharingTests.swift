@@ -16,7 +16,7 @@ import Testing
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
-        let packs = try await manager.allAssetPacks
+        let packs = try await manager.catalogPacks
         let betaUpdates = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Beta"))
 
         let error = await #expect(throws: AssetPackManager.LocalAvailabilityError.self) { try await manager.ensureLocalAvailability(of: packs) }
@@ -51,7 +51,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
         let asker = freshManager ? try repo.manager(root: repo.dir.file("other"), server: server) : manager
-        let pack = try await asker.assetPack(withID: "Shared")
+        let pack = try await asker.catalogPack(withID: "Shared")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<5 { group.addTask { try await manager.ensureLocalAvailability(of: pack) } }
             try await group.waitForAll()

@@ -40,7 +40,7 @@ import Testing
         let pack = try #require(try cdn.repo.catalog().pack(withID: "Pack"))
         for client in ["one", "two"] {
             let manager = try cdn.repo.manager(root: cdn.repo.dir.file("root-\(client)"), urls: [cdn.edge.url("/")])
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
             #expect(try manager.contents(at: "a.bin") == Data(patternBytes(700_000, seed: 71)), "\(client)")
             #expect(try manager.contents(at: "b.txt") == Data("version 1\n".utf8), "\(client)")
         }
@@ -75,7 +75,7 @@ import Testing
     @Test func aRepublishedCatalogReachesClientsWithinItsMaxAge() async throws {
         let cdn = try Edge()
         let manager = try cdn.repo.manager(root: cdn.repo.dir.file("root"), urls: [cdn.edge.url("/")]) { $0.catalogMaxAge = .zero }
-        #expect(try await manager.assetPack(withID: "Pack").version == 1)
+        #expect(try await manager.catalogPack(withID: "Pack").version == 1)
         // The edge keeps the catalog: asked again at once, it answers from its copy (Varnish names
         // two transactions in X-Varnish on a hit) and the origin is not asked.
         let before = cdn.originRequests("/catalog.json").count
@@ -88,7 +88,7 @@ import Testing
         var fetches = 0
         try await waitUntil("the client sees catalog version 2 through the edge", timeout: .seconds(Self.catalogMaxAge + 20), interval: .milliseconds(100)) {
             fetches += 1
-            return try await manager.assetPack(withID: "Pack").version == 2
+            return try await manager.catalogPack(withID: "Pack").version == 2
         }
         let elapsed = ContinuousClock.now - published
         // Within the max-age the edge answers alone: the origin was asked for the catalog once
@@ -96,7 +96,7 @@ import Testing
         let originFetches = cdn.originRequests("/catalog.json").count
         let bound = 2 + Int((elapsed / .seconds(Self.catalogMaxAge)).rounded(.up))
         #expect(originFetches <= bound, "\(originFetches) origin fetches for \(fetches) client fetches in \(elapsed)")
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"), requireLatestVersion: true)
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"), requireLatestVersion: true)
         #expect(try manager.contents(at: "b.txt") == Data("version 2\n".utf8))
     }
 }

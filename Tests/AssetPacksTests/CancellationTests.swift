@@ -27,7 +27,7 @@ import Testing
         let server = try repo.serve { $0.bandwidthBytesPerSecond = 500_000 }
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server, oneConnection)
-        let slow = try await manager.assetPack(withID: "Slow")
+        let slow = try await manager.catalogPack(withID: "Slow")
         let all = UpdateCollector(manager.statusUpdates)
         let leaving = Task { try await manager.ensureLocalAvailability(of: slow) }
         let staying = Task { try await manager.ensureLocalAvailability(of: slow) }
@@ -54,7 +54,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         let staging = root.path + "/" + root.layout.stagingDirectory(id: "Slow", digest: pack.digest)
         let manager = try repo.manager(root: root.path, server: server, oneConnection)
-        let slow = try await manager.assetPack(withID: "Slow")
+        let slow = try await manager.catalogPack(withID: "Slow")
         let all = UpdateCollector(manager.statusUpdates)
         let perPack = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Slow"))
         let callers = (0..<2).map { _ in Task { try await manager.ensureLocalAvailability(of: slow) } }

@@ -20,7 +20,7 @@ import Testing
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.now = { clock.now() } }
         #expect(manager.configuration.catalogMaxAge == .seconds(15 * 60))
         let catalogFetches = { server.requests().filter { $0.path == "/catalog.json" }.count }
-        func version() async throws -> Int { try await manager.assetPack(withID: "Pack").version }
+        func version() async throws -> Int { try await manager.catalogPack(withID: "Pack").version }
 
         #expect(try await version() == 1)
         #expect(catalogFetches() == 1)

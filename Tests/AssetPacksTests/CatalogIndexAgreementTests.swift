@@ -49,7 +49,7 @@ import Testing
         let server = try repo.serve()
         let root = repo.dir.file("root")
         let manager = try repo.manager(root: root, server: server) { $0.maxInstallSize = 50_000 }
-        let pack = try await manager.assetPack(withID: "Big")
+        let pack = try await manager.catalogPack(withID: "Big")
         #expect(pack.installSize == 1_000)   // what the lying catalog says
         let updates = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Big"))
         let message = try #require(verificationMessage(await managerError { try await manager.ensureLocalAvailability(of: pack) }))
@@ -65,7 +65,7 @@ import Testing
         let server = try repo.serve()
         let root = repo.dir.file("root")
         let manager = try repo.manager(root: root, server: server) { $0.downloadAllowance = 100_000 }
-        let message = try #require(verificationMessage(await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Big")) }))
+        let message = try #require(verificationMessage(await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Big")) }))
         #expect(message.contains("Big") && message.contains("downloadSize") && message.contains("2000 bytes") && message.contains("\(big.downloadSize) bytes"))
         try expectNothingDownloaded(repo, server, root: root, big: big)
     }
@@ -81,11 +81,11 @@ import Testing
         let root = repo.dir.file("root")
         do {
             let manager = try repo.manager(root: root, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Small"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Small"))
         }
         try lie(repo) { $0.installSize = claimed }
         let manager = try repo.manager(root: root, server: server) { $0.storageBudget = budget }
-        let message = try #require(verificationMessage(await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Big")) }))
+        let message = try #require(verificationMessage(await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Big")) }))
         #expect(message.contains("installSize") && message.contains("\(claimed) bytes") && message.contains("\(big.installSize) bytes"), "\(message)")
         try expectNothingDownloaded(repo, server, root: root, big: big)
         #expect(manager.assetPackIsAvailableLocally(withID: "Small"))
@@ -98,7 +98,7 @@ import Testing
         let server = try repo.serve()
         let root = repo.dir.file("root")
         let manager = try repo.manager(root: root, server: server)
-        let message = try #require(verificationMessage(await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Big")) }))
+        let message = try #require(verificationMessage(await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Big")) }))
         #expect(message.contains("language") && message.contains("\"fr\"") && message.contains("none"))
         try expectNothingDownloaded(repo, server, root: root, big: big)
     }
@@ -107,7 +107,7 @@ import Testing
         let repo = try repository()
         let server = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.maxInstallSize = 250_000; $0.storageBudget = 250_000 }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Big"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Big"))
         #expect(try manager.contents(at: "big.bin") == Data(patternBytes(200_000, seed: 4)))
     }
 }

@@ -26,7 +26,7 @@ import Testing
         let server = try repo.serve()
         let stranger = try SigningKey.generate()
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.publicKey = stranger.publicKey }
-        let error = await catalogError { _ = try await manager.assetPack(withID: "Pack") }
+        let error = await catalogError { _ = try await manager.catalogPack(withID: "Pack") }
         #expect(error.map { if case .wrongKey(expected: stranger.publicKey.keyID, _) = $0 { true } else { false } } == true)
         #expect(server.packRequests().isEmpty)
         #expect(try StorageRoot(path: repo.dir.file("root")).store().acceptedCatalog() == nil)
@@ -43,7 +43,7 @@ import Testing
         try Data(envelope.encoded()).write(to: URL(fileURLWithPath: file))
         let server = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root"), server: server)
-        let error = await managerError { _ = try await manager.assetPack(withID: "Pack") }
+        let error = await managerError { _ = try await manager.catalogPack(withID: "Pack") }
         guard case .catalog(let why)? = error else { Issue.record("expected a catalog error, got \(String(describing: error))"); return }
         #expect(why == .badSignature(keyID: repo.publicKey.keyID))
         #expect(server.packRequests().isEmpty)
@@ -54,14 +54,14 @@ import Testing
         let server = try repo.serve()
         // The device clock is two days past the catalog's one-day expiry.
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.now = { Date().addingTimeInterval(2 * 86_400) } }
-        let error = await catalogError { _ = try await manager.assetPack(withID: "Pack") }
+        let error = await catalogError { _ = try await manager.catalogPack(withID: "Pack") }
         #expect(error.map { if case .expired = $0 { true } else { false } } == true)
         #expect("\(AssetPackManagerError.catalog(error!))".contains("expired"))
 
         // A catalog published an hour ago with a 10-minute life has expired too.
         try repo.publish(expiresIn: 600, now: Date().addingTimeInterval(-3600))
         let fresh = try repo.manager(root: repo.dir.file("root2"), server: server)
-        let stale = await catalogError { _ = try await fresh.assetPack(withID: "Pack") }
+        let stale = await catalogError { _ = try await fresh.catalogPack(withID: "Pack") }
         #expect(stale.map { if case .expired = $0 { true } else { false } } == true)
         #expect(server.packRequests().isEmpty)
     }
@@ -76,7 +76,7 @@ import Testing
         let v2: AssetPack
         do {
             let manager = try repo.manager(root: root, server: server)
-            v2 = try await manager.assetPack(withID: "Pack")
+            v2 = try await manager.catalogPack(withID: "Pack")
             #expect(v2.version == 2)
 
             // The server (or an attacker in the middle) goes back to catalog version 1.
@@ -86,7 +86,7 @@ import Testing
         }
         do {
             let restarted = try repo.manager(root: root, server: server)
-            let again = await catalogError { _ = try await restarted.assetPack(withID: "Pack") }
+            let again = await catalogError { _ = try await restarted.catalogPack(withID: "Pack") }
             #expect(again == .rolledBack(version: 1, minimumVersion: 2))
         }
         // A download asked of a manager without a catalog it trusts fails, and says so to listeners.
@@ -106,7 +106,7 @@ import Testing
         let root = repo.dir.file("root")
         do {
             let online = try repo.manager(root: root, server: server)
-            try await online.ensureLocalAvailability(of: online.assetPack(withID: "Pack"))
+            try await online.ensureLocalAvailability(of: online.catalogPack(withID: "Pack"))
         }
         let url = server.url
         server.stop()
@@ -115,10 +115,10 @@ import Testing
             let offline = try repo.manager(root: root, urls: [url])
             #expect(await offline.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .upToDate])
             #expect(await offline.localStatus(ofAssetPackWithID: "Later") == .downloadAvailable)
-            #expect(Set(try await offline.allAssetPacks.map(\.id)) == ["Pack", "Later"])
+            #expect(Set(try await offline.catalogPacks.map(\.id)) == ["Pack", "Later"])
             #expect(try offline.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
             // What needs the network fails with a transport error.
-            let later = try await offline.assetPack(withID: "Later")
+            let later = try await offline.catalogPack(withID: "Later")
             let error = await managerError { try await offline.ensureLocalAvailability(of: later) }
             #expect(error.map { if case .transport = $0 { true } else { false } } == true)
         }
@@ -127,12 +127,12 @@ import Testing
         let stale = try repo.manager(root: root, urls: [url]) { $0.now = { Date().addingTimeInterval(30 * 86_400) } }
         #expect(await stale.localStatus(ofAssetPackWithID: "Pack") == [.downloaded, .upToDate])
         #expect(try stale.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
-        let refused = await managerError { _ = try await stale.assetPack(withID: "Pack") }
+        let refused = await managerError { _ = try await stale.catalogPack(withID: "Pack") }
         #expect(refused.map { if case .transport = $0 { true } else { false } } == true)
 
         // A root that never saw a catalog cannot start offline.
         let empty = try repo.manager(root: repo.dir.file("empty"), urls: [url])
-        let none = await managerError { _ = try await empty.allAssetPacks }
+        let none = await managerError { _ = try await empty.catalogPacks }
         #expect(none.map { if case .transport = $0 { true } else { false } } == true)
     }
 }

@@ -35,7 +35,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let beta = try repo.manager(root: root.path, server: server) { $0.channel = "beta" }
-            try await beta.ensureLocalAvailability(of: beta.assetPack(withID: "World"))
+            try await beta.ensureLocalAvailability(of: beta.catalogPack(withID: "World"))
             #expect(try beta.contents(at: "w/b.bin") == Data(files(edit: 0x5A)["w/b.bin"]!))
         }
         // Back to the default channel: its catalog has a lower version (1) than beta's floor would
@@ -44,7 +44,7 @@ import Testing
         let (updated, _) = try await main.installUpdates()
         #expect(updated.map(\.id) == ["World"])
         let fetched = await main.fetchedBytes
-        #expect(fetched * 4 < (try await main.assetPack(withID: "World")).downloadSize, "switching fetched \(fetched) bytes")
+        #expect(fetched * 4 < (try await main.catalogPack(withID: "World")).downloadSize, "switching fetched \(fetched) bytes")
         #expect(try main.contents(at: "w/b.bin") == Data(files()["w/b.bin"]!))
         #expect(await main.localStatus(ofAssetPackWithID: "World") == [.downloaded, .upToDate])
     }
@@ -57,7 +57,7 @@ import Testing
         try repo.place("channels/gamma/catalog.json", try #require(repo.contents("channels/beta/catalog.json")))
         let server = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.channel = "gamma" }
-        let error = await managerError { _ = try await manager.assetPack(withID: "World") }
+        let error = await managerError { _ = try await manager.catalogPack(withID: "World") }
         guard case .catalog(let refusal)? = error else { Issue.record("got \(String(describing: error))"); return }
         #expect(refusal == .wrongChannel(expected: "gamma", found: "beta"))
     }
@@ -71,7 +71,7 @@ import Testing
         let root = repo.dir.file("root")
         do {
             let manager = try repo.manager(root: root, server: server) { $0.channel = "beta" }
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "World"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "World"))
         }
         try FileManager.default.removeItem(atPath: "\(repo.path)/channels/beta")
         let manager = try repo.manager(root: root, server: server) { $0.channel = "beta" }
@@ -98,8 +98,8 @@ import Testing
         }
         func version(_ root: StorageRoot) async throws -> Int {
             let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "World"), requireLatestVersion: true)
-            return try await manager.assetPack(withID: "World").version
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "World"), requireLatestVersion: true)
+            return try await manager.catalogPack(withID: "World").version
         }
         #expect(try await version(low) == 2)
         #expect(try await version(high) == 1)
@@ -125,8 +125,8 @@ import Testing
         let root = repo.dir.file("root")
         do {
             let manager = try repo.manager(root: root, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "World"))
-            #expect(try await manager.assetPack(withID: "World").version == 2)
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "World"))
+            #expect(try await manager.catalogPack(withID: "World").version == 2)
         }
         let change = try editor(repo).rollback(to: 1, channel: nil)
         #expect(change.catalog.version == 3)
@@ -135,7 +135,7 @@ import Testing
         #expect(updated.map(\.description) == ["World v1"])
         let fetched = await manager.fetchedBytes
         // The chunks around the edit and the index, not the 3 MiB already there.
-        #expect(fetched * 4 < (try await manager.assetPack(withID: "World")).downloadSize, "the rollback fetched \(fetched) bytes")
+        #expect(fetched * 4 < (try await manager.catalogPack(withID: "World")).downloadSize, "the rollback fetched \(fetched) bytes")
         #expect(try manager.contents(at: "w/b.bin") == Data(files()["w/b.bin"]!))
         #expect(await manager.localStatus(ofAssetPackWithID: "World") == [.downloaded, .upToDate])
     }
@@ -153,7 +153,7 @@ import Testing
         let root = repo.dir.file("root")
         do {
             let manager = try repo.manager(root: root, server: server) { $0.rootKey = keys.root.publicKey; $0.channel = "beta" }
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "World"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "World"))
             #expect(try manager.contents(at: "x.txt") == Data("beta\n".utf8))
         }
         let manager = try repo.manager(root: root, server: server) { $0.rootKey = keys.root.publicKey; $0.channel = "gamma" }
@@ -180,7 +180,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "World"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "World"))
         }
         // As a client before channels left it: the catalog row, no per-channel floor.
         try root.store().setSetting("catalogFloor.default", nil)
@@ -206,7 +206,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "World"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "World"))
         }
         try root.store().setSetting("catalogFloor.default", nil)
         do {

@@ -16,7 +16,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         }
         let installed = try #require(try root.installedDirectory("Pack"))
 
@@ -42,7 +42,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         }
 
         // Back to the moment between commit's rename and its transaction: the store still lists
@@ -61,10 +61,10 @@ import Testing
         let restarted = try repo.manager(root: root.path, server: server)
         #expect(root.installedVersions("Pack").isEmpty)
         #expect(FileManager.default.fileExists(atPath: root.path + "/\(staging)/files/pack.bin"))
-        #expect(try await restarted.status(relativeTo: restarted.assetPack(withID: "Pack")) == [.downloading, .downloadAvailable])
+        #expect(try await restarted.status(relativeTo: restarted.catalogPack(withID: "Pack")) == [.downloading, .downloadAvailable])
         // …and the next ensure verifies it and commits without fetching a byte of the pack.
         let requests = server.packRequests().count
-        try await restarted.ensureLocalAvailability(of: restarted.assetPack(withID: "Pack"))
+        try await restarted.ensureLocalAvailability(of: restarted.catalogPack(withID: "Pack"))
         #expect(await restarted.fetchedBytes == 0)
         #expect(server.packRequests().count == requests)
         #expect(try restarted.contents(at: "pack.bin") == Data(content))
@@ -86,7 +86,7 @@ import Testing
         let kept: UInt64
         do {
             let first = try repo.manager(root: root.path, server: flaky) { $0.retryPolicy = .never }
-            let error = await managerError { try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack")) }
+            let error = await managerError { try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Pack")) }
             #expect(error.map { if case .transport = $0 { true } else { false } } == true)
             flaky.stop()
             #expect(try root.store().pendingDownload("Pack") != nil)
@@ -100,7 +100,7 @@ import Testing
         let server = try repo.serve()
         let second = try repo.manager(root: root.path, server: server)
         #expect(!root.stagingEntries.isEmpty)
-        try await second.ensureLocalAvailability(of: second.assetPack(withID: "Pack"))
+        try await second.ensureLocalAvailability(of: second.catalogPack(withID: "Pack"))
         #expect(try second.contents(at: "pack.bin") == Data(content))
         let fetched = await second.fetchedBytes
         #expect(fetched <= pack.size - 400_000 + 16_384, "fetched \(fetched) bytes after \(kept) were kept, pack \(pack.size)")
@@ -118,13 +118,13 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         }
         try repo.put("Pack", files: ["pack.bin": patternBytes(1_000_000, seed: 63)])
         try repo.publish()
         let flaky = try repo.serve { $0.dropAfterBytes = 300_000 }
         let updating = try repo.manager(root: root.path, server: flaky) { $0.retryPolicy = .never }
-        let v2 = try await updating.assetPack(withID: "Pack")
+        let v2 = try await updating.catalogPack(withID: "Pack")
         #expect(await managerError { try await updating.ensureLocalAvailability(of: v2, requireLatestVersion: true) } != nil)
         #expect(try root.store().pendingDownload("Pack") != nil)
         #expect(try await updating.status(relativeTo: v2) == [.downloading, .downloaded, .updateAvailable, .outOfDate])
@@ -144,7 +144,7 @@ import Testing
         let server = try repo.serve { $0.bandwidthBytesPerSecond = 300_000 }
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
-        let pack = try await manager.assetPack(withID: "Pack")
+        let pack = try await manager.catalogPack(withID: "Pack")
         let updates = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Pack"))
         let download = Task { try await manager.ensureLocalAvailability(of: pack) }
         try await waitUntil("the download is under way") { updates.snapshot.contains { $0.kind == "downloading" } }

@@ -18,8 +18,8 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.assetPack(withID: "World"))
-            try await first.ensureLocalAvailability(of: first.assetPack(withID: "Retiring"))
+            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "World"))
+            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Retiring"))
         }
         let oldFolder = try #require(try root.installedDirectory("World"))
 
@@ -33,7 +33,7 @@ import Testing
         let (updated, removed) = try await manager.installUpdates()
         #expect(updated.map(\.description) == ["World v2"])
         #expect(removed == ["Retiring"])
-        let v2 = try await manager.assetPack(withID: "World")
+        let v2 = try await manager.catalogPack(withID: "World")
         let fetched = await manager.fetchedBytes
         #expect(fetched > 0)
         print("delta update: \(fetched) bytes fetched for a \(v2.downloadSize)-byte pack (\(fetched * 100 / UInt64(v2.downloadSize))%)")
@@ -67,7 +67,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.assetPack(withID: "Shift"))
+            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Shift"))
         }
 
         files["m/a.bin"] = patternBytes(600_000, seed: 33)
@@ -92,7 +92,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack"))
+            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Pack"))
         }
         let installed = try #require(try root.installedDirectory("Pack"))
         chmod(installed + "/a.bin", 0o644)

@@ -38,7 +38,7 @@ import Testing
         // Room for the install size of nothing else, but the compressed bytes are over by one.
         do {
             let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.downloadAllowance = text.downloadSize - 1 }
-            let error = await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Text")) }
+            let error = await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Text")) }
             let refusal = try #require(allowanceError(error))
             #expect(refusal.what.contains("download allowance") && refusal.needed == text.downloadSize && refusal.limit == text.downloadSize - 1)
             #expect(server.packRequests().isEmpty)
@@ -46,7 +46,7 @@ import Testing
         }
         // Exactly the pack's size is allowed.
         let enough = try repo.manager(root: repo.dir.file("root"), server: server) { $0.downloadAllowance = text.downloadSize }
-        try await enough.ensureLocalAvailability(of: enough.assetPack(withID: "Text"))
+        try await enough.ensureLocalAvailability(of: enough.catalogPack(withID: "Text"))
     }
 
     @Test func maxInstallSizeCountsUncompressedBytes() async throws {
@@ -58,7 +58,7 @@ import Testing
             $0.maxInstallSize = text.installSize - 1
         }
         let updates = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Text"))
-        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Text")) }
+        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Text")) }
         let refusal = try #require(allowanceError(error))
         #expect(refusal.what.contains("install size") && refusal.needed == text.installSize)
         #expect(server.packRequests().isEmpty)
@@ -83,7 +83,7 @@ import Testing
         #expect(server.packRequests().isEmpty)
         // The essential limits do not apply to on-demand packs.
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.essentialDownloadAllowance = 1000 }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Text"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Text"))
         #expect(core.downloadSize > 1000)
     }
 
@@ -108,7 +108,7 @@ import Testing
         let server = try repo.serve()
         let asked = AskedPacks()
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.shouldDownload = { asked.add($0); return false } }
-        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Text")) }
+        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Text")) }
         #expect(error.map { if case .downloadDeclined(assetPackID: "Text") = $0 { true } else { false } } == true)
         #expect(asked.ids == ["Text"])
         #expect(server.packRequests().isEmpty)
@@ -148,7 +148,7 @@ import Testing
         defer { nginx.stop() }
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, urls: [nginx.url("/")]) { $0.allowedDomains = ["127.0.0.1"] }
-        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Text")) }
+        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Text")) }
         guard case .domainNotAllowed(let host, let url)? = error else { Issue.record("expected domainNotAllowed, got \(String(describing: error))"); return }
         #expect(host == "localhost" && url.hasPrefix("http://localhost:\(target.server.port)/packs/Text/"))
         #expect(target.requests().isEmpty)
@@ -157,7 +157,7 @@ import Testing
 
         // Without the list the same redirect is followed and the pack installs.
         let open = try repo.manager(root: repo.dir.file("open"), urls: [nginx.url("/")])
-        try await open.ensureLocalAvailability(of: open.assetPack(withID: "Text"))
+        try await open.ensureLocalAvailability(of: open.catalogPack(withID: "Text"))
         #expect(try open.contents(at: "text.txt") == Data(text("compressible line\n", repeating: 20_000)))
         #expect(!target.packRequests().isEmpty)
     }
@@ -170,7 +170,7 @@ import Testing
             """)
         defer { nginx.stop() }
         let manager = try repo.manager(root: repo.dir.file("root"), urls: [nginx.url("/")]) { $0.allowedDomains = ["127.0.0.1"] }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Text"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Text"))
         #expect(try manager.contents(at: "text.txt") == Data(text("compressible line\n", repeating: 20_000)))
     }
 }

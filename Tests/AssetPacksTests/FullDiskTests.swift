@@ -38,7 +38,7 @@ import Glibc
         try await withSmallDisk(at: root.path, size: "2m") {
             do {
                 let manager = try repo.manager(root: root.path, server: server)
-                try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+                try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
             }
 
             // Version 2 is 3 MB of incompressible bytes: more than the disk holds.
@@ -46,7 +46,7 @@ import Glibc
             try repo.publish()
             do {
                 let updating = try repo.manager(root: root.path, server: server)
-                let v2 = try await updating.assetPack(withID: "Pack")
+                let v2 = try await updating.catalogPack(withID: "Pack")
                 #expect(v2.version == 2)
                 let error = await managerError { try await updating.ensureLocalAvailability(of: v2, requireLatestVersion: true) }
                 guard case .storage(let why)? = error else { Issue.record("expected a storage error, got \(String(describing: error))"); return }
@@ -62,7 +62,7 @@ import Glibc
             try repo.put("Small", files: ["small.txt": text("fits\n", repeating: 1000)])
             try repo.publish()
             let later = try repo.manager(root: root.path, server: server)
-            try await later.ensureLocalAvailability(of: later.assetPack(withID: "Small"))
+            try await later.ensureLocalAvailability(of: later.catalogPack(withID: "Small"))
             #expect(try later.contents(at: "small.txt") == Data(text("fits\n", repeating: 1000)))
         }
     }

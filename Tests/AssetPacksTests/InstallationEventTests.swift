@@ -57,14 +57,14 @@ import Testing
         #expect(missing.map { if case .fileNotFound(at: "nope.txt") = $0 { true } else { false } } == true)
         let wrongPack = await managerError { _ = try manager.contents(at: "readme.txt", searchingInAssetPackWithID: "Levels") }
         #expect(wrongPack.map { if case .fileNotFound = $0 { true } else { false } } == true)
-        let unknown = await managerError { _ = try await manager.assetPack(withID: "Nope") }
+        let unknown = await managerError { _ = try await manager.catalogPack(withID: "Nope") }
         #expect(unknown.map { if case .assetPackNotFound(withID: "Nope") = $0 { true } else { false } } == true)
-        #expect(Set(try await manager.allAssetPacks.map(\.id)) == ["Base", "Levels", "Extras", "Patch"])
+        #expect(Set(try await manager.catalogPacks.map(\.id)) == ["Base", "Levels", "Extras", "Patch"])
         let namespace = try await manager.namespace()
         #expect(namespace.map(\.path) == ["data/table.bin", "empty.txt", "levels/1.json", "readme.txt"])
 
         // The per-pack stream of an on-demand download: began, progress, finished, then it ends.
-        let extrasPack = try await manager.assetPack(withID: "Extras")
+        let extrasPack = try await manager.catalogPack(withID: "Extras")
         #expect(extrasPack.downloadPolicy == .onDemand && extrasPack.installSize == 400_000)
         let perPack = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Extras"))
         try await manager.ensureLocalAvailability(of: extrasPack)
@@ -110,7 +110,7 @@ import Testing
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Extras"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Extras"))
         let folder = try #require(try root.installedDirectory("Extras"))
         #expect(FileManager.default.fileExists(atPath: folder + "/extras/movie.bin"))
 

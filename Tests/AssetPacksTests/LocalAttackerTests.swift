@@ -26,7 +26,7 @@ import Testing
         let flaky = try repo.serve { $0.dropAfterBytes = 300_000 }
         do {
             let first = try repo.manager(root: root.path, server: flaky) { $0.retryPolicy = .never }
-            #expect(await managerError { try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack")) } != nil)
+            #expect(await managerError { try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Pack")) } != nil)
         }
         flaky.stop()
         let staging = try #require(root.stagingEntries.first)
@@ -39,7 +39,7 @@ import Testing
 
         let server = try repo.serve()
         let second = try repo.manager(root: root.path, server: server)
-        let error = await managerError { try await second.ensureLocalAvailability(of: second.assetPack(withID: "Pack")) }
+        let error = await managerError { try await second.ensureLocalAvailability(of: second.catalogPack(withID: "Pack")) }
         let message = try #require(error).description
         #expect(message.contains(levels) && message.contains("symbolic link"), "\(message)")
         #expect(entries(outside).isEmpty)
@@ -78,7 +78,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         }
         let outside = repo.dir.file("outside")
         try repo.dir.write("outside/keep.txt", Array("keep\n".utf8))
@@ -110,7 +110,7 @@ extension LocalAttackerTests {
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         }
         // Between the runs: the pack's folder `data` becomes a link to a folder outside holding
         // a file of the same name.

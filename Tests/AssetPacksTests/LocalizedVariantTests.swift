@@ -50,7 +50,7 @@ import Testing
         let root = repo.dir.file("root")
         do {
             let installer = try repo.manager(root: root, server: server)
-            try await installer.ensureLocalAvailability(of: Set(installer.allAssetPacks))
+            try await installer.ensureLocalAvailability(of: Set(installer.catalogPacks))
         }
 
         func reader(_ preferred: [String], primary: String = "en") throws -> AssetPackManager {

@@ -59,10 +59,10 @@ import Testing
         let root = evil.dir.file("root")
         do {
             let manager = try evil.manager(root: root, urls: [goodServer.url])
-            #expect(try await manager.assetPack(withID: "Pack").version == 2)
+            #expect(try await manager.catalogPack(withID: "Pack").version == 2)
         }
         let manager = try evil.manager(root: root, urls: [evilServer.url, goodServer.url])
-        let pack = try await manager.assetPack(withID: "Pack")
+        let pack = try await manager.catalogPack(withID: "Pack")
         #expect(pack.version == 2)
         try await manager.ensureLocalAvailability(of: pack)
         #expect(try manager.contents(at: "c.txt") == Data(text("v2\n")))
@@ -81,7 +81,7 @@ import Testing
         try repo.place("catalog.json", try stranger.signedCatalog(try repo.catalog()))
         let evilServer = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root"), urls: [evilServer.url, goodServer.url])
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         try await expectInstalled(manager)
         #expect(evilServer.packRequests().isEmpty)
     }
@@ -91,12 +91,12 @@ import Testing
         let evilServer = try repo.serve { $0.corruptRate = 1 }
         let goodServer = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root"), urls: [evilServer.url, goodServer.url]) { $0.retryPolicy = .init(maxAttempts: 3, initialDelay: .milliseconds(2), maxDelay: .milliseconds(5)) }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         try await expectInstalled(manager)
         #expect(!goodServer.packRequests().isEmpty)
         // With EVIL alone, the same install fails as a verification failure.
         let alone = try repo.manager(root: repo.dir.file("alone"), urls: [evilServer.url])
-        let error = await managerError { try await alone.ensureLocalAvailability(of: alone.assetPack(withID: "Pack")) }
+        let error = await managerError { try await alone.ensureLocalAvailability(of: alone.catalogPack(withID: "Pack")) }
         guard case .verification? = error else { Issue.record("expected a verification failure, got \(String(describing: error))"); return }
     }
 
@@ -106,7 +106,7 @@ import Testing
         let goodServer = try repo.serve()
         let limits = AssetPackManager.NetworkLimits(smallFileDeadline: .seconds(20), minimumAverageRate: 1024, rateGracePeriod: .seconds(1))
         let manager = try repo.manager(root: repo.dir.file("root"), urls: [slowServer.url, goodServer.url]) { $0.networkLimits = limits }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         try await expectInstalled(manager)
         #expect(slowServer.packRequests().isEmpty)
 
@@ -115,7 +115,7 @@ import Testing
             $0.networkLimits = limits
             $0.retryPolicy = .never
         }
-        let error = await managerError { _ = try await alone.assetPack(withID: "Pack") }
+        let error = await managerError { _ = try await alone.catalogPack(withID: "Pack") }
         guard case .transport(.timedOut(_, let why))? = error else { Issue.record("expected a timeout, got \(String(describing: error))"); return }
         #expect(why.contains("below the minimum average of 1024 bytes/s"))
     }
@@ -129,7 +129,7 @@ import Testing
             $0.networkLimits.stallTimeout = .seconds(1)
             $0.parallelDownloads = .init(parts: 1, minimumInstallSize: 0)
         }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         try await expectInstalled(manager)
         #expect(!goodServer.packRequests().isEmpty)
     }
@@ -143,7 +143,7 @@ import Testing
         defer { nginx.stop() }
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, urls: [nginx.url("/")]) { $0.caFile = certificate.certificatePath }
-        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack")) }
+        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack")) }
         guard case .insecureRedirect(let from, let to)? = error else { Issue.record("expected insecureRedirect, got \(String(describing: error))"); return }
         #expect(from.hasPrefix("https://127.0.0.1:\(nginx.port)/packs/Pack/") && to.hasPrefix("http://127.0.0.1:\(target.port)/packs/Pack/"))
         #expect("\(error!)".contains(from) && "\(error!)".contains(to))
@@ -161,13 +161,13 @@ import Testing
             """)
         defer { secure.stop() }
         let https = try repo.manager(root: repo.dir.file("https"), urls: [secure.url("/")]) { $0.caFile = certificate.certificatePath }
-        try await https.ensureLocalAvailability(of: https.assetPack(withID: "Pack"))
+        try await https.ensureLocalAvailability(of: https.catalogPack(withID: "Pack"))
         try await expectInstalled(https)
         // A repository configured with http may be redirected to http.
         let plain = try NginxServer(root: repo.path, locations: "location /packs/ { return 302 http://127.0.0.1:\(target.port)$request_uri; }")
         defer { plain.stop() }
         let http = try repo.manager(root: repo.dir.file("http"), urls: [plain.url("/")])
-        try await http.ensureLocalAvailability(of: http.assetPack(withID: "Pack"))
+        try await http.ensureLocalAvailability(of: http.catalogPack(withID: "Pack"))
         try await expectInstalled(http)
     }
 
@@ -179,7 +179,7 @@ import Testing
         let flaky = try repo.serve { $0.dropAfterBytes = 700_000 }
         let good = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root"), urls: [flaky.url, good.url]) { $0.parallelDownloads = .init(parts: 1, minimumInstallSize: 0) }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         #expect(try manager.contents(at: "big.bin") == Data(content))
         let sources = try #require(await manager.sources(ofAssetPackWithID: "Pack"))
         func served(_ server: TestServer) -> UInt64 {

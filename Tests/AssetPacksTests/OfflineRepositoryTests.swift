@@ -28,7 +28,7 @@ import Testing
         let repo = try repository()
         let stick = try stick(of: repo)
         let manager = try repo.manager(root: repo.dir.file("root"), urls: [stick.url]) { $0.allowedDomains = ["cdn.example.com"] }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         #expect(try manager.contents(at: "a.bin") == Data(patternBytes(400_000, seed: 81)))
         #expect(try manager.contents(at: "b.txt") == Data(text("offline\n")))
 
@@ -39,7 +39,7 @@ import Testing
         try FileManager.default.removeItem(atPath: stick.path + "/catalog.json")
         try FileManager.default.copyItem(atPath: other.path + "/catalog.json", toPath: stick.path + "/catalog.json")
         let fresh = try repo.manager(root: repo.dir.file("root2"), urls: [stick.url])
-        let error = await managerError { _ = try await fresh.assetPack(withID: "Pack") }
+        let error = await managerError { _ = try await fresh.catalogPack(withID: "Pack") }
         #expect(error?.description.contains("catalog refused") == true, "\(String(describing: error))")
     }
 
@@ -53,7 +53,7 @@ import Testing
 
         for (label, stick) in [("missing", missing), ("truncated", truncated)] {
             let manager = try repo.manager(root: repo.dir.file("root-\(label)"), urls: [stick.url]) { $0.retryPolicy = .never }
-            let error = await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack")) }
+            let error = await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack")) }
             let message = try #require(error, "\(label)").description
             #expect(message.contains(pack.path), "\(label): \(message)")
             #expect(try StorageRoot(path: repo.dir.file("root-\(label)")).installedDirectory("Pack") == nil, "\(label)")
@@ -61,7 +61,7 @@ import Testing
         // The stick lacks the pack; the network mirror after it has it.
         let server = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root-both"), urls: [missing.url, server.url])
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         #expect(try manager.contents(at: "a.bin") == Data(patternBytes(400_000, seed: 81)))
     }
 
@@ -71,7 +71,7 @@ import Testing
         try repo.publish(expiresIn: 600, now: Date().addingTimeInterval(-3600))
         let stick = try stick(of: repo)
         let manager = try repo.manager(root: repo.dir.file("root"), urls: [stick.url])
-        let error = await managerError { _ = try await manager.assetPack(withID: "Pack") }
+        let error = await managerError { _ = try await manager.catalogPack(withID: "Pack") }
         let message = try #require(error).description
         #expect(message.contains("expired") && message.contains("--expires"), "\(message)")
     }
@@ -81,7 +81,7 @@ import Testing
         let stick = try stick(of: repo)
         let nginx = try NginxServer(root: repo.path, locations: "location = /catalog.json { return 302 \(stick.url)/catalog.json; }")
         let manager = try repo.manager(root: repo.dir.file("root"), urls: [nginx.url("/")]) { $0.retryPolicy = .never }
-        let error = await managerError { _ = try await manager.assetPack(withID: "Pack") }
+        let error = await managerError { _ = try await manager.catalogPack(withID: "Pack") }
         let message = try #require(error).description
         #expect(message.contains("redirect to a local file is refused"), "\(message)")
     }

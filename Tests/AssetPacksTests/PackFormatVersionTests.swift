@@ -21,7 +21,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Old"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Old"))
             for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
             let stored = try #require(try root.store().installedPack("Old"))
             #expect(try PackIndex.decode(stored.indexBytes, indexOffset: stored.indexOffset).formatVersion == 1)
@@ -33,7 +33,7 @@ import Testing
         let manager = try repo.manager(root: root.path, server: server)
         let (updated, _) = try await manager.installUpdates()
         #expect(updated.map(\.id) == ["Old"])
-        let pack = try await manager.assetPack(withID: "Old")
+        let pack = try await manager.catalogPack(withID: "Old")
         let fetched = await manager.fetchedBytes
         #expect(fetched * 4 < pack.downloadSize, "the update fetched \(fetched) bytes of a \(pack.downloadSize)-byte pack")
         for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }

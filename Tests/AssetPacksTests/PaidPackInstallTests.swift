@@ -63,7 +63,7 @@ import Testing
         let f = try fixture(files: files)
         do {
             let manager = try manager(f, token: "tok-good")
-            let pack = try await manager.assetPack(withID: "Paid")
+            let pack = try await manager.catalogPack(withID: "Paid")
             #expect(pack.requiresEntitlement)
             #expect(try await manager.status(relativeTo: pack).contains(.requiresEntitlement))
             try await manager.ensureLocalAvailability(of: pack)
@@ -81,7 +81,7 @@ import Testing
         let manager = try manager(f, token: "tok-good")
         let (updated, _) = try await manager.installUpdates()
         #expect(updated.map(\.description) == ["Paid v2"])
-        let v2 = try await manager.assetPack(withID: "Paid")
+        let v2 = try await manager.catalogPack(withID: "Paid")
         let fetched = await manager.fetchedBytes
         #expect(fetched * 4 < v2.downloadSize, "the update of a sealed pack fetched \(fetched) bytes of \(v2.downloadSize)")
         #expect(try manager.contents(at: "level/map.bin") == Data(files["level/map.bin"]!))
@@ -91,7 +91,7 @@ import Testing
     @Test func withoutAnEntitlementNothingOfThePackIsDownloaded() async throws {
         let f = try fixture()
         let manager = try manager(f, token: nil)
-        let pack = try await manager.assetPack(withID: "Paid")
+        let pack = try await manager.catalogPack(withID: "Paid")
         await #expect {
             try await manager.ensureLocalAvailability(of: pack)
         } throws: { error in
@@ -101,7 +101,7 @@ import Testing
         #expect(f.server.packRequests().isEmpty)
         #expect(f.root.stagingEntries.isEmpty && f.root.installedVersions("Paid").isEmpty)
         // Free packs are unaffected.
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Free"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Free"))
     }
 
     @Test(arguments: [("tok-wrong", "unknown token"), ("tok-expired", "the token expired at 2020-01-01T00:00:00Z"),
@@ -109,7 +109,7 @@ import Testing
     func aRefusedTokenIsRejectedWithTheServersReason(token: String, reason: String) async throws {
         let f = try fixture()
         let manager = try manager(f, token: token)
-        let pack = try await manager.assetPack(withID: "Paid")
+        let pack = try await manager.catalogPack(withID: "Paid")
         await #expect {
             try await manager.ensureLocalAvailability(of: pack)
         } throws: { error in
@@ -128,13 +128,13 @@ import Testing
         f.keyServer.stop()
         let manager = try manager(f, token: "tok-good", keyServer: url)
         await #expect {
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Paid"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Paid"))
         } throws: { error in
             guard case AssetPackManagerError.keyServer(let p, let why) = error else { return false }
             return p.id == "Paid" && why.contains("cannot be reached")
         }
         #expect(f.server.packRequests().isEmpty)
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Free"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Free"))
         #expect(try manager.contents(at: "free.txt") == Data("free\n".utf8))
     }
 
@@ -158,7 +158,7 @@ import Testing
             c.transport = WrongKeyServer(inner: try! CurlTransport(), keyServer: f.keyServer.url)
         }
         await #expect {
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Paid"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Paid"))
         } throws: { "\($0)".contains("a wrong key is refused before it opens a byte") }
         #expect(f.server.packRequests().isEmpty)
         #expect(f.root.stagingEntries.isEmpty && f.root.installedVersions("Paid").isEmpty)
@@ -173,7 +173,7 @@ import Testing
         try f.repo.place(entry.path, bytes)
         let manager = try manager(f, token: "tok-good")
         await #expect {
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Paid"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Paid"))
         } throws: { error in
             guard case AssetPackManagerError.verification(let why) = error else { return false }
             return why.contains("AES-256-GCM authentication failed")

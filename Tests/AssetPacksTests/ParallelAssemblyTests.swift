@@ -47,7 +47,7 @@ import Testing
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0) }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         let directory = try #require(try root.installedDirectory("Pack"))
         for (name, bytes) in files {
             #expect(try manager.contents(at: FilePath(name)) == Data(bytes), "\(name)")
@@ -77,14 +77,14 @@ import Testing
                 $0.retryPolicy = .never
                 $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0)
             }
-            #expect(await managerError { try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack")) } != nil)
+            #expect(await managerError { try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Pack")) } != nil)
             firstFetched = await first.fetchedBytes
         }
         flaky.stop()
 
         let server = try repo.serve()
         let second = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0) }
-        try await second.ensureLocalAvailability(of: second.assetPack(withID: "Pack"))
+        try await second.ensureLocalAvailability(of: second.catalogPack(withID: "Pack"))
         for (name, bytes) in files { #expect(try second.contents(at: FilePath(name)) == Data(bytes), "\(name)") }
         let fetched = await second.fetchedBytes
         // Nothing the first manager received is fetched again (the index comes twice).
@@ -122,7 +122,7 @@ import Testing
         _ = spool.resume(at: offset)
         try bytes.withUnsafeBytes { try spool.append($0) }
 
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         #expect(try manager.contents(at: "pack.bin") == Data(content))
         // Every byte of the pack but that frame (and the header and trailer) came from the server.
         #expect(await manager.fetchedBytes == pack.size - UInt64(first.compressedSize) - 16 - 64, "pack \(pack.size)")

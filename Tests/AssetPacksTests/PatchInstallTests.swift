@@ -29,7 +29,7 @@ import Testing
 
     func install(_ repo: TestRepository, _ server: TestServer, _ root: StorageRoot) async throws {
         let first = try repo.manager(root: root.path, server: server)
-        try await first.ensureLocalAvailability(of: first.assetPack(withID: "DB"))
+        try await first.ensureLocalAvailability(of: first.catalogPack(withID: "DB"))
     }
 
     @Test func anUpdateFetchesPatchFramesNotFullFrames() async throws {
@@ -122,7 +122,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.assetPack(withID: "L"))
+            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "L"))
         }
         let v1 = try #require(try root.installedDirectory("L"))
         func inode(_ path: String) throws -> UInt64 { (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0 }
@@ -150,7 +150,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.assetPack(withID: "L"))
+            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "L"))
         }
         let v1 = try #require(try root.installedDirectory("L"))
         // Another process damages the installed a.bin (unchanged in v2).

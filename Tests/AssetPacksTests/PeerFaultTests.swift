@@ -31,7 +31,7 @@ import Testing
                 $0.peers = [peer]
                 configure(&$0)
             }
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Level"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Level"))
             #expect(try manager.contents(at: "level.bin") == Data(PeerFaultTests.level))
             #expect(await manager.peerBytes == 0)
             // The origin sent the whole pack.

@@ -61,7 +61,7 @@ import Testing
 
         // The full download does not fetch the files read before again.
         let before = await manager.fetchedBytes
-        try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Levels"))
+        try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Levels"))
         let download = await manager.fetchedBytes - before
         let read = chunks + (try Self.chunkBytes(of: "f08.bin", in: index))
         #expect(download <= pack.size - read + (4 << 20), "the download fetched \(download) of a \(pack.size)-byte pack after \(read) were read")
@@ -147,7 +147,7 @@ import Testing
         #expect(results.count == 64)
         for (path, data) in results { #expect([UInt8](data) == files[path], "\(path)") }
         // One index fetch shared by all, then the download links every file.
-        try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Many"))
+        try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Many"))
         for (path, bytes) in files { #expect(try root.installedFile("Many", path) == bytes, "\(path)") }
         #expect(root.stagingEntries.isEmpty)
     }
@@ -170,7 +170,7 @@ import Testing
         let server = try repo.serve { $0.bandwidthBytesPerSecond = 1 << 20 }
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 1, minimumInstallSize: 0) }
-        let assetPack = try await manager.assetPack(withID: "Levels")
+        let assetPack = try await manager.catalogPack(withID: "Levels")
         let download = Task { try await manager.ensureLocalAvailability(of: assetPack) }
         try await waitUntil("the download runs") { try await manager.status(relativeTo: assetPack).contains(.downloading) }
 
@@ -233,7 +233,7 @@ import Testing
         }
         try repo.put("Levels", files: ["level.bin": v2])
         try repo.publish()
-        try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "Levels"))
+        try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Levels"))
         let data = try await read.value
         #expect([UInt8](data) == v1 || [UInt8](data) == v2)
         #expect([UInt8](data) == v1, "the read began on version 1")

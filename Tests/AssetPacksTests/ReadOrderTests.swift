@@ -21,7 +21,7 @@ import Testing
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
-        try await manager.ensureLocalAvailability(of: try await manager.assetPack(withID: "World"))
+        try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "World"))
         for (path, bytes) in files { #expect(try root.installedFile("World", path) == bytes, "\(path)") }
         // After the index: c/2.bin's frames, then b/0…b/3's, then the rest.
         let requests = server.packRequests().filter { $0.bytes > pack.index.length }

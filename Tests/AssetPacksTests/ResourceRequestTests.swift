@@ -59,7 +59,7 @@ import Testing
         let server = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root"), server: server)
         let feed = ResourceRequestProgress()
-        let pack = try await manager.assetPack(withID: "Level2")
+        let pack = try await manager.catalogPack(withID: "Level2")
         feed.follow([pack], manager: manager)
         #expect(feed.progress.totalUnitCount == Int64(pack.downloadSize) && feed.progress.completedUnitCount == 0)
         try await manager.ensureLocalAvailability(of: pack)
@@ -88,7 +88,7 @@ import Testing
         #expect(late.progress.fractionCompleted == 1)
         #expect(server.packRequests().count == packFetches)
         // A tag of which only some packs are local is not available: Level1 needs Level1_Shared too.
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Level1"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Level1"))
         #expect(await AssetPackResourceRequest(tags: ["Level1"], manager: manager).conditionallyBeginAccessingResources() == false)
         #expect(await AssetPackResourceRequest(tags: ["Nope"], manager: manager).conditionallyBeginAccessingResources() == false)
     }
@@ -115,17 +115,17 @@ import Testing
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.storageBudget = 2 * unit }
         let request = AssetPackResourceRequest(tags: ["A"], manager: manager)
         try await request.beginAccessingResources()
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "B"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "B"))
         // A would go first (lowest priority, least recently used), but it is in use: B goes.
         try await manager.setPreservationPriority(0.1, forTags: ["A"])
         #expect(try await manager.preservationPriority(ofAssetPackWithID: "A") == 0.1)
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "C"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "C"))
         #expect(try await installed(manager, ["A", "B", "C"]) == ["A", "C"])
         #expect([UInt8](try manager.contents(at: "a.bin")) == patternBytes(30_000, seed: 90))
 
         // Ended, A is evictable again, and goes first.
         request.endAccessingResources()
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "B"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "B"))
         #expect(try await installed(manager, ["A", "B", "C"]) == ["B", "C"])
     }
 
@@ -138,7 +138,7 @@ import Testing
             let request = AssetPackResourceRequest(tags: ["A", "B"], manager: manager)
             try await request.beginAccessingResources()
             let refused = await #expect(throws: AssetPackManagerError.self) {
-                try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "C"))
+                try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "C"))
             }
             guard case .storageBudgetExceeded(_, _, _, let evictable)? = refused else { Issue.record("not a budget error: \(String(describing: refused))"); return }
             #expect(evictable == 0)
@@ -147,7 +147,7 @@ import Testing
         }
         // The request is gone: so is its hold.
         #expect(manager.resourcesInUse.inUse.isEmpty)
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "C"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "C"))
         #expect(try await installed(manager, ["A", "B", "C"]).count == 2)
     }
 

@@ -20,7 +20,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         do {
             let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.assetPack(withID: "Maps"))
+            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Maps"))
         }
         let v1 = root.installedVersions("Maps")
         #expect(v1.count == 1)
@@ -28,7 +28,7 @@ import Testing
         try repo.put("Maps", files: ["maps/a.bin": patternBytes(300_000, seed: 2), "maps/b.txt": text("b v2\n", repeating: 50)])
         try repo.publish()
         let second = try repo.manager(root: root.path, server: server)
-        try await second.ensureLocalAvailability(of: second.assetPack(withID: "Maps"), requireLatestVersion: true)
+        try await second.ensureLocalAvailability(of: second.catalogPack(withID: "Maps"), requireLatestVersion: true)
         // Only the new version is in packs/ when the update returns, whatever the deletion's pace.
         let v2 = root.installedVersions("Maps")
         #expect(v2.count == 1 && v2 != v1, "\(v2)")

@@ -48,7 +48,7 @@ import Testing
         let server = try repo.serve()
         do {
             let manager = try manager(repo, keys, server: server)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
             #expect(try manager.contents(at: "pack.txt") == Data(text("content\n", repeating: 10)))
             let freshness = try #require(try await manager.repositoryFreshness())
             #expect(freshness.rootVersion == 1 && freshness.timestampVersion == 1 && freshness.catalogVersion == 1 && !freshness.isStale)
@@ -80,7 +80,7 @@ import Testing
         try repo.place("catalog.json", v1)
         let server = try repo.serve()
         let manager = try manager(repo, keys, server: server)
-        let error = await trustError { _ = try await manager.assetPack(withID: "Pack") }
+        let error = await trustError { _ = try await manager.catalogPack(withID: "Pack") }
         guard case .catalogMismatch? = error else { Issue.record("expected a mix-and-match refusal, got \(String(describing: error))"); return }
         #expect("\(error!)".contains("mix-and-match"))
         #expect(try stored(repo) == nil)
@@ -93,7 +93,7 @@ import Testing
         let server = try repo.serve()
         do {
             let manager = try manager(repo, keys, server: server)
-            _ = try await manager.assetPack(withID: "Pack")
+            _ = try await manager.catalogPack(withID: "Pack")
         }
         #expect(try stored(repo)?.rootVersion == 2)
         // root.json goes back to version 1.
@@ -105,7 +105,7 @@ import Testing
     @Test func skippedRootIsRefused() async throws {
         let (repo, keys) = try repository()
         let server = try repo.serve()
-        do { _ = try await manager(repo, keys, server: server).assetPack(withID: "Pack") }
+        do { _ = try await manager(repo, keys, server: server).catalogPack(withID: "Pack") }
         // Versions 2 and 3 are published; a mirror serves version 3 where 2 must come (N → N+2).
         try rotate(repo, keys)
         try rotate(repo, keys)
@@ -118,7 +118,7 @@ import Testing
     @Test func rootSignedOnlyByANewKeyIsRefused() async throws {
         let (repo, keys) = try repository()
         let server = try repo.serve()
-        do { _ = try await manager(repo, keys, server: server).assetPack(withID: "Pack") }
+        do { _ = try await manager(repo, keys, server: server).catalogPack(withID: "Pack") }
         // Someone without the root key writes a root version 2 naming their own keys.
         let attacker = try SigningKey.generate()
         let forged = RootMetadata(version: 2, expires: Date().addingTimeInterval(86_400), rootKeys: [attacker.publicKey],
@@ -134,7 +134,7 @@ import Testing
         let (repo, keys) = try repository(rootExpiresIn: 86_400, rootNow: Date().addingTimeInterval(-2 * 86_400))
         let server = try repo.serve()
         let manager = try manager(repo, keys, server: server)
-        let error = await trustError { _ = try await manager.assetPack(withID: "Pack") }
+        let error = await trustError { _ = try await manager.catalogPack(withID: "Pack") }
         guard case .rootExpired(version: 1, _, _)? = error else { Issue.record("expected an expired root, got \(String(describing: error))"); return }
     }
 
@@ -146,7 +146,7 @@ import Testing
         let root = "root"
         do {
             let manager = try manager(repo, keys, root: root, server: server, now: base)
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         }
         // Two hours on (the timestamp lives one hour): a repository frozen since is refused online.
         let later = base.addingTimeInterval(2 * 3600)
@@ -176,7 +176,7 @@ import Testing
         let v1 = try #require(repo.contents("timestamp.json"))
         try TimestampSigner(key: keys.timestamp, expiresIn: 3600).sign(repository: repo.path)
         let server = try repo.serve()
-        do { _ = try await manager(repo, keys, server: server).assetPack(withID: "Pack") }
+        do { _ = try await manager(repo, keys, server: server).catalogPack(withID: "Pack") }
         #expect(try stored(repo)?.timestampVersion == 2)
         try repo.place("timestamp.json", v1)
         let manager = try manager(repo, keys, server: server)
@@ -189,7 +189,7 @@ import Testing
     @Test func leakedCatalogKeyIsRevokedByARotation() async throws {
         let (repo, keys) = try repository()
         let server = try repo.serve()
-        do { _ = try await manager(repo, keys, server: server).assetPack(withID: "Pack") }
+        do { _ = try await manager(repo, keys, server: server).catalogPack(withID: "Pack") }
 
         var rotated = keys
         rotated.catalog = try SigningKey.generate()
@@ -215,14 +215,14 @@ import Testing
         #expect(try stored(repo)?.timestampVersion != 99)
         // A client pinned afresh walks the same chain and refuses it too.
         let fresh = try self.manager(repo, keys, root: "fresh", server: server)
-        #expect(await trustError { _ = try await fresh.assetPack(withID: "Pack") } == .catalogKeyNotInRoot(rootVersion: 2, found: [keys.catalog.publicKey.keyID]))
+        #expect(await trustError { _ = try await fresh.catalogPack(withID: "Pack") } == .catalogKeyNotInRoot(rootVersion: 2, found: [keys.catalog.publicKey.keyID]))
     }
 
     @Test func singleKeyClientsReadARepositoryWithARoot() async throws {
         let (repo, keys) = try repository()
         let server = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root"), server: server) { $0.publicKey = keys.catalog.publicKey }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         #expect(try await manager.repositoryFreshness() == nil)
     }
 
@@ -235,13 +235,13 @@ import Testing
         let file = try #require(repo.contents("roots/2.root.json"))
         do {
             let manager = try repo.manager(root: repo.dir.file("shipped"), server: server) { $0.initialRoot = file }
-            try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
             #expect(try await manager.repositoryFreshness()?.rootVersion == 2)
         }
         #expect(!server.requests().contains { $0.path == "/roots/1.root.json" })
         // Pinning the new root key alone cannot start the chain: roots/1 was signed by the old key.
         let keyOnly = try repo.manager(root: repo.dir.file("key-only"), server: server) { $0.rootKey = newRoot.publicKey }
-        #expect(await trustError { _ = try await keyOnly.assetPack(withID: "Pack") } == .rootNotSignedByPrevious(version: 1, trustedVersion: 0))
+        #expect(await trustError { _ = try await keyOnly.catalogPack(withID: "Pack") } == .rootNotSignedByPrevious(version: 1, trustedVersion: 0))
         // A file that is no root signed by its own key is a configuration error at once.
         var tampered = file
         tampered[tampered.count / 3] ^= 0x01

@@ -39,7 +39,7 @@ import Testing
             $0.seedFolders = seeds
             configure(&$0)
         }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         for (path, bytes) in Self.files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
         return try #require(await manager.sources(ofAssetPackWithID: "Pack"))
     }
@@ -231,7 +231,7 @@ import Testing
                 $0.retryPolicy = .never
                 $0.parallelDownloads = .init(parts: 1, minimumInstallSize: 0)
             }
-            #expect(await managerError { try await first.ensureLocalAvailability(of: first.assetPack(withID: "Pack")) } != nil)
+            #expect(await managerError { try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Pack")) } != nil)
         }
         flaky.stop()
         let folder = try seed(repo, "seed", ["big/b.bin": Self.files["big/b.bin"]!])

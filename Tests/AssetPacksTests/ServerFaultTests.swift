@@ -22,7 +22,7 @@ import Testing
     /// Installs "Pack" from `urls` and checks every file.
     func expectInstalled(_ repo: TestRepository, urls: [String], root: StorageRoot) async throws -> AssetPackManager {
         let manager = try repo.manager(root: root.path, urls: urls)
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         for (path, bytes) in Self.files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
         #expect(root.stagingEntries.isEmpty)
         #expect(try root.store().pendingDownload("Pack") == nil)
@@ -44,7 +44,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
         let updates = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Pack"))
-        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack")) }
+        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack")) }
         guard case .verification(let why)? = error else { Issue.record("expected a verification failure, got \(String(describing: error))"); return }
         #expect(why.contains("packs/Pack/") && why.contains("attempts"), "\(why)")
         // Detected and retried before giving up.
@@ -104,7 +104,7 @@ import Testing
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
-        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Pack")) }
+        let error = await managerError { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack")) }
         guard case .transport(let t)? = error else { Issue.record("expected a transport error, got \(String(describing: error))"); return }
         #expect(t.httpStatus == 404)
         #expect("\(error!)".contains(pack.path) && "\(error!)".contains("404"))

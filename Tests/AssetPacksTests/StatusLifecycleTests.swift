@@ -18,7 +18,7 @@ import Testing
         let v1: AssetPack
         do {
             let first = try repo.manager(root: root, server: server)
-            v1 = try await first.assetPack(withID: "Maps")
+            v1 = try await first.catalogPack(withID: "Maps")
             #expect(v1.version == 1)
             #expect(try await first.status(relativeTo: v1) == .downloadAvailable)
             #expect(await first.localStatus(ofAssetPackWithID: "Maps") == .downloadAvailable)
@@ -32,7 +32,7 @@ import Testing
         try repo.publish()
         do {
             let second = try repo.manager(root: root, server: server)
-            let v2 = try await second.assetPack(withID: "Maps")
+            let v2 = try await second.catalogPack(withID: "Maps")
             #expect(v2.version == 2)
             #expect(await second.localStatus(ofAssetPackWithID: "Maps") == [.downloaded, .updateAvailable, .outOfDate])
             #expect(try await second.status(relativeTo: v2) == [.downloaded, .updateAvailable, .outOfDate])
@@ -52,9 +52,9 @@ import Testing
         // localStatus never fetches (as Apple's): it goes by the catalog last accepted until one
         // is fetched again.
         #expect(await third.localStatus(ofAssetPackWithID: "Maps") == [.downloaded, .upToDate])
-        _ = try await third.allAssetPacks
+        _ = try await third.catalogPacks
         #expect(await third.localStatus(ofAssetPackWithID: "Maps") == [.downloaded, .obsolete])
-        let notFound = await managerError { _ = try await third.assetPack(withID: "Maps") }
+        let notFound = await managerError { _ = try await third.catalogPack(withID: "Maps") }
         #expect(notFound.map { if case .assetPackNotFound = $0 { true } else { false } } == true)
         // Reading it still works until it is removed.
         #expect(try third.contents(at: "maps/b.bin") == Data(patternBytes(50_000, seed: 3)))
@@ -70,7 +70,7 @@ import Testing
         let server = try repo.serve()
         let manager = try repo.manager(root: repo.dir.file("root"), server: server)
         let all = UpdateCollector(manager.statusUpdates)
-        let packs = try await Set(manager.allAssetPacks)
+        let packs = try await Set(manager.catalogPacks)
         let one = UpdateCollector(manager.statusUpdates(forAssetPackWithID: "Pack1"))
         try await manager.ensureLocalAvailability(of: packs)
         #expect(await one.ended().map(\.kind).last == "finished")

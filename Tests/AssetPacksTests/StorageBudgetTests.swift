@@ -26,7 +26,7 @@ import Testing
     func size(_ repo: TestRepository, _ id: String) throws -> UInt64 { try #require(try repo.catalog().pack(withID: id)).installSize }
 
     func install(_ manager: AssetPackManager, _ ids: String...) async throws {
-        for id in ids { try await manager.ensureLocalAvailability(of: manager.assetPack(withID: id)) }
+        for id in ids { try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: id)) }
     }
 
     func installed(_ manager: AssetPackManager, _ ids: [String]) async throws -> [String] {

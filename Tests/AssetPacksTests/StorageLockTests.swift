@@ -43,7 +43,7 @@ import Testing
         try await waitUntil("the second manager waits for the lock") { openDescriptors(of: root + "/lock") >= 2 }
         first = nil
         let second = try await waiting.value
-        try await second.ensureLocalAvailability(of: second.assetPack(withID: "Base"))
+        try await second.ensureLocalAvailability(of: second.catalogPack(withID: "Base"))
         #expect(try second.contents(at: "base.txt") == Data(text("base\n")))
     }
 

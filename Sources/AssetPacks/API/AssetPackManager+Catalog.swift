@@ -70,19 +70,33 @@ extension AssetPackManager {
         return try catalogClient.freshness(now: configuration.now())
     }
 
-    /// The pack with this ID in the catalog, fetched again when the one held is older than
-    /// `configuration.catalogMaxAge` (Apple's `assetPack(withID:)`); `assetPackNotFound` when
-    /// the catalog has none.
+    /// The pack with this ID in the catalog (Apple's `assetPack(withID:)`, deprecated in
+    /// Background Assets 27.0 in favour of `manifest`).
+    @available(*, deprecated, message: "Background Assets 27.0 deprecates it: use `manifest.assetPack(withID:)`")
     public func assetPack(withID id: String) async throws -> AssetPack {
+        try await catalogPack(withID: id)
+    }
+
+    /// Every pack in the catalog (Apple's `allAssetPacks`, deprecated in Background Assets 27.0
+    /// in favour of `manifest`).
+    @available(*, deprecated, message: "Background Assets 27.0 deprecates it: use `manifest.assetPacks`")
+    public var allAssetPacks: Set<AssetPack> {
+        get async throws { try await catalogPacks }
+    }
+
+    /// The pack with this ID in the catalog, fetched again when the one held is older than
+    /// `configuration.catalogMaxAge`; `assetPackNotFound` when the catalog has none. What the
+    /// deprecated `assetPack(withID:)` returns, for this package's own commands and tests.
+    package func catalogPack(withID id: String) async throws -> AssetPack {
         try requireConfigured()
         if let agent { return try await agent.assetPack(withID: id) }
         guard let p = try await currentCatalog().pack(withID: id) else { throw AssetPackManagerError.assetPackNotFound(withID: id) }
         return AssetPack(p)
     }
 
-    /// Every pack in the catalog, read as `assetPack(withID:)` reads it (Apple's
-    /// `allAssetPacks`).
-    public var allAssetPacks: Set<AssetPack> {
+    /// Every pack in the catalog, read as `catalogPack(withID:)` reads it (what the deprecated
+    /// `allAssetPacks` returns).
+    package var catalogPacks: Set<AssetPack> {
         get async throws {
             try requireConfigured()
             if let agent { return try await agent.allAssetPacks() }

@@ -2,15 +2,10 @@ import AssetPackFormat
 import Foundation
 
 extension AssetPackManager {
-    /// The catalog's packs with the language choices over them (Apple's `manifest`), read as
-    /// `assetPack(withID:)` reads the catalog.
+    /// The catalog's packs with the language choices over them (Apple's `manifest`), the
+    /// catalog fetched again when the one held is older than `configuration.catalogMaxAge`.
     public var manifest: AssetPackManifest {
-        get async throws {
-            try requireConfigured()
-            let packs: Set<AssetPack>
-            if let agent { packs = try await agent.allAssetPacks() } else { packs = Set(try await currentCatalog().packs.map(AssetPack.init)) }
-            return AssetPackManifest(assetPacks: packs, resolver: languages)
-        }
+        get async throws { AssetPackManifest(assetPacks: try await catalogPacks, resolver: languages) }
     }
 
     /// The language localized packs resolve to (Apple's `resolvedLanguage`). Set it to choose

@@ -10,7 +10,7 @@ import Foundation
 ///     repositoryURLs: ["https://cdn.example.com/packs/"], publicKey: try Ed25519PublicKey(text: key),
 ///     storageRoot: appSupport + "/AssetPacks"))
 /// try await manager.handleInstallationEvent(.firstInstallation)   // essentials ready, prefetch started
-/// let pack = try await manager.assetPack(withID: "World2")
+/// guard let pack = try await manager.manifest.assetPack(withID: "World2") else { return }
 /// try await manager.ensureLocalAvailability(of: pack)
 /// let level = try await manager.contents(at: "Levels/World2/level1.json")
 /// ```

@@ -35,7 +35,7 @@ struct EnsureCommand: Command {
         do {
             try runBlocking {
                 var packs = Set<AssetPack>()
-                for id in ids { packs.insert(try await manager.assetPack(withID: id)) }
+                for id in ids { packs.insert(try await manager.catalogPack(withID: id)) }
                 if packs.count == 1 { try await manager.ensureLocalAvailability(of: packs.first!, requireLatestVersion: latest) }
                 else { try await manager.ensureLocalAvailability(of: packs, requireLatestVersions: latest) }
             }

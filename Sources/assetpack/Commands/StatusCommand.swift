@@ -71,12 +71,12 @@ struct StatusCommand: Command {
         do {
             rows = try runBlocking {
                 let ids: [String]
-                if let one { ids = [one] } else { ids = try await manager.allAssetPacks.map(\.id).sorted() }
+                if let one { ids = [one] } else { ids = try await manager.catalogPacks.map(\.id).sorted() }
                 var rows: [Row] = []
                 for id in ids {
                     let pack: AssetPack?
                     var lookup: (any Error)?
-                    do { pack = try await manager.assetPack(withID: id) } catch { pack = nil; lookup = error }
+                    do { pack = try await manager.catalogPack(withID: id) } catch { pack = nil; lookup = error }
                     let status = await manager.localStatus(ofAssetPackWithID: id)
                     // Neither the catalog nor the device knows it: why the catalog did not say
                     // (not in it, or not reachable on a first launch offline).

@@ -80,7 +80,7 @@ final class App: @unchecked Sendable {
         case .library:
             return await library { manager in
                 var packs = Set<AssetPack>()
-                for id in ids { packs.insert(try await manager.assetPack(withID: id)) }
+                for id in ids { packs.insert(try await manager.catalogPack(withID: id)) }
                 if packs.count == 1 { try await manager.ensureLocalAvailability(of: packs.first!, requireLatestVersion: latest) }
                 else { try await manager.ensureLocalAvailability(of: packs, requireLatestVersions: latest) }
             }
@@ -108,7 +108,7 @@ final class App: @unchecked Sendable {
                 let manager = try manager()
                 let status = await manager.localStatus(ofAssetPackWithID: id)
                 // Nothing known locally (Apple's does not throw): the catalog says why.
-                if status.isEmpty { _ = try await manager.assetPack(withID: id) }
+                if status.isEmpty { _ = try await manager.catalogPack(withID: id) }
                 return .success(status.names)
             } catch { return .failure(AppError("\(error)")) }
         case .cli:
