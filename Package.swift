@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "ArgumentParsing", dependencies: ["AssetPackFormat"]),
         .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPackaging", "AssetPackPublishing", "AssetPackServer",
                                                             "AssetPackTransport", "AssetPackUpload", "AssetPacks",
-                                                            "AssetPackMigration", "ArgumentParsing", "AssetPackAgent"]),
+                                                            "AssetPackMigration", "ArgumentParsing", "AssetPackAgent", "CPOSIX"]),
         // Tests. TestSupport: temporary folders, seeded bytes, condition waits, the built assetpack
         // executable, loopback servers (nginx, moto, silent sockets) — no package module. TestRepositories:
         // repositories and packs built for a test (publishes and serves, so it sits on the data flow).

@@ -42,6 +42,12 @@ source bench/nginx.sh
 trap stop_nginx EXIT
 
 # Runs a command; prints "SECONDS MAXRSS_KIB WRITE_BYTES" of it (children included).
+# `assetpack update` returns at its commit and a detached `assetpack delete-retired` frees the
+# old version behind it; the untimed set-up of the next measurement waits until that is done.
+retired_deleted() {
+  while [ -n "$(ls -A "$1/retired" 2>/dev/null)" ]; do sleep 0.05; done
+}
+
 measured() {
   python3 - "$@" <<'PY'
 import os, subprocess, sys, time
@@ -92,6 +98,7 @@ run_workload() {
   publish_s=$(python3 -c "print(f'{$(date +%s.%N) - $publish_start:.1f}')")
   sync; : > "$NGINX_LOG"
   read -r update_s update_rss update_written <<< "$(measured "$bin" update --root "$out/root")"
+  retired_deleted "$out/root"
   ours=$(served); ours_requests=$(requests)
   diff -r "$out/v2/content" "$out/root/packs/Update/"*/content >/dev/null || { echo "FAIL: the updated tree differs from v2" >&2; exit 1; }
   sync; : > "$NGINX_LOG"
@@ -157,6 +164,7 @@ run_memory() {
   (cd "$out/v2" && "$bin" publish Manifest.json --repo "$out/site/repo" --key "$out/key" --no-cache) | sed 's/^/  publish: /'
   sync; : > "$NGINX_LOG"
   read -r update_s update_rss _ <<< "$(measured "$bin" update --root "$out/root")"
+  retired_deleted "$out/root"
   local ours; ours=$(served)
   stop_nginx
   diff -r "$out/v2/content" "$out/root/packs/Update/"*/content >/dev/null || { echo "FAIL: the updated tree differs from v2" >&2; exit 1; }
@@ -194,9 +202,11 @@ run_sealed() {
   (cd "$out/v2" && "$bin" publish Manifest.json --repo "$out/site/sealed" --key "$out/key" --no-cache --key-store "$out/keys.json") | sed 's/^/  publish sealed: /'
   sync; : > "$NGINX_LOG"
   read -r plain_s plain_rss _ <<< "$(measured "$bin" update --root "$out/root-plain")"
+  retired_deleted "$out/root-plain"
   local plain; plain=$(served)
   sync; : > "$NGINX_LOG"
   read -r sealed_s sealed_rss _ <<< "$(measured "$bin" update --root "$out/root-sealed")"
+  retired_deleted "$out/root-sealed"
   local sealed; sealed=$(served)
   stop_nginx
   kill "$keyserver_pid"

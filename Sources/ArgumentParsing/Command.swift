@@ -34,11 +34,14 @@ public struct CommandConfiguration {
     public var abstract: String
     public var discussion: String
     public var subcommands: [any Command.Type]
+    /// Left out of the group's help: a command the tool runs for itself, not one for people.
+    public var isHidden: Bool
 
-    public init(name: String, abstract: String, discussion: String = "", subcommands: [any Command.Type] = []) {
+    public init(name: String, abstract: String, discussion: String = "", subcommands: [any Command.Type] = [], isHidden: Bool = false) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.subcommands = subcommands
+        self.isHidden = isHidden
     }
 }

@@ -8,8 +8,8 @@ let status = CommandRunner.run(
     output: { print($0) },
     errorOutput: { printError($0) })
 fflush(nil)
-// Folders a command retired (a superseded version, a removed pack) are deleted before it exits:
-// the space a command frees is free when it returns. (Apps and the agent delete them in the
-// background while they run on.)
-AssetPackManager.waitUntilRetiredFoldersAreDeleted()
+// Folders a command retired and has not finished deleting (a superseded version) are deleted by
+// a detached `assetpack delete-retired`: the command returns at its commit, as an app's call and
+// the agent's do. (`remove` waits for its own deletion: freeing space is what it is for.)
+RetiredFolderHandOff.run()
 exit(status)

@@ -24,7 +24,7 @@ enum HelpText {
         lines += ["", "USAGE: \(path) <command> [options]"]
         if !configuration.discussion.isEmpty { lines += ["", configuration.discussion] }
         lines += ["", "COMMANDS:"]
-        for c in configuration.subcommands {
+        for c in configuration.subcommands where !c.configuration.isHidden {
             lines.append("  " + c.configuration.name.padding(toLength: 16, withPad: " ", startingAt: 0) + c.configuration.abstract)
         }
         lines += ["", "See '\(path) <command> --help' for a command's options."]

@@ -159,9 +159,25 @@ extension AssetPackManager {
 
     /// Waits until the folders this process retired (superseded versions, removed packs) are
     /// deleted. An app need not call it: they are deleted in the background, and what is left
-    /// when the process exits is deleted by the next manager on the root. A command-line tool
-    /// calls it before it exits, so that the space it reports freed is free.
+    /// when the process exits is deleted by the next manager on the root. `assetpack remove`
+    /// calls it, so that the space it reports freed is free when it returns.
     public static func waitUntilRetiredFoldersAreDeleted() {
         RetiredFolders.waitUntilDeleted()
+    }
+
+    /// The storage roots whose retired folders this process has not finished deleting (empty
+    /// when nothing is pending): a command-line tool about to exit hands them to a process of
+    /// its own (`deleteRetiredFolders(inRootAt:)`) instead of making its caller wait.
+    public static func rootsWithRetiredFoldersPending() -> [String] {
+        RetiredFolders.rootsStillDeleting()
+    }
+
+    /// Deletes every retired folder of the storage root at `path` and returns when done. Takes
+    /// no lock: nothing reads `retired/`, and its names are never reused. Links there are
+    /// removed, never followed.
+    public static func deleteRetiredFolders(inRootAt path: String) throws {
+        let root: ConfinedDirectory
+        do { root = try ConfinedDirectory(root: path) } catch { throw AssetPackManagerError.invalidConfiguration("storage root \(path): \(error)") }
+        RetiredFolders.deleteAll(root: root, layout: StorageLayout(root: path))
     }
 }

@@ -127,7 +127,7 @@ public actor AssetPackManager {
                           catalogClient: CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
                                                        anchor: try TrustAnchor.configured(configuration), channel: try Self.channel(configuration)),
                           mergedNamespace: MergedNamespace(store: store, layout: layout, root: root, languages: languageChoice),
-                          storageLock: storageLock, retired: RetiredFolders(root: root, layout: layout))
+                          storageLock: storageLock, retired: RetiredFolders(root: root, layout: layout, inBackground: configuration.deletesRetiredFoldersInBackground))
         try Self.reconcile(layout: layout, root: root, store: store, retired: local!.retired)
         local!.retired.sweep()
         broadcaster.onPause { [pauses] id in pauses.pause(id) }

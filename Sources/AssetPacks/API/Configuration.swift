@@ -60,6 +60,12 @@ extension AssetPackManager {
         /// (`NetworkLimits.peerTimeout`) or keeps lacking chunks is not asked again. Not in
         /// Apple's API. Empty (the default): none.
         public var peers: [String] = []
+        /// Whether folders the manager retires (a superseded version, a removed pack) are deleted
+        /// on a background queue of this process (true: apps, the agent) or only when asked —
+        /// `waitUntilRetiredFoldersAreDeleted()`, or a process the `assetpack` command starts
+        /// as it exits (`rootsWithRetiredFoldersPending()`), so that a thread still freeing
+        /// gigabytes never holds a command's exit back.
+        package var deletesRetiredFoldersInBackground = true
         /// The HTTP transport; nil for libcurl with `caFile`.
         public var transport: (any HTTPTransport)?
         /// How transient failures are retried (connection errors, timeouts, HTTP 408, 429 and

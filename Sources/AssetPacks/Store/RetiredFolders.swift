@@ -1,6 +1,7 @@
 import AssetPackFormat
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Folders the store no longer references — a superseded pack version, a removed pack, garbage
 /// a crash left — leave their place with one rename into `retired/`, under a name no later
@@ -12,16 +13,34 @@ import Foundation
 /// A process that exits first leaves the rest in `retired/`: the next manager on the root
 /// (`sweep`, at `init`) deletes it, the same way. Nothing in `retired/` is read; a link planted
 /// there is removed itself, never followed (`ConfinedDirectory.removeTree`).
+///
+/// A manager configured not to delete in the background (the `assetpack` command's) only
+/// retires, and deletes when asked (`waitUntilDeleted`); the command hands what is left to a
+/// process of its own as it exits, since a thread of its own still in `unlink` would hold its
+/// exit back until the file system has freed the blocks.
 final class RetiredFolders: Sendable {
     private let root: ConfinedDirectory
     private let folder: String
+    /// false: deletions wait until asked for (`waitUntilDeleted`, or another process).
+    private let inBackground: Bool
     private static let queue = DispatchQueue(label: "AssetPacks.RetiredFolders", qos: .utility)
-    /// Deletions not yet done, across every manager of the process.
+    /// Deletions not yet done on the queue, across every manager of the process.
     private static let pending = DispatchGroup()
+    /// Deletions waiting to be asked for, across every manager of the process that does not
+    /// delete in the background.
+    private static let waiting = Mutex<[Retired]>([])
+    /// The roots this process retired folders in, by path as opened.
+    private static let roots = Mutex<Set<String>>([])
 
-    init(root: ConfinedDirectory, layout: StorageLayout) {
+    private struct Retired: Sendable {
+        let root: ConfinedDirectory
+        let relative: String
+    }
+
+    init(root: ConfinedDirectory, layout: StorageLayout, inBackground: Bool = true) {
         self.root = root
         folder = layout.retiredFolder
+        self.inBackground = inBackground
     }
 
     /// Takes `relative` out of its place at once and deletes it in the background. When it cannot
@@ -43,12 +62,31 @@ final class RetiredFolders: Sendable {
 
     private func delete(_ relative: String) {
         let root = self.root
-        Self.queue.async(group: Self.pending) { try? root.removeTree(relative) }
+        Self.roots.withLock { _ = $0.insert(root.path) }
+        if inBackground {
+            Self.queue.async(group: Self.pending) { try? root.removeTree(relative) }
+        } else {
+            Self.waiting.withLock { $0.append(Retired(root: root, relative: relative)) }
+        }
     }
 
-    /// Waits until every deletion handed to the background so far is done: a command that exits
-    /// next frees the space it promised first.
+    /// Deletes every retired folder handed over so far, and waits for those already under way
+    /// in the background: a command that exits next frees the space it promised first.
     static func waitUntilDeleted() {
+        for r in waiting.withLock({ w in defer { w = [] }; return w }) { try? r.root.removeTree(r.relative) }
         pending.wait()
+    }
+
+    /// The roots whose retired folders are not all deleted yet; empty when none is pending.
+    static func rootsStillDeleting() -> [String] {
+        let waitingRoots = Set(waiting.withLock { $0.map(\.root.path) })
+        guard !waitingRoots.isEmpty || pending.wait(timeout: .now()) == .timedOut else { return [] }
+        return roots.withLock { $0.union(waitingRoots).sorted() }
+    }
+
+    /// Deletes everything in the root's retired folder, here and now.
+    static func deleteAll(root: ConfinedDirectory, layout: StorageLayout) {
+        let folder = layout.retiredFolder
+        for name in (try? root.entries(folder)) ?? [] { try? root.removeTree(folder + "/" + name) }
     }
 }

@@ -8,11 +8,23 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/syscall.h>
+#include <spawn.h>
 #include <unistd.h>
 #include <linux/openat2.h>
 
 /// syncfs(2), which Glibc declares only under _GNU_SOURCE: flushes the file system holding `fd`.
 static inline int cposix_syncfs(int fd) { return syncfs(fd); }
+
+/// posix_spawn settings glibc declares only under _GNU_SOURCE: a child in a session of its own
+/// (POSIX_SPAWN_SETSID) that inherits no descriptor from 3 up (closefrom). 0, or an error number.
+static inline int cposix_spawn_detach(posix_spawnattr_t *attributes, posix_spawn_file_actions_t *actions) {
+    int rc = posix_spawn_file_actions_addclosefrom_np(actions, 3);
+    if (rc != 0) return rc;
+    short flags = 0;
+    rc = posix_spawnattr_getflags(attributes, &flags);
+    if (rc != 0) return rc;
+    return posix_spawnattr_setflags(attributes, (short)(flags | POSIX_SPAWN_SETSID));
+}
 
 /// SO_PEERCRED (Linux; `struct ucred` needs _GNU_SOURCE): the user and process on the other end
 /// of a connected Unix socket. Returns 0, or -1 with errno set.

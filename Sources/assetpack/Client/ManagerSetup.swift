@@ -39,6 +39,7 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     configuration.peers = settings.peers
     configuration.keyServerURL = settings.keyServerURL
     if let token = settings.entitlementToken { configuration.entitlementProvider = { _ in token } }
+    configuration.deletesRetiredFoldersInBackground = false   // RetiredFolderHandOff, at exit
     let manager = try AssetPackManager(configuration: configuration)
     try settings.save(root: root)
     return manager
@@ -55,6 +56,7 @@ func makeLocalManager(_ options: RootOptions) throws -> AssetPackManager {
                                                        caFile: settings.caFile, storageLockTimeout: try options.storageLockTimeout())
     trust.apply(to: &configuration)
     configuration.channel = settings.channel
+    configuration.deletesRetiredFoldersInBackground = false   // RetiredFolderHandOff, at exit
     return try AssetPackManager(configuration: configuration)
 }
 

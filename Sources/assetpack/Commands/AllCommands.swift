@@ -37,6 +37,7 @@ struct AssetpackCommand: Command {
                 FetchCommand.self,
                 AgentCommand.self,
                 CancelCommand.self,
+                DeleteRetiredCommand.self,
                 AuditCommand.self,
                 ConvertCommand.self,
             ])

@@ -19,6 +19,7 @@ struct RemoveCommand: Command {
         } else {
             let manager = try makeLocalManager(storage)
             do { try runBlocking { try await manager.remove(assetPackWithID: id) } } catch { throw CLIError.failure("\(error)") }
+            AssetPackManager.waitUntilRetiredFoldersAreDeleted()   // the space is free when it returns
         }
         printError("removed \(id)")
         return 0
