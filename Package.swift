@@ -47,7 +47,7 @@ let package = Package(
         // executable, loopback servers (nginx, moto, silent sockets) — no package module. TestRepositories:
         // repositories and packs built for a test (publishes and serves, so it sits on the data flow).
         // A test target lists every module it imports, and "assetpack" when it runs the executable.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AssetPackFormat"], path: "Tests/TestSupport"),
         .target(name: "TestRepositories", dependencies: ["TestSupport", "AssetPackFormat", "AssetPackPackaging", "AssetPackPublishing",
                                                          "AssetPackServer"], path: "Tests/TestRepositories"),
         .testTarget(name: "AssetPackFormatTests", dependencies: ["AssetPackFormat", "AssetPackPackaging", "TestSupport", "TestRepositories"]),

@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -11,48 +12,22 @@ final class HookProcess: @unchecked Sendable {
     let pid: pid_t
     private var input: Int32
 
-    struct SpawnError: Error, CustomStringConvertible {
-        var code: Int32
-        var description: String { String(cString: strerror(code)) }
-    }
+    typealias SpawnError = ChildSpawn.SpawnError
 
     init(command: String) throws {
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { throw SpawnError(code: errno) }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[0], 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        sigaddset(&defaults, SIGTERM)
-        sigaddset(&defaults, SIGINT)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        let words: [String] = ["/bin/sh", "-c", command]
-        var arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
-        arguments.append(nil)
-        defer { arguments.forEach { free($0) } }
-        var child: pid_t = 0
-        let rc = posix_spawn(&child, "/bin/sh", &actions, &attributes, arguments, environ)
-        close(pipeEnds[0])
-        guard rc == 0 else {
+        var spawn = ChildSpawn()
+        spawn.input = .descriptor(pipeEnds[0])
+        spawn.defaultSignals = [SIGPIPE, SIGTERM, SIGINT]
+        let child: pid_t
+        do { child = try spawn.spawn("/bin/sh", ["/bin/sh", "-c", command]) } catch {
+            close(pipeEnds[0])
             close(pipeEnds[1])
-            throw SpawnError(code: rc)
+            throw error
         }
+        close(pipeEnds[0])
         pid = child
         input = pipeEnds[1]
     }

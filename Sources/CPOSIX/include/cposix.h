@@ -16,14 +16,16 @@
 static inline int cposix_syncfs(int fd) { return syncfs(fd); }
 
 /// posix_spawn settings glibc declares only under _GNU_SOURCE: a child in a session of its own
-/// (POSIX_SPAWN_SETSID) that inherits no descriptor from 3 up (closefrom). 0, or an error number.
-static inline int cposix_spawn_detach(posix_spawnattr_t *attributes, posix_spawn_file_actions_t *actions) {
-    int rc = posix_spawn_file_actions_addclosefrom_np(actions, 3);
-    if (rc != 0) return rc;
+/// (POSIX_SPAWN_SETSID added to the attributes' flags), and one that inherits no descriptor from
+/// `lowest` up (closefrom). 0, or an error number.
+static inline int cposix_spawn_new_session(posix_spawnattr_t *attributes) {
     short flags = 0;
-    rc = posix_spawnattr_getflags(attributes, &flags);
+    int rc = posix_spawnattr_getflags(attributes, &flags);
     if (rc != 0) return rc;
     return posix_spawnattr_setflags(attributes, (short)(flags | POSIX_SPAWN_SETSID));
+}
+static inline int cposix_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
 
 /// SO_PEERCRED (Linux; `struct ucred` needs _GNU_SOURCE): the user and process on the other end

@@ -1,8 +1,8 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AssetPackFormat
 import AssetPacks
-import CPOSIX
 
 /// What a command does with the retired folders it has not finished deleting when it is about
 /// to exit (a superseded version, a pack evicted for room): it starts `assetpack delete-retired`
@@ -27,27 +27,9 @@ enum RetiredFolderHandOff {
     }
 
     private static func spawn(_ executable: String, root: String) -> Bool {
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        guard cposix_spawn_detach(&attributes, &actions) == 0 else { return false }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        let words = [executable, DeleteRetiredCommand.configuration.name, "--root", root]
-        var arguments: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
-        arguments.append(nil)
-        defer { arguments.forEach { free($0) } }
-        var child: pid_t = 0
-        return posix_spawn(&child, executable, &actions, &attributes, arguments, Glibc.environ) == 0
+        var child = ChildSpawn()
+        child.leads = .session
+        child.closesInheritedDescriptors = true
+        return (try? child.spawn(executable, [executable, DeleteRetiredCommand.configuration.name, "--root", root])) != nil
     }
 }

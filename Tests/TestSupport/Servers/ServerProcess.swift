@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -56,31 +57,12 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     private static func spawn(_ arguments: [String], logPath: String, environment: [String: String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
+        var spawn = ChildSpawn()
+        spawn.output = .file(logPath)
+        let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
+        do { return try spawn.spawn(arguments[0], arguments, environment: merged) } catch {
+            throw TestSupportError("cannot start \(arguments[0]): \(error)")
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var noSignals = sigset_t(), allSignals = sigset_t()
-        sigemptyset(&noSignals)
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0)=\($1)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard result == 0 else { throw TestSupportError("cannot start \(arguments[0]): \(String(cString: strerror(result)))") }
-        return pid
     }
 
     /// Tries `make` with fresh ports up to `attempts` times (another process may take a port
