@@ -30,6 +30,8 @@ typedef struct {
     int keep_url_escaped;
     /// Connections one client address may hold at once (MHD_OPTION_PER_IP_CONNECTION_LIMIT).
     unsigned int per_ip_connection_limit;
+    /// The stack of each thread MHD starts (MHD_OPTION_THREAD_STACK_SIZE); 0: the system's default.
+    size_t thread_stack_size;
 } cmhd_config;
 
 /// Starts a daemon on an already listening socket (MHD_start_daemon is variadic, Swift cannot call it).
@@ -70,6 +72,7 @@ static const enum MHD_ValueKind cmhd_header_kind = MHD_HEADER_KIND;
 static const enum MHD_ValueKind cmhd_get_argument_kind = MHD_GET_ARGUMENT_KIND;
 static const enum MHD_ResponseMemoryMode cmhd_respmem_persistent = MHD_RESPMEM_PERSISTENT;
 static const enum MHD_ResponseMemoryMode cmhd_respmem_must_copy = MHD_RESPMEM_MUST_COPY;
+static const enum MHD_ResponseMemoryMode cmhd_respmem_must_free = MHD_RESPMEM_MUST_FREE;
 
 struct tm;
 /// strptime(3), which the Glibc module hides without _XOPEN_SOURCE; returns 1 if `text` matched
