@@ -19,8 +19,10 @@ import Glibc
 /// amount of memory and threads. A thread per connection, not a pool: a request's read and hash
 /// of its chunk would hold up every other connection its pool thread serves (libmicrohttpd put
 /// a client's eight connections on three of eight pool threads), where each connection now
-/// goes on sending while another hashes. A chunk is read into memory that libmicrohttpd frees
-/// once sent: the bytes verified are the bytes sent, with no copy in between.
+/// goes on sending while another hashes. A chunk is read into memory that is sent as it is: the
+/// bytes verified are the bytes sent, with no copy in between; chunks verified in the last few
+/// seconds are sent again from memory (`RecentChunks`), so clients fetching the same pack at once
+/// cost one read and one hash per chunk.
 final class ChunkShareServer: @unchecked Sendable {
     let configuration: ShareConfiguration
     /// The port bound (the free one picked when `configuration.port` is 0).
@@ -66,13 +68,13 @@ final class ChunkShareServer: @unchecked Sendable {
             return daemon
         }
         if let d { MHD_stop_daemon(d) }
+        source.recent.removeAll()
     }
 
-    /// What one request is answered with: a line of text, or a chunk's verified bytes in
-    /// memory from `malloc` (libmicrohttpd frees it once sent).
+    /// What one request is answered with: a line of text, or a chunk's verified bytes.
     fileprivate enum Answer {
         case text(status: UInt32, body: [UInt8], headers: [(String, String)])
-        case chunk(UnsafeMutableRawBufferPointer)
+        case chunk(RecentChunks.Buffer)
     }
 
     /// The answer to one request.
@@ -99,6 +101,8 @@ final class ChunkShareServer: @unchecked Sendable {
 /// One refresh at a time; requests that come meanwhile wait for it (up to 10 s).
 private final class SharedChunkSource: @unchecked Sendable {
     let manager: AssetPackManager
+    /// Chunks verified in the last few seconds.
+    let recent = RecentChunks()
     private let condition = NSCondition()
     private var snapshot: InstalledChunks?
     private var takenAt: ContinuousClock.Instant?
@@ -106,24 +110,25 @@ private final class SharedChunkSource: @unchecked Sendable {
 
     init(manager: AssetPackManager) { self.manager = manager }
 
-    /// The chunk, read and verified into memory from `malloc` that the caller frees; nil when
-    /// no listed pack holds it as it should be.
-    func verifiedChunk(_ digest: SHA256Digest) -> UnsafeMutableRawBufferPointer? {
+    /// The chunk's verified bytes: kept from a read in the last few seconds, or read and
+    /// verified now; nil when no listed pack holds it as it should be.
+    func verifiedChunk(_ digest: SHA256Digest) -> RecentChunks.Buffer? {
         let (held, age) = condition.withLock { (snapshot, takenAt.map { ContinuousClock.now - $0 }) }
         if let held, let age, age < .seconds(30) {
-            if let bytes = Self.read(digest, from: held) { return bytes }
+            if let bytes = chunk(digest, listedIn: held) { return bytes }
             if age < .seconds(1) { return nil }
         }
-        return refresh().flatMap { Self.read(digest, from: $0) }
+        return refresh().flatMap { chunk(digest, listedIn: $0) }
     }
 
-    private static func read(_ digest: SHA256Digest, from chunks: InstalledChunks) -> UnsafeMutableRawBufferPointer? {
+    /// The chunk if `chunks` lists it: from `recent`, or read, verified and kept there.
+    private func chunk(_ digest: SHA256Digest, listedIn chunks: InstalledChunks) -> RecentChunks.Buffer? {
+        guard chunks.contains(digest) else { return nil }
+        if let kept = recent.buffer(for: digest) { return kept }
         guard let size = chunks.size(of: digest), let memory = malloc(max(1, size)) else { return nil }
-        let buffer = UnsafeMutableRawBufferPointer(start: memory, count: size)
-        guard chunks.readVerifiedChunk(digest, into: buffer) else {
-            free(memory)
-            return nil
-        }
+        let buffer = RecentChunks.Buffer(taking: UnsafeMutableRawBufferPointer(start: memory, count: size))
+        guard chunks.readVerifiedChunk(digest, into: buffer.bytes) else { return nil }
+        recent.keep(buffer, for: digest)
         return buffer
     }
 
@@ -192,14 +197,21 @@ private let shareAccessHandler: MHD_AccessHandlerCallback = { cls, connection, u
         status = code
         headers = extra
         response = body.withUnsafeMutableBytes { MHD_create_response_from_buffer($0.count, $0.baseAddress, cmhd_respmem_must_copy) }
-    case .chunk(let bytes):
+    case .chunk(let buffer):
         status = 200
         headers = [("Content-Type", "application/octet-stream"), ("Cache-Control", "no-store")]
-        response = MHD_create_response_from_buffer(bytes.count, bytes.baseAddress, cmhd_respmem_must_free)
-        if response == nil { free(bytes.baseAddress) }
+        // The response holds the buffer until libmicrohttpd has sent it.
+        let held = Unmanaged.passRetained(buffer).toOpaque()
+        response = MHD_create_response_from_buffer_with_free_callback_cls(buffer.bytes.count, buffer.bytes.baseAddress, releaseChunk, held)
+        if response == nil { Unmanaged<RecentChunks.Buffer>.fromOpaque(held).release() }
     }
     guard let response else { return cmhd_no }
     defer { MHD_destroy_response(response) }
     for (name, value) in headers { _ = MHD_add_response_header(response, name, value) }
     return MHD_queue_response(connection, status, response)
+}
+
+private let releaseChunk: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<RecentChunks.Buffer>.fromOpaque(cls).release()
 }

@@ -72,7 +72,6 @@ static const enum MHD_ValueKind cmhd_header_kind = MHD_HEADER_KIND;
 static const enum MHD_ValueKind cmhd_get_argument_kind = MHD_GET_ARGUMENT_KIND;
 static const enum MHD_ResponseMemoryMode cmhd_respmem_persistent = MHD_RESPMEM_PERSISTENT;
 static const enum MHD_ResponseMemoryMode cmhd_respmem_must_copy = MHD_RESPMEM_MUST_COPY;
-static const enum MHD_ResponseMemoryMode cmhd_respmem_must_free = MHD_RESPMEM_MUST_FREE;
 
 struct tm;
 /// strptime(3), which the Glibc module hides without _XOPEN_SOURCE; returns 1 if `text` matched
