@@ -15,8 +15,14 @@ import Glibc
 /// read from disk and hashed again before it is sent, so bytes changed in the store since the
 /// install are never passed on (404). Each client address gets `requestsPerSecond` (429 with
 /// Retry-After beyond); connections are bounded all together and per address, idle ones closed
-/// after 10 s, and a few threads answer them all (libmicrohttpd's thread pool), so a flood costs
-/// a fixed amount of memory and threads.
+/// after 10 s, and each has a thread of its own with a small stack, so a flood costs a fixed
+/// amount of memory and threads. A thread per connection, not a pool: a request's read and hash
+/// of its chunk would hold up every other connection its pool thread serves (libmicrohttpd put
+/// a client's eight connections on three of eight pool threads), where each connection now
+/// goes on sending while another hashes. A chunk is read into memory that is sent as it is: the
+/// bytes verified are the bytes sent, with no copy in between; chunks verified in the last few
+/// seconds are sent again from memory (`RecentChunks`), so clients fetching the same pack at once
+/// cost one read and one hash per chunk.
 final class ChunkShareServer: @unchecked Sendable {
     let configuration: ShareConfiguration
     /// The port bound (the free one picked when `configuration.port` is 0).
@@ -34,9 +40,10 @@ final class ChunkShareServer: @unchecked Sendable {
         port = socket.port
         signal(SIGPIPE, SIG_IGN)
         var c = cmhd_config()
-        c.flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_POLL.rawValue) | UInt32(MHD_USE_ITC.rawValue)
+        c.flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue) | UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue)
+            | UInt32(MHD_USE_POLL.rawValue) | UInt32(MHD_USE_ITC.rawValue)
         c.listen_socket = socket.descriptor
-        c.thread_pool_size = 8
+        c.thread_stack_size = 512 << 10
         c.connection_limit = UInt32(max(4, configuration.maxConnections))
         c.per_ip_connection_limit = UInt32(max(1, configuration.maxConnections / 4))
         c.connection_timeout_seconds = 10
@@ -61,12 +68,19 @@ final class ChunkShareServer: @unchecked Sendable {
             return daemon
         }
         if let d { MHD_stop_daemon(d) }
+        source.recent.removeAll()
+    }
+
+    /// What one request is answered with: a line of text, or a chunk's verified bytes.
+    fileprivate enum Answer {
+        case text(status: UInt32, body: [UInt8], headers: [(String, String)])
+        case chunk(RecentChunks.Buffer)
     }
 
     /// The answer to one request.
-    fileprivate func answer(method: String, path: String, client: String) -> (status: UInt32, body: [UInt8], headers: [(String, String)]) {
-        func text(_ status: UInt32, _ message: String, _ headers: [(String, String)] = []) -> (UInt32, [UInt8], [(String, String)]) {
-            (status, Array((message + "\n").utf8), [("Content-Type", "text/plain; charset=utf-8")] + headers)
+    fileprivate func answer(method: String, path: String, client: String) -> Answer {
+        func text(_ status: UInt32, _ message: String, _ headers: [(String, String)] = []) -> Answer {
+            .text(status: status, body: Array((message + "\n").utf8), headers: [("Content-Type", "text/plain; charset=utf-8")] + headers)
         }
         guard method == "GET" || method == "HEAD" else { return text(405, "the share is read-only: GET /chunks/<sha256-hex>", [("Allow", "GET, HEAD")]) }
         let prefix = "/chunks/"
@@ -78,7 +92,7 @@ final class ChunkShareServer: @unchecked Sendable {
         }
         guard limiter.admit(client) else { return text(429, "too many requests from \(client)", [("Retry-After", "1")]) }
         guard let bytes = source.verifiedChunk(digest) else { return text(404, "no chunk \(digest.hex) in the packs shared here") }
-        return (200, bytes, [("Content-Type", "application/octet-stream"), ("Cache-Control", "no-store")])
+        return .chunk(bytes)
     }
 }
 
@@ -87,6 +101,8 @@ final class ChunkShareServer: @unchecked Sendable {
 /// One refresh at a time; requests that come meanwhile wait for it (up to 10 s).
 private final class SharedChunkSource: @unchecked Sendable {
     let manager: AssetPackManager
+    /// Chunks verified in the last few seconds.
+    let recent = RecentChunks()
     private let condition = NSCondition()
     private var snapshot: InstalledChunks?
     private var takenAt: ContinuousClock.Instant?
@@ -94,13 +110,26 @@ private final class SharedChunkSource: @unchecked Sendable {
 
     init(manager: AssetPackManager) { self.manager = manager }
 
-    func verifiedChunk(_ digest: SHA256Digest) -> [UInt8]? {
+    /// The chunk's verified bytes: kept from a read in the last few seconds, or read and
+    /// verified now; nil when no listed pack holds it as it should be.
+    func verifiedChunk(_ digest: SHA256Digest) -> RecentChunks.Buffer? {
         let (held, age) = condition.withLock { (snapshot, takenAt.map { ContinuousClock.now - $0 }) }
         if let held, let age, age < .seconds(30) {
-            if let bytes = held.verifiedChunk(digest) { return bytes }
+            if let bytes = chunk(digest, listedIn: held) { return bytes }
             if age < .seconds(1) { return nil }
         }
-        return refresh()?.verifiedChunk(digest)
+        return refresh().flatMap { chunk(digest, listedIn: $0) }
+    }
+
+    /// The chunk if `chunks` lists it: from `recent`, or read, verified and kept there.
+    private func chunk(_ digest: SHA256Digest, listedIn chunks: InstalledChunks) -> RecentChunks.Buffer? {
+        guard chunks.contains(digest) else { return nil }
+        if let kept = recent.buffer(for: digest) { return kept }
+        guard let size = chunks.size(of: digest), let memory = malloc(max(1, size)) else { return nil }
+        let buffer = RecentChunks.Buffer(taking: UnsafeMutableRawBufferPointer(start: memory, count: size))
+        guard chunks.readVerifiedChunk(digest, into: buffer.bytes) else { return nil }
+        recent.keep(buffer, for: digest)
+        return buffer
     }
 
     /// Takes the first snapshot (requests that come meanwhile wait for it).
@@ -160,12 +189,29 @@ private let shareAccessHandler: MHD_AccessHandlerCallback = { cls, connection, u
     }
     let server = Unmanaged<ChunkShareServer>.fromOpaque(cls).takeUnretainedValue()
     let client = TCPListeningSocket.numericHost(cmhd_client_address(connection))
-    let (status, body, headers) = server.answer(method: String(cString: method), path: String(cString: url), client: client)
-    var bytes = body
-    guard let response = bytes.withUnsafeMutableBytes({ MHD_create_response_from_buffer($0.count, $0.baseAddress, cmhd_respmem_must_copy) }) else {
-        return cmhd_no
+    let response: OpaquePointer?
+    let status: UInt32
+    let headers: [(String, String)]
+    switch server.answer(method: String(cString: method), path: String(cString: url), client: client) {
+    case .text(let code, var body, let extra):
+        status = code
+        headers = extra
+        response = body.withUnsafeMutableBytes { MHD_create_response_from_buffer($0.count, $0.baseAddress, cmhd_respmem_must_copy) }
+    case .chunk(let buffer):
+        status = 200
+        headers = [("Content-Type", "application/octet-stream"), ("Cache-Control", "no-store")]
+        // The response holds the buffer until libmicrohttpd has sent it.
+        let held = Unmanaged.passRetained(buffer).toOpaque()
+        response = MHD_create_response_from_buffer_with_free_callback_cls(buffer.bytes.count, buffer.bytes.baseAddress, releaseChunk, held)
+        if response == nil { Unmanaged<RecentChunks.Buffer>.fromOpaque(held).release() }
     }
+    guard let response else { return cmhd_no }
     defer { MHD_destroy_response(response) }
     for (name, value) in headers { _ = MHD_add_response_header(response, name, value) }
     return MHD_queue_response(connection, status, response)
+}
+
+private let releaseChunk: MHD_ContentReaderFreeCallback = { cls in
+    guard let cls else { return }
+    Unmanaged<RecentChunks.Buffer>.fromOpaque(cls).release()
 }

@@ -63,6 +63,8 @@ struct MHD_Daemon *cmhd_start(const cmhd_config *config) {
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)config->notify_connection, config->notify_connection_cls };
     if (config->uri_log)
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)config->uri_log, config->uri_log_cls };
+    if (config->thread_stack_size)
+        options[n++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_STACK_SIZE, (intptr_t)config->thread_stack_size, NULL };
     if (config->keep_url_escaped)
         options[n++] = (struct MHD_OptionItem){ MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)cmhd_keep_escaped, NULL };
     options[n++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };

@@ -39,12 +39,17 @@ public struct AssetPackSources: Sendable, Equatable, Codable {
         /// Peers and disk sources: the repository bytes they spared (the compressed frames of
         /// their chunks).
         public var savedBytes: UInt64
+        /// Peers: why the manager stopped asking this one (a bad chunk, a redirect, a stall, too
+        /// many misses, too slow), when it did — during this install or an earlier one of the
+        /// manager's lifetime; nil while it is still asked.
+        public var demotion: String?
 
-        public init(kind: Kind, location: String?, bytes: UInt64, savedBytes: UInt64 = 0) {
+        public init(kind: Kind, location: String?, bytes: UInt64, savedBytes: UInt64 = 0, demotion: String? = nil) {
             self.kind = kind
             self.location = location
             self.bytes = bytes
             self.savedBytes = savedBytes
+            self.demotion = demotion
         }
     }
 

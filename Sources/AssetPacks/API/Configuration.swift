@@ -57,7 +57,8 @@ extension AssetPackManager {
         /// chunk a download would fetch from the repository before the repository is: every
         /// chunk is verified against the signed index whoever sends it, a chunk no peer has comes
         /// from the repository, and a peer that sends a bad chunk, redirects, stalls
-        /// (`NetworkLimits.peerTimeout`) or keeps lacking chunks is not asked again. Not in
+        /// (`NetworkLimits.peerTimeout`), keeps lacking chunks or is too slow
+        /// (`NetworkLimits.peerMinimumRate`, `peerMinimumShare`) is not asked again. Not in
         /// Apple's API. Empty (the default): none.
         public var peers: [String] = []
         /// Whether folders the manager retires (a superseded version, a removed pack) are deleted

@@ -22,6 +22,18 @@ extension AssetPackManager {
         /// it was asked is demoted for the manager's lifetime, and its chunks come from another
         /// peer or the repository (default 5 s: a chunk is at most 1 MiB).
         public var peerTimeout: Duration = .seconds(5)
+        /// A LAN peer slower than this (bytes per second, its requests in flight together, over
+        /// its latest `peerRateWindow` of busy time) is demoted for the manager's lifetime, and
+        /// its remaining chunks come from another peer or the repository (default 256 KiB/s).
+        public var peerMinimumRate: Int = 256 << 10
+        /// A LAN peer is demoted too when its rate falls below this share of the rate the
+        /// repository's mirrors averaged in the manager's earlier pack downloads, once they moved
+        /// 1 MiB or more (default 0.25: a peer at a quarter of the origin's speed is not worth
+        /// waiting for).
+        public var peerMinimumShare: Double = 0.25
+        /// How long a peer must have been busy (requests in flight, from its first byte) before
+        /// its rate is judged, and the stretch it is judged over (default 2 s).
+        public var peerRateWindow: Duration = .seconds(2)
 
         public init(smallFileDeadline: Duration = .seconds(60), minimumAverageRate: Int = 1024,
                     rateGracePeriod: Duration = .seconds(5), stallTimeout: Duration = .seconds(60)) {

@@ -10,29 +10,49 @@ struct ContentStreamReader {
 
     /// The bytes at stream offsets [offset, offset + length), or nil when a file is missing or short.
     func read(offset: UInt64, length: Int) -> [UInt8]? {
-        var out = [UInt8](repeating: 0, count: length)
+        var complete = false
+        let out = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            complete = read(offset: offset, into: UnsafeMutableRawBufferPointer(buffer))
+            // Bytes a failed read left unset are never looked at: the array is dropped.
+            count = length
+        }
+        return complete ? out : nil
+    }
+
+    /// Fills `buffer` with the bytes at stream offsets [offset, offset + buffer.count); false
+    /// when a file is missing or short (the buffer's contents are then undefined).
+    func read(offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        let length = buffer.count
         var done = 0
-        guard var f = index.file(containing: offset) else { return length == 0 ? out : nil }
+        guard var f = index.file(containing: offset) else { return length == 0 }
         while done < length && f < index.files.count {
             let file = index.files[f]
             let start = offset + UInt64(done)
             let inFile = start - index.fileOffsets[f]
             let n = Int(min(UInt64(length - done), file.size - inFile))
             if n > 0 {
-                guard let fd = try? directory?.open(file.path, flags: O_RDONLY) else { return nil }
+                guard let fd = try? directory?.open(file.path, flags: O_RDONLY) else { return false }
                 defer { close(fd) }
                 var got = 0
                 while got < n {
-                    let r = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done + got, n - got, off_t(inFile) + off_t(got)) }
+                    let r = pread(fd, buffer.baseAddress! + done + got, n - got, off_t(inFile) + off_t(got))
                     if r < 0 && errno == EINTR { continue }
-                    guard r > 0 else { return nil }
+                    guard r > 0 else { return false }
                     got += r
                 }
                 done += n
             }
             f += 1
         }
-        return done == length ? out : nil
+        return done == length
+    }
+
+    /// Fills `buffer` (exactly the chunk's size) with the chunk at sequence position `s` as it
+    /// stands in this copy's files; true only if those bytes hash to the chunk's digest.
+    func readVerifiedChunk(atSequence s: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        let entry = index.chunks[Int(index.sequence[s])]
+        guard buffer.count == Int(entry.uncompressedSize), read(offset: index.sequenceOffsets[s], into: buffer) else { return false }
+        return SHA256Digest.hash(UnsafeRawBufferPointer(buffer)) == entry.digest
     }
 
     /// The bytes of the chunk at sequence position `s` of this copy's own index, as they stand

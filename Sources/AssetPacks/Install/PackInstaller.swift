@@ -111,6 +111,7 @@ final class PackInstaller: @unchecked Sendable {
             // Spools a run with another plan left hold other download offsets.
             for k in 0..<max(1, parallel.parts) { try? root.removeTree(StorageLayout.partSpool(staging, part: k)) }
         }
+        for (peer, why) in client.peers?.demotionsByPeer ?? [:] { sources.demoted(.peer, peer, reason: why.description) }
         countLinked(index: index, plan: plan, besides: fromPeers)
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
         counters = TransferCounters()

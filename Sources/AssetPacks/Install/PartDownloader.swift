@@ -72,7 +72,7 @@ struct PartDownloader: @unchecked Sendable {
             throw AssetPackManagerError.storage("\(packPath): the install asked for no bytes at download offset \(from)")
         }
         let state = RequestState(wanted: request.length)
-        let (spool, counters, sources) = (self.spool, self.counters, self.sources)
+        let (spool, counters, sources, meter) = (self.spool, self.counters, self.sources, client.originThroughput)
         let source = (kind: request.fromPatch ? AssetPackSources.Kind.patch : .mirror, location: client.mirrors[mirror % client.mirrors.count])
         let stream = HTTPBodyStream(onResponse: { status, headers in
             state.skip = try RangeResponse.bytesToSkip(status: status, headers: headers, range: range, path: packPath)
@@ -83,11 +83,14 @@ struct PartDownloader: @unchecked Sendable {
                 try spool.append(UnsafeRawBufferPointer(rebasing: b[..<take]))
                 state.wanted -= UInt64(take)
                 counters.received(UInt64(take))
+                meter.add(take)
                 sources.add(source.kind, source.location, bytes: UInt64(take))
             }
             if state.wanted == 0 && b.count > take { throw RangeResponse.Enough() }
         })
         let flag = watchdog.begin(mirror: mirror)
+        meter.begin()
+        defer { meter.end() }
         do {
             _ = try client.get(packPath, range: range, to: .stream(stream), cancellation: flag, attempts: .never, onlyMirror: mirror)
             _ = watchdog.end()

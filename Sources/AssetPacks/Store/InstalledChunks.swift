@@ -33,6 +33,21 @@ package final class InstalledChunks: Sendable {
         return readers[at.pack].verifiedChunk(atSequence: at.sequence)
     }
 
+    /// The size of chunk `digest`, if a listed pack has it.
+    package func size(of digest: SHA256Digest) -> Int? {
+        guard let at = locations[digest] else { return nil }
+        let index = readers[at.pack].index
+        return Int(index.chunks[Int(index.sequence[at.sequence])].uncompressedSize)
+    }
+
+    /// Reads chunk `digest` into `buffer` (`size(of:)` bytes) and verifies it; false when no
+    /// listed pack has it, or its bytes on disk are missing or no longer hash to it. For a
+    /// server that hands the buffer on without copying it.
+    package func readVerifiedChunk(_ digest: SHA256Digest, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let at = locations[digest] else { return false }
+        return readers[at.pack].readVerifiedChunk(atSequence: at.sequence, into: buffer)
+    }
+
     fileprivate static func build(installed: [InstalledPack], catalog: Catalog, root: ConfinedDirectory, layout: StorageLayout) -> InstalledChunks {
         var readers: [ContentStreamReader] = []
         var locations: [SHA256Digest: Location] = [:]

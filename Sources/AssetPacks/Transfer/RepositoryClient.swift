@@ -16,6 +16,9 @@ final class RepositoryClient: Sendable {
     let health: MirrorHealth
     /// LAN peers asked for chunks before the mirrors (`PeerChunkFetch`); nil when none is configured.
     let peers: PeerHealth?
+    /// What the mirrors delivered to pack downloads (`PartDownloader`), together: the rate a
+    /// LAN peer is measured against (`PeerHealth`).
+    let originThroughput: ThroughputMeter
     static let maximumRedirects = 5
 
     /// `mirrors` are base URLs of the same repository; each gets a trailing slash.
@@ -27,7 +30,9 @@ final class RepositoryClient: Sendable {
         self.retry = retry
         self.limits = limits
         health = MirrorHealth(count: mirrors.count)
-        self.peers = peers.isEmpty ? nil : PeerHealth(peers: peers)
+        let origin = ThroughputMeter()
+        originThroughput = origin
+        self.peers = peers.isEmpty ? nil : PeerHealth(peers: peers, limits: limits, origin: origin)
     }
 
     /// GETs `path` (relative to the repository root) into `destination`. Each attempt tries the

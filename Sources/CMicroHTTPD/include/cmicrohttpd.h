@@ -30,6 +30,8 @@ typedef struct {
     int keep_url_escaped;
     /// Connections one client address may hold at once (MHD_OPTION_PER_IP_CONNECTION_LIMIT).
     unsigned int per_ip_connection_limit;
+    /// The stack of each thread MHD starts (MHD_OPTION_THREAD_STACK_SIZE); 0: the system's default.
+    size_t thread_stack_size;
 } cmhd_config;
 
 /// Starts a daemon on an already listening socket (MHD_start_daemon is variadic, Swift cannot call it).

@@ -10,6 +10,7 @@ enum SourcesReport {
              "entries": s.entries.map { e -> [String: Any] in
                  var entry: [String: Any] = ["kind": e.kind.rawValue, "bytes": e.bytes, "savedBytes": e.savedBytes]
                  if let location = e.location { entry["location"] = location }
+                 if let demotion = e.demotion { entry["demotion"] = demotion }
                  return entry
              }]
         }
@@ -22,7 +23,7 @@ enum SourcesReport {
             switch e.kind {
             case .mirror: return "\(size) from \(e.location ?? "a mirror")"
             case .patch: return "\(size) of patches from \(e.location ?? "a mirror")"
-            case .peer: return "\(size) from peer \(e.location ?? "")"
+            case .peer: return "\(size) from peer \(e.location ?? "")" + (e.demotion.map { " (demoted: \($0))" } ?? "")
             case .seed: return "\(size) from seed \(e.location ?? "")"
             case .local: return "\(size) already on disk"
             }
