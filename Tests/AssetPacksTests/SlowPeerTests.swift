@@ -52,7 +52,7 @@ import Testing
             // Only the rate rule may demote it: a chunk takes 4 s or more at this rate.
             $0.networkLimits.peerTimeout = .seconds(600)
         }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Level"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Level"))
         #expect(try manager.contents(at: "level.bin") == Data(SlowPeerTests.level))
         let demotion = await manager.client.peers?.demotion(0)
         guard case .slow(let rate, let minimum)? = demotion else { Issue.record("demoted for \(String(describing: demotion))"); return }
@@ -87,7 +87,7 @@ import Testing
         let manager = try setup.repo.manager(root: setup.repo.dir.file("root"), urls: [setup.origin.url("/")]) {
             $0.peers = [setup.peer.url("/")]
         }
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Level"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Level"))
         #expect(try manager.contents(at: "level.bin") == Data(SlowPeerTests.level))
         #expect(await manager.client.peers?.demotion(0) == nil)
         #expect(await manager.peerBytes == UInt64(SlowPeerTests.level.count))
