@@ -17,9 +17,11 @@
 # deleted make the inode allocator step over every recently deleted inode (`recently_deleted`,
 # `find_get_block_common` led the kernel profiles), which made the ratio depend on which runner
 # had deleted more lately (1.12-1.16x, and the reverse in other runs) rather than on the agent;
-# on fresh roots both spend the same CPU. `sync` flushes dirty pages before each run. The
-# in-process runner pays for its process start and its root's setup (lock, store) on every run,
-# as a CLI call does; the agent paid for its own at its start — that is the point of the agent.
+# on fresh roots both spend the same CPU. Both roots are initialised in the set-up (`assetpack
+# status --root --repo`: the catalog accepted), and `sync` flushes dirty pages before each run.
+# The in-process runner pays for its process start and for opening its root (lock, store) on
+# every run, as a CLI call does; the agent paid for its own at its start — that is the point of
+# the agent.
 # The last agent stays up for the idle measurement.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +58,8 @@ if [ "\$1" = agent ]; then
   for _ in \$(seq 1 500); do curl -sf --unix-socket "\$root/agent.sock" http://agent/v1/status >/dev/null 2>&1 && break; sleep 0.01; done
   sleep 1
 else
+  # The same start as the agent's root: initialised, the catalog accepted.
+  "$bin" status --root "$out/roots/in-process-\$n" --repo "$url/" --public-key "$out/key.pub" >/dev/null
   echo "$out/roots/in-process-\$n" > "$state/in-process-root"
 fi
 sync
@@ -65,7 +69,7 @@ trap 'stop_nginx; bash "$state/setup.sh" stop' EXIT
 echo "pack $(stat -c %s "$out/repo/$pack") B; $(nproc) cores"
 python3 bench/measure.py --setup "bash '$state/setup.sh' \"\$1\"" "$rounds" \
   agent "curl -sf -X POST --unix-socket \"\$(cat '$state/root')/agent.sock\" http://agent/v1/packs/bench-corpus/ensure -o /dev/null" \
-  in-process "'$bin' ensure bench-corpus --root \"\$(cat '$state/in-process-root')\" --repo $url/ --public-key '$out/key.pub' > /dev/null"
+  in-process "'$bin' ensure bench-corpus --root \"\$(cat '$state/in-process-root')\" > /dev/null"
 
 # The agent of the last agent run, if a later in-process run stopped it, comes back for the idle
 # measurement on the root it installed.
