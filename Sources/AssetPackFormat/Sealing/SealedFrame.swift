@@ -3,7 +3,7 @@ import Foundation
 
 /// One sealed frame (docs/FORMAT.md, "Sealed frames"): `nonce (12) ‖ ciphertext ‖ tag (16)`,
 /// AES-256-GCM under the pack's content key, with the frame's *purpose* as additional
-/// authenticated data, so that a chunk frame cannot stand in for an index or a patch frame.
+/// authenticated data, so that a chunk frame cannot stand in for an index, a patch frame or a patch table.
 ///
 /// The nonce is not random: it is the first 12 bytes of HMAC-SHA-256(key, purpose ‖ 0x00 ‖
 /// plaintext). The same plaintext under the same key therefore seals to the same bytes (an
@@ -16,6 +16,7 @@ public enum SealedFrame {
         case chunk = "assetpack-sealed-chunk-3"
         case index = "assetpack-sealed-index-3"
         case patch = "assetpack-sealed-patch-3"
+        case patchTable = "assetpack-sealed-patch-table-3"
 
         var label: [UInt8] { Array(rawValue.utf8) }
     }
