@@ -3,12 +3,14 @@
 # with casync (64 KiB chunks, the installed tree as --seed), zsync (v2.tar against v1.tar) and the
 # floor, `zstd -19 --long --patch-from=v1.tar v2.tar` (only its size: no tool fetches less).
 #
-#   bench/update.sh [WORKLOAD=edits|model|both|memory|sealed] [MODEL_MIB=2047]
+#   bench/update.sh [WORKLOAD=edits|model|both|memory] [MODEL_MIB=2047]
+#   bench/update.sh sealed [edits|model] [MODEL_MIB=2047]
 #
-# sealed (issue 16): the edits workload published twice, unencrypted and sealed (`publish
-# --encrypt`: every chunk and patch frame AES-256-GCM), v1 installed from each, then each updated
-# to v2: bytes fetched (nginx) and time, sealed ÷ unencrypted. The sealed update asks no key
-# server (its key is cached with v1). Target: sealed update bytes ≤ 1.02× the unencrypted ones.
+# sealed (issue 16): a workload (edits by default, or model at MODEL_MIB) published twice,
+# unencrypted and sealed (`publish --encrypt`: every chunk frame, the index, every patch frame and
+# the patch table AES-256-GCM), v1 installed from each, then each updated to v2: bytes fetched
+# (nginx) and time, sealed ÷ unencrypted. The sealed update asks no key server (its key is cached
+# with v1). Target: sealed update bytes ≤ 1.02× the unencrypted ones.
 #
 # edits: 300 scattered 16-byte record rewrites in a 64 MiB database-like file, 4 KiB inserted and
 #        256 KiB rewritten in a 64 MiB model-like file, 20 small JSON files edited, one added, one
@@ -27,7 +29,9 @@
 # (target ≤ 256 MiB), bytes fetched and the tree checked against v2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-workload=${1:-both}; model_mib=${2:-$([ "${1:-}" = memory ] && echo 4096 || echo 2047)}
+workload=${1:-both}; sealed_kind=edits
+if [ "$workload" = sealed ] && { [ "${2:-}" = edits ] || [ "${2:-}" = model ]; }; then sealed_kind=$2; shift; fi
+model_mib=${2:-$([ "${1:-}" = memory ] && echo 4096 || echo 2047)}
 scripts/install-deps.sh
 missing=(); for t in casync zsync; do command -v $t >/dev/null || missing+=("$t"); done
 if ((${#missing[@]})); then
@@ -174,13 +178,14 @@ print(f'update of a $model_mib MiB file: {$ours / 1e6:.3f} MB fetched, {$update_
       f'target peak RSS <= 256 MiB {\"PASS\" if rss <= 256 else \"FAIL\"}; the tree equals v2')"
 }
 
-# The edits workload, unencrypted and sealed side by side.
+# A workload (edits or model), unencrypted and sealed side by side.
 run_sealed() {
-  local out=$PWD/bench/out/update-sealed
-  echo "== workload sealed (the edits workload, unencrypted and sealed)"
-  if [ ! -f "$out/changed" ]; then
+  local kind=$sealed_kind out=$PWD/bench/out/update-sealed-$sealed_kind
+  echo "== workload sealed (the $kind workload$([ "$kind" = model ] && echo ", $model_mib MiB"), unencrypted and sealed)"
+  if [ ! -f "$out/changed" ] || { [ "$kind" = model ] && [ "$(cat "$out/size" 2>/dev/null)" != "$model_mib" ]; }; then
     rm -rf "$out"; mkdir -p "$out"
-    python3 bench/update-corpus.py edits "$out" "$model_mib" > "$out/changed"
+    python3 bench/update-corpus.py "$kind" "$out" "$model_mib" > "$out/changed"
+    echo "$model_mib" > "$out/size"
   fi
   (cd "$out" && rm -rf site root-* nginx-* key key.pub keys.json keyserver.*)
   local manifest='{"assetPackID": "Update", "downloadPolicy": {"onDemand": {}}, "fileSelectors": [{"directory": "content"}], "platforms": ["iOS"]}'
@@ -225,5 +230,5 @@ case $workload in
   edits|model) run_workload "$workload" ;;
   both) run_workload edits; run_workload model ;;
   memory) run_memory ;;
-  *) echo "usage: bench/update.sh [edits|model|both|memory|sealed] [MODEL_MIB]" >&2; exit 2 ;;
+  *) echo "usage: bench/update.sh [edits|model|both|memory] [MODEL_MIB] | bench/update.sh sealed [edits|model] [MODEL_MIB]" >&2; exit 2 ;;
 esac

@@ -147,18 +147,32 @@ build_seeds() {
   mkdir -p "$tmp/patch/src"
   python3 -c 'import random,sys; r=random.Random(1); sys.stdout.buffer.write(bytes(r.getrandbits(8) for _ in range(300000)))' > "$tmp/patch/src/f.bin"
   printf '{"assetPackID":"P","downloadPolicy":{"onDemand":{}},"fileSelectors":[{"directory":"src"}],"platforms":["iOS"]}' > "$tmp/patch/m.json"
-  (cd "$tmp/patch" && "$ap" publish m.json --repo repo --key "$tmp/publisher.key" --no-cache >/dev/null)
+  # sealed: the same two versions published sealed too (below).
+  for r in repo sealed; do
+    seal=(); [ $r = sealed ] && seal=(--encrypt P --key-store "$tmp/keys.json")
+    (cd "$tmp/patch" && "$ap" publish m.json --repo $r --key "$tmp/publisher.key" --no-cache "${seal[@]}" >/dev/null)
+  done
   printf 'edited-record-16' | dd of="$tmp/patch/src/f.bin" bs=1 seek=150000 conv=notrunc 2>/dev/null
-  (cd "$tmp/patch" && "$ap" publish m.json --repo repo --key "$tmp/publisher.key" --no-cache >/dev/null)
+  for r in repo sealed; do
+    seal=(); [ $r = sealed ] && seal=(--key-store "$tmp/keys.json")
+    (cd "$tmp/patch" && "$ap" publish m.json --repo $r --key "$tmp/publisher.key" --no-cache "${seal[@]}" >/dev/null)
+  done
   for f in "$tmp"/patch/repo/packs/P/*.patch; do
     [ -f "$f" ] || continue
     python3 -c 'import json,base64,struct,sys
 p=json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))["packs"][0]["patches"][0]
 sys.stdout.buffer.write(open(sys.argv[2],"rb").read()+struct.pack("<I",p["table"]["offset"]))' "$tmp/patch/repo/catalog.json" "$f" > "$s/patch/update.patch"
   done
-  # sealed: the same update published sealed; its content key, the index offset (8 bytes,
-  # little-endian) and the index region of each version.
-  (cd "$tmp/patch" && "$ap" publish m.json --repo sealed --key "$tmp/publisher.key" --no-cache --encrypt P --key-store "$tmp/keys.json" >/dev/null)
+  # sealed: the same update published sealed; its content key, the region's offset (8 bytes,
+  # little-endian) and the index region of each version, and the sealed patch table region.
+  for f in "$tmp"/patch/sealed/packs/P/*.patch; do
+    [ -f "$f" ] || continue
+    python3 -c 'import base64,json,struct,sys
+key=base64.b64decode(json.load(open(sys.argv[1]))["packs"]["P"][0])
+t=json.loads(base64.b64decode(json.load(open(sys.argv[2]))["payload"]))["packs"][0]["patches"][0]["table"]
+data=open(sys.argv[3],"rb").read()
+sys.stdout.buffer.write(key+struct.pack("<Q",t["offset"])+data[t["offset"]:t["offset"]+t["length"]])' "$tmp/keys.json" "$tmp/patch/sealed/catalog.json" "$f" > "$s/sealed/patch-table"
+  done
   for f in "$tmp"/patch/sealed/packs/P/*.pack; do
     python3 -c 'import base64,json,struct,sys
 key=base64.b64decode(json.load(open(sys.argv[1]))["packs"]["P"][0])

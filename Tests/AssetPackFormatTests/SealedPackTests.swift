@@ -94,6 +94,30 @@ import TestRepositories
         #expect { try PackReader(path: path, keys: [key]) } throws: { "\($0)".contains("index digest mismatch") }
     }
 
+    /// One decompressor opens every sealed frame into the same scratch buffer: frames of every
+    /// size in any order open to their chunks, and a tampered frame between two good ones is
+    /// refused without leaving anything behind that the next frame could be mistaken for.
+    @Test func oneDecompressorOpensFramesOfEverySizeAndStillRefusesATamperedOne() throws {
+        let dir = try TemporaryDirectory()
+        let key = ContentKey.generate()
+        let reader = try PackReader(path: try makePack(dir, key: key), keys: [key])
+        let file = readFile(reader.path)
+        let decompressor = ZstdDecompressor()
+        let order = reader.index.chunks.indices.sorted { (reader.index.chunks[$0].compressedSize, $0) > (reader.index.chunks[$1].compressedSize, $1) }
+        let smallestFirst = Array(order.reversed())
+        #expect(order.count >= 2)
+        for c in smallestFirst + order {
+            let entry = reader.index.chunks[c]
+            let frame = Array(file[Int(entry.offset)..<Int(entry.offset) + Int(entry.compressedSize)])
+            #expect(SHA256Digest.hash(try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: reader.index, decompressor: decompressor)) == entry.digest)
+            var tampered = frame
+            tampered[tampered.count / 2] ^= 0x10
+            #expect { try ChunkVerifier.open(tampered, entry: entry, chunkIndex: c, index: reader.index, decompressor: decompressor) } throws: {
+                "\($0)".contains("chunk \(c)") && "\($0)".contains("AES-256-GCM authentication failed")
+            }
+        }
+    }
+
     @Test func unchangedChunksStayByteIdenticalAcrossVersions() throws {
         let dir = try TemporaryDirectory()
         let key = ContentKey.generate()

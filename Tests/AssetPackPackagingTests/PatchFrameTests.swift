@@ -147,8 +147,11 @@ import TestRepositories
         let bytes = PatchTable(from: d1, to: d2, entries: [entry(d1, at: 16)]).encoded()
         #expect { try PatchTable.decode(Array(bytes.dropLast(3)), tableOffset: 26) } throws: { "\($0)".contains("1 entries need 92 bytes, 89 follow") }
         var other = bytes
+        other[8] = 3
+        #expect { try PatchTable.decode(other, tableOffset: 26) } throws: { "\($0)".contains("unsupported patch format version 3") }
+        // Version 2 is a sealed pack's table: read only out of a sealed table region.
         other[8] = 2
-        #expect { try PatchTable.decode(other, tableOffset: 26) } throws: { "\($0)".contains("unsupported patch format version 2") }
+        #expect { try PatchTable.decode(other, tableOffset: 26) } throws: { "\($0)".contains("declares version 2 (a sealed pack's) but is stored in plaintext") }
         #expect { try PatchTable.decode(PatchTable(from: d1, to: d1, entries: []).encoded(), tableOffset: 16) } throws: { "\($0)".contains("to itself") }
     }
 }

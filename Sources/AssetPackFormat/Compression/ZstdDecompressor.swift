@@ -19,13 +19,30 @@ public enum ZstdError: Error, Equatable, CustomStringConvertible {
 /// size the caller expects, so a decompression bomb fails instead of filling memory or disk.
 public final class ZstdDecompressor: @unchecked Sendable {
     private let ctx: OpaquePointer
+    /// Input scratch space that goes with the context (`scratch(capacity:)`).
+    private var scratchBuffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
 
     public init() {
         guard let c = ZSTD_createDCtx() else { fatalError("zstd could not allocate a decompression context") }
         ctx = c
     }
 
-    deinit { ZSTD_freeDCtx(ctx) }
+    deinit {
+        ZSTD_freeDCtx(ctx)
+        scratchBuffer.deallocate()
+    }
+
+    /// A buffer of at least `capacity` bytes that belongs to this decompressor (so, like it, to
+    /// one thread at a time) and is reused from call to call, its contents undefined: where a
+    /// sealed frame is opened before it is decompressed, so that a chunk costs no allocation
+    /// and no zero-fill of its frame. Valid until the next call.
+    public func scratch(capacity: Int) -> UnsafeMutableRawBufferPointer {
+        if scratchBuffer.count < capacity {
+            scratchBuffer.deallocate()
+            scratchBuffer = .allocate(byteCount: max(capacity, 64 << 10), alignment: 16)
+        }
+        return scratchBuffer
+    }
 
     /// Decompresses one frame that must hold exactly `expectedSize` bytes into `output`
     /// (capacity ≥ expectedSize).

@@ -157,15 +157,15 @@ public enum ChunkVerifier {
                             decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
         if index.isSealed {
             guard let key = index.contentKey else { throw .io("chunk \(c) is sealed and the index was opened without a content key") }
-            let plain: [UInt8]
-            do { plain = try SealedFrame.open(frame, purpose: .chunk, key: key) } catch {
+            // Opened into the decompressor's scratch buffer (no allocation, no zero-fill), and
+            // decompressed from there only once the GCM tag verified.
+            let scratch = decompressor.scratch(capacity: max(frame.count, 1))
+            let length: Int
+            do { length = try SealedFrame.open(frame, purpose: .chunk, key: key, into: scratch) } catch {
                 throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: error.description)
             }
-            var result: Result<[UInt8], PackError> = .success([])
-            plain.withUnsafeBytes { p in
-                result = Result { () throws(PackError) in try decompressed(p, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) }
-            }
-            return try result.get()
+            return try decompressed(UnsafeRawBufferPointer(rebasing: scratch[0..<length]), entry: entry, chunkIndex: c, index: index,
+                                    decompressor: decompressor)
         }
         return try decompressed(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
     }

@@ -37,13 +37,12 @@ public enum PatchApplier {
     public static func apply(_ frame: UnsafeRawBufferPointer, base: [UInt8], entry: PatchEntry, chunkDigest: SHA256Digest,
                              decompressor: ZstdDecompressor, key: ContentKey? = nil) throws(Failure) -> [UInt8] {
         if let key {
-            let plain: [UInt8]
-            do { plain = try SealedFrame.open(frame, purpose: .patch, key: key) } catch { throw .unsealing(error) }
-            var result: Result<[UInt8], Failure> = .success([])
-            plain.withUnsafeBytes { p in
-                result = Result { () throws(Failure) in try apply(p, base: base, entry: entry, chunkDigest: chunkDigest, decompressor: decompressor) }
-            }
-            return try result.get()
+            // Opened into the decompressor's scratch buffer, decoded from there once it verified.
+            let scratch = decompressor.scratch(capacity: max(frame.count, 1))
+            let length: Int
+            do { length = try SealedFrame.open(frame, purpose: .patch, key: key, into: scratch) } catch { throw .unsealing(error) }
+            return try apply(UnsafeRawBufferPointer(rebasing: scratch[0..<length]), base: base, entry: entry, chunkDigest: chunkDigest,
+                             decompressor: decompressor)
         }
         guard base.count == Int(entry.baseLength) else { throw .baseMismatch }
         func baseIsRight() -> Bool { SHA256Digest.hash(base) == entry.baseDigest }

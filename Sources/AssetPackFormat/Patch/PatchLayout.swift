@@ -1,8 +1,12 @@
 /// Fixed parts of the patch file format (docs/FORMAT.md, "Patch file"): the header, the table
 /// preamble and the bounds a reader holds a patch to. All integers are little-endian.
 public enum PatchLayout {
-    /// The format version this code writes and the only one it reads.
+    /// The format version of a patch file of an unsealed pack.
     public static let formatVersion: UInt32 = 1
+    /// The format version of a patch file of a sealed pack: its frames and its table are sealed
+    /// (docs/FORMAT.md, "Patches of a sealed pack"). A table that declares it is read only out of
+    /// a sealed patch table (`SealedPatchTable`).
+    public static let sealedFormatVersion: UInt32 = 2
     /// `\x89APT\r\n\x1A\n`, as the pack header but for patches.
     public static let headerMagic: [UInt8] = [0x89, 0x41, 0x50, 0x54, 0x0D, 0x0A, 0x1A, 0x0A]
     public static let headerSize = 16
@@ -19,17 +23,18 @@ public enum PatchLayout {
     /// The largest window a patch frame may ask for (2^27 = 128 MiB: a base and its chunk).
     public static let windowLogMax: Int32 = 27
 
-    package static func header() -> [UInt8] {
+    package static func header(sealed: Bool = false) -> [UInt8] {
         var w = ByteWriter()
         w.append(headerMagic)
-        w.append(formatVersion)
+        w.append(sealed ? sealedFormatVersion : formatVersion)
         w.append(UInt32(0))
         return w.bytes
     }
 
     /// The largest frame a patch for a chunk of `size` bytes may be: the bound a pack holds its
-    /// own frames to (a patch larger than the chunk's frame is never stored).
-    public static func maximumFrameSize(forChunkOf size: UInt32) -> UInt64 {
-        UInt64(size) + UInt64(size) / 128 + 512 + UInt64(SealedFrame.overhead)
+    /// own frames to (a patch larger than the chunk's frame is never stored), plus a sealed
+    /// frame's nonce and tag when the patch file is sealed.
+    public static func maximumFrameSize(forChunkOf size: UInt32, sealed: Bool = false) -> UInt64 {
+        UInt64(size) + UInt64(size) / 128 + 512 + (sealed ? UInt64(SealedFrame.overhead) : 0)
     }
 }

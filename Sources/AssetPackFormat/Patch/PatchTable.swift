@@ -35,19 +35,26 @@ public struct PatchTable: Sendable, Equatable {
     /// The pack digest of the version whose chunks the patches make.
     public var to: SHA256Digest
     public var entries: [PatchEntry]
+    /// Whether the table belongs to a sealed pack's patch file (format version 2): its frames
+    /// are sealed frames, and the table itself is stored only sealed (`SealedPatchTable`).
+    public var isSealed: Bool
 
-    public init(from: SHA256Digest, to: SHA256Digest, entries: [PatchEntry]) {
+    public init(from: SHA256Digest, to: SHA256Digest, entries: [PatchEntry], isSealed: Bool = false) {
         self.from = from
         self.to = to
         self.entries = entries
+        self.isSealed = isSealed
     }
+
+    /// The format version the table declares.
+    public var formatVersion: UInt32 { isSealed ? PatchLayout.sealedFormatVersion : PatchLayout.formatVersion }
 
     /// The table bytes exactly as stored (after the frames).
     public func encoded() -> [UInt8] {
         var w = ByteWriter()
         w.bytes.reserveCapacity(PatchLayout.tablePreambleSize + entries.count * PatchLayout.entrySize)
         w.append(PatchLayout.tableMagic)
-        w.append(PatchLayout.formatVersion)
+        w.append(formatVersion)
         w.append(UInt32(0))
         w.append(from.bytes)
         w.append(to.bytes)
@@ -68,8 +75,10 @@ public struct PatchTable: Sendable, Equatable {
     /// that a reader that accepts a table can plan Range requests from it: magic and version;
     /// `from` ≠ `to`; frames end to end from byte 16 to `tableOffset`; chunk sizes 1 … 16 MiB;
     /// frames no larger than the bound for their chunk; bases 1 … 64 MiB; chunk digests unique;
-    /// nothing after the last entry.
-    public static func decode(_ bytes: [UInt8], tableOffset: UInt64) throws(PackError) -> PatchTable {
+    /// nothing after the last entry. A version-2 table (a sealed pack's) is accepted only when
+    /// `opened` says it came out of a sealed patch table (`SealedPatchTable.open`): stored as it
+    /// is, it would be a sealed pack's patch table in plaintext.
+    public static func decode(_ bytes: [UInt8], tableOffset: UInt64, opened: Bool = false) throws(PackError) -> PatchTable {
         guard bytes.count <= PatchLayout.maximumTableSize else {
             throw .malformed("patch table", at: tableOffset, "\(bytes.count) bytes, more than the \(PatchLayout.maximumTableSize) allowed")
         }
@@ -77,8 +86,12 @@ public struct PatchTable: Sendable, Equatable {
         guard try r.bytes(8) == PatchLayout.tableMagic else { throw .malformed("patch table", at: tableOffset, "bad patch table magic") }
         let versionAt = r.offset
         let version = try r.u32()
-        guard version == PatchLayout.formatVersion else {
-            throw .malformed("patch table", at: versionAt, "unsupported patch format version \(version) (this tool reads version \(PatchLayout.formatVersion))")
+        guard version == PatchLayout.formatVersion || version == PatchLayout.sealedFormatVersion else {
+            throw .malformed("patch table", at: versionAt, "unsupported patch format version \(version) (this tool reads versions \(PatchLayout.formatVersion) and \(PatchLayout.sealedFormatVersion))")
+        }
+        let sealed = version == PatchLayout.sealedFormatVersion
+        guard opened || !sealed else {
+            throw .malformed("patch table", at: versionAt, "declares version \(version) (a sealed pack's) but is stored in plaintext: a sealed pack's patch table is always sealed")
         }
         _ = try r.u32()
         let from = SHA256Digest(bytes: try r.bytes(32))
@@ -104,7 +117,7 @@ public struct PatchTable: Sendable, Equatable {
             guard e.chunkSize >= 1, e.chunkSize <= UInt32(ChunkingParameters.largestAllowedChunk) else {
                 throw bad("chunk size \(e.chunkSize) is outside 1…\(ChunkingParameters.largestAllowedChunk)")
             }
-            guard e.frameSize >= 1, UInt64(e.frameSize) <= PatchLayout.maximumFrameSize(forChunkOf: e.chunkSize) else {
+            guard e.frameSize >= 1, UInt64(e.frameSize) <= PatchLayout.maximumFrameSize(forChunkOf: e.chunkSize, sealed: sealed) else {
                 throw bad("frame of \(e.frameSize) bytes for a chunk of \(e.chunkSize)")
             }
             guard e.baseLength >= 1, e.baseLength <= UInt32(PatchLayout.maximumBaseLength) else {
@@ -119,6 +132,6 @@ public struct PatchTable: Sendable, Equatable {
         guard next == tableOffset else {
             throw .malformed("patch table", at: tableOffset, "the frames end at byte \(next), not where the table starts")
         }
-        return PatchTable(from: from, to: to, entries: entries)
+        return PatchTable(from: from, to: to, entries: entries, isSealed: sealed)
     }
 }

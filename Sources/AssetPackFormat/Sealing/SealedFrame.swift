@@ -3,7 +3,7 @@ import Foundation
 
 /// One sealed frame (docs/FORMAT.md, "Sealed frames"): `nonce (12) ‖ ciphertext ‖ tag (16)`,
 /// AES-256-GCM under the pack's content key, with the frame's *purpose* as additional
-/// authenticated data, so that a chunk frame cannot stand in for an index or a patch frame.
+/// authenticated data, so that a chunk frame cannot stand in for an index, a patch frame or a patch table.
 ///
 /// The nonce is not random: it is the first 12 bytes of HMAC-SHA-256(key, purpose ‖ 0x00 ‖
 /// plaintext). The same plaintext under the same key therefore seals to the same bytes (an
@@ -16,8 +16,22 @@ public enum SealedFrame {
         case chunk = "assetpack-sealed-chunk-3"
         case index = "assetpack-sealed-index-3"
         case patch = "assetpack-sealed-patch-3"
+        case patchTable = "assetpack-sealed-patch-table-3"
 
-        var label: [UInt8] { Array(rawValue.utf8) }
+        var label: [UInt8] {
+            switch self {
+            case .chunk: return Self.chunkLabel
+            case .index: return Self.indexLabel
+            case .patch: return Self.patchLabel
+            case .patchTable: return Self.patchTableLabel
+            }
+        }
+
+        // The labels as bytes once, not for every frame opened.
+        private static let chunkLabel = Array(Purpose.chunk.rawValue.utf8)
+        private static let indexLabel = Array(Purpose.index.rawValue.utf8)
+        private static let patchLabel = Array(Purpose.patch.rawValue.utf8)
+        private static let patchTableLabel = Array(Purpose.patchTable.rawValue.utf8)
     }
 
     public static let nonceSize = 12
@@ -70,19 +84,34 @@ public enum SealedFrame {
         }
     }
 
+    /// Opens a sealed frame into `out`, which must hold at least `frame.count - overhead` bytes
+    /// (nothing is zero-filled first: the decryption writes every byte); returns the
+    /// plaintext's length. Only once the tag verifies may `out` be used; when it does not, this
+    /// throws and what `out` holds must be discarded.
+    public static func open(_ frame: UnsafeRawBufferPointer, purpose: Purpose, key: ContentKey,
+                            into out: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
+        guard frame.count >= overhead else { throw .tooShort(frame.count) }
+        let length = frame.count - overhead
+        precondition(out.count >= max(length, 1), "no room for the opened frame")
+        let label = purpose.label
+        let base = frame.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let result = ccrypto_aes256gcm_open(key.bytes, base, label, label.count, base + nonceSize, length, base + nonceSize + length,
+                                            out.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        guard result == 1 else { throw .authenticationFailed }
+        return length
+    }
+
     /// The plaintext of a sealed frame, only once its tag verifies; nothing of it otherwise.
     public static func open(_ frame: UnsafeRawBufferPointer, purpose: Purpose, key: ContentKey) throws(Failure) -> [UInt8] {
         guard frame.count >= overhead else { throw .tooShort(frame.count) }
-        let length = frame.count - overhead
-        var out = [UInt8](repeating: 0, count: max(length, 1))
-        let label = purpose.label
-        let base = frame.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let result = out.withUnsafeMutableBytes { o in
-            ccrypto_aes256gcm_open(key.bytes, base, label, label.count, base + nonceSize, length, base + nonceSize + length,
-                                   o.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        var failure: Failure?
+        let out = [UInt8](unsafeUninitializedCapacity: max(frame.count - overhead, 1)) { buf, count in
+            count = 0
+            do throws(Failure) { count = try open(frame, purpose: purpose, key: key, into: UnsafeMutableRawBufferPointer(buf)) } catch {
+                failure = error
+            }
         }
-        guard result == 1 else { throw .authenticationFailed }
-        if length == 0 { return [] }
+        if let failure { throw failure }
         return out
     }
 

@@ -27,6 +27,7 @@ public struct PatchWriter: Sendable {
 
     /// What `write` made.
     public struct Result: Sendable, Equatable {
+        /// The table (as opened: a sealed pack's is stored sealed, `tableLength` bytes).
         public var table: PatchTable
         public var tableOffset: UInt64
         public var tableLength: UInt64
@@ -123,7 +124,9 @@ public struct PatchWriter: Sendable {
             hasher.update(bytes)
             offset += UInt64(bytes.count)
         }
-        try append(PatchLayout.header())
+        // A sealed pack's patch file is version 2: its frames and its table are sealed.
+        let key = new.index.contentKey
+        try append(PatchLayout.header(sealed: key != nil))
         var entries: [PatchEntry] = []
         var replaced: UInt64 = 0
         var start = 0
@@ -151,8 +154,8 @@ public struct PatchWriter: Sendable {
             start += window
         }
         guard !entries.isEmpty else { return nil }
-        let table = PatchTable(from: old.digest, to: new.digest, entries: entries)
-        let tableBytes = table.encoded()
+        let table = PatchTable(from: old.digest, to: new.digest, entries: entries, isSealed: key != nil)
+        let tableBytes = key.map { SealedPatchTable.seal(table, key: $0) } ?? table.encoded()
         let tableOffset = offset
         try append(tableBytes)
         guard fsync(fd) == 0 else { throw PackWriteError.write(path, "fsync: " + String(cString: strerror(errno))) }

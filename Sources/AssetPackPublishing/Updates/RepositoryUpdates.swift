@@ -27,7 +27,7 @@ public enum RepositoryUpdates {
                 var table: PatchTable?
                 var tableLength: UInt64 = 0
                 if targetVersion == pack.version, let patch = pack.patch(from: old.digest) {
-                    table = try patchTable(repository, patch)
+                    table = try patchTable(repository, patch, contentKey: new.index.contentKey)
                     tableLength = patch.table.length
                 }
                 out.append(UpdateSize(id: pack.id, fromVersion: source.version, toVersion: targetVersion, old: old.index, new: new.index,
@@ -41,8 +41,9 @@ public enum RepositoryUpdates {
         do { return try PackReader(path: "\(repository)/\(path)", keys: keys) } catch { throw PublishError.io("\(repository)/\(path): \(error)") }
     }
 
-    /// The table of a patch file the catalog lists, checked against the catalog's SHA-256.
-    static func patchTable(_ repository: String, _ patch: CatalogPatch) throws -> PatchTable {
+    /// The table of a patch file the catalog lists, checked against the catalog's SHA-256 (and
+    /// opened with the content key of a sealed pack).
+    static func patchTable(_ repository: String, _ patch: CatalogPatch, contentKey: ContentKey?) throws -> PatchTable {
         let path = "\(repository)/\(patch.path)"
         guard let handle = FileHandle(forReadingAtPath: path) else { throw PublishError.io("cannot open the patch file \(path)") }
         defer { try? handle.close() }
@@ -54,6 +55,6 @@ public enum RepositoryUpdates {
         guard SHA256Digest.hash(bytes) == patch.table.sha256 else {
             throw PublishError.io("\(path): the patch table does not hash to the catalog's \(patch.table.sha256.hex)")
         }
-        do { return try PatchTable.decode(bytes, tableOffset: patch.table.offset) } catch { throw PublishError.io("\(path): \(error)") }
+        do { return try PatchTable.decode(bytes, tableOffset: patch.table.offset, contentKey: contentKey) } catch { throw PublishError.io("\(path): \(error)") }
     }
 }

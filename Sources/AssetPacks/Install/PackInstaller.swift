@@ -382,14 +382,16 @@ final class PackInstaller: @unchecked Sendable {
     /// The patch file to plan with: the catalog's patch from the installed version's digest,
     /// its table taken from the staging folder when saved there (so that a resumed run makes the
     /// same plan) or fetched with one Range request and checked against the catalog's SHA-256
-    /// and the two digests. Nil (saved as an empty file) when there is no usable patch: an
-    /// unreachable or damaged table only means full frames.
+    /// and the two digests; a sealed pack's table must be sealed and open with the pack's content
+    /// key (`PatchTable.decode(_:tableOffset:contentKey:)`). Nil (saved as an empty file) when
+    /// there is no usable patch: an unreachable, damaged, tampered or plaintext-for-sealed table
+    /// only means full frames.
     private func loadPatches(index: PackIndex) throws -> InstallPlan.Patches? {
         guard let previous, let from = previous.digest, let patch = pack.patch(from: from) else { return nil }
         let path = StorageLayout.stagedPatchTable(staging)
         func decoded(_ bytes: [UInt8]) -> InstallPlan.Patches? {
             guard SHA256Digest.hash(bytes) == patch.table.sha256,
-                  let table = try? PatchTable.decode(bytes, tableOffset: patch.table.offset),
+                  let table = try? PatchTable.decode(bytes, tableOffset: patch.table.offset, contentKey: index.contentKey),
                   table.from == from, table.to == pack.digest else { return nil }
             return InstallPlan.Patches(path: patch.path, table: table)
         }

@@ -1,10 +1,13 @@
 import AssetPackFormat
 
-/// A sealed pack's index region and sealed frames as a client reads them. The input is a content
-/// key (32 bytes), the index's file offset (8 bytes, little-endian) and the index region.
-/// `SealedIndex.decode` must refuse a malformed region, and `open` must refuse a region sealed
-/// under another key, a changed byte or an inner index that breaks a rule; an accepted index is
-/// a version-3 index that carries the key. Independently, the bytes after the key are opened as a
+/// A sealed pack's index region, patch table region and sealed frames as a client reads them. The
+/// input is a content key (32 bytes), the region's file offset (8 bytes, little-endian) and the
+/// region. `SealedIndex.decode` must refuse a malformed region, and `open` must refuse a region
+/// sealed under another key, a changed byte or an inner index that breaks a rule; an accepted
+/// index is a version-3 index that carries the key. The same region read as a sealed patch table
+/// (`PatchTable.decode(_:tableOffset:contentKey:)`) must be refused unless it is one sealed under
+/// the key holding a version-2 table that keeps every rule; read without a key it must be refused
+/// whenever it is sealed or declares version 2. Independently, the bytes after the key are opened as a
 /// sealed chunk frame (only an authentic frame opens: its plaintext must seal back to a frame
 /// that opens to it), and sealing them must round-trip.
 enum SealedFuzzTarget {
@@ -19,6 +22,14 @@ enum SealedFuzzTarget {
                 precondition(sealed.keyID == key.keyID, "an index opened with a key it does not name")
             }
         }
+        if let table = try? PatchTable.decode(region, tableOffset: offset, contentKey: key) {
+            precondition(table.isSealed && SealedPatchTable.isSealed(region), "a patch table was accepted for a sealed pack without being sealed")
+            precondition((try? SealedPatchTable.decode(region, tableOffset: offset))?.keyID == key.keyID, "a patch table opened with a key it does not name")
+            precondition(table.from != table.to, "a table from a version to itself was accepted")
+        }
+        if let table = try? PatchTable.decode(region, tableOffset: offset, contentKey: nil) {
+            precondition(!table.isSealed && !SealedPatchTable.isSealed(region), "a sealed patch table was accepted for an unsealed pack")
+        }
         let body = Array(bytes[32...])
         if let plain = try? SealedFrame.open(body, purpose: .chunk, key: key) {
             precondition(plain.count == body.count - SealedFrame.overhead, "an opened frame has the wrong length")
@@ -28,5 +39,6 @@ enum SealedFuzzTarget {
         let resealed = SealedFrame.seal(body, purpose: .patch, key: key)
         precondition((try? SealedFrame.open(resealed, purpose: .patch, key: key)) == body, "sealing did not round-trip")
         precondition((try? SealedFrame.open(resealed, purpose: .chunk, key: key)) == nil, "a patch frame opened as a chunk frame")
+        precondition((try? SealedFrame.open(resealed, purpose: .patchTable, key: key)) == nil, "a patch frame opened as a patch table")
     }
 }
