@@ -23,7 +23,7 @@ extension PaidPackInstallTests {
     /// Installs v1 of the sealed pack, publishes v2 with its sealed patch; returns v2's entry.
     func sealedV2Published(_ f: Fixture) async throws -> CatalogPack {
         let manager = try manager(f, token: "tok-good")
-        try await manager.ensureLocalAvailability(of: manager.assetPack(withID: "Paid"))
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Paid"))
         try f.repo.put("Paid", files: Self.patchVersions().v2)
         try f.repo.publishReport(now: Date()) { $0.keyStorePath = f.repo.dir.file("keys.json") }
         return try #require(try f.repo.catalog().pack(withID: "Paid"))
@@ -90,7 +90,7 @@ extension PaidPackInstallTests {
         let plainRoot = plain.dir.file("root")
         do {
             let first = try plain.manager(root: plainRoot, server: plainServer)
-            try await first.ensureLocalAvailability(of: first.assetPack(withID: "Paid"))
+            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Paid"))
         }
         try plain.put("Paid", files: v2)
         let plainEntry = try #require(try plain.publish().pack(withID: "Paid"))
