@@ -9,3 +9,16 @@ int cposix_peer_credentials(int fd, uid_t *uid, pid_t *pid) {
     *pid = credentials.pid;
     return 0;
 }
+
+#include <spawn.h>
+
+int cposix_spawn_new_session(void *attributes) {
+    short flags = 0;
+    int rc = posix_spawnattr_getflags((posix_spawnattr_t *)attributes, &flags);
+    if (rc != 0) return rc;
+    return posix_spawnattr_setflags((posix_spawnattr_t *)attributes, (short)(flags | POSIX_SPAWN_SETSID));
+}
+
+int cposix_spawn_close_from(void *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
+}

@@ -8,25 +8,18 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/syscall.h>
-#include <spawn.h>
 #include <unistd.h>
 #include <linux/openat2.h>
 
 /// syncfs(2), which Glibc declares only under _GNU_SOURCE: flushes the file system holding `fd`.
 static inline int cposix_syncfs(int fd) { return syncfs(fd); }
 
-/// posix_spawn settings glibc declares only under _GNU_SOURCE: a child in a session of its own
-/// (POSIX_SPAWN_SETSID added to the attributes' flags), and one that inherits no descriptor from
-/// `lowest` up (closefrom). 0, or an error number.
-static inline int cposix_spawn_new_session(posix_spawnattr_t *attributes) {
-    short flags = 0;
-    int rc = posix_spawnattr_getflags(attributes, &flags);
-    if (rc != 0) return rc;
-    return posix_spawnattr_setflags(attributes, (short)(flags | POSIX_SPAWN_SETSID));
-}
-static inline int cposix_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
-    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
-}
+/// posix_spawn settings glibc declares only under _GNU_SOURCE (defined in shim.c: <spawn.h>
+/// here would bring a second `fd_set` into Swift's view): a child in a session of its own
+/// (POSIX_SPAWN_SETSID added to a `posix_spawnattr_t`'s flags), and one that inherits no
+/// descriptor from `lowest` up (closefrom on a `posix_spawn_file_actions_t`). 0, or an error number.
+int cposix_spawn_new_session(void *attributes);
+int cposix_spawn_close_from(void *actions, int lowest);
 
 /// SO_PEERCRED (Linux; `struct ucred` needs _GNU_SOURCE): the user and process on the other end
 /// of a connected Unix socket. Returns 0, or -1 with errno set.
