@@ -89,7 +89,7 @@ import TestRepositories
         #expect { try PatchTable.decode(version, tableOffset: offset, contentKey: key) } throws: { "\($0)".contains("unsupported sealed patch table version 1") }
         // Too short to hold a frame.
         #expect { try PatchTable.decode(Array(table.prefix(60)), tableOffset: offset, contentKey: key) } throws: {
-            "\($0)".contains("the sealed table frame has 12 bytes")
+            "\($0)".contains("the sealed patch table frame has 12 bytes")
         }
     }
 

@@ -121,3 +121,20 @@ public enum SealedFrame {
         return try result.get()
     }
 }
+
+extension ByteReader {
+    /// The rest of a sealed region (the sealed index, the sealed patch table) after its magic and
+    /// version: a reserved u32 that must be 0, the content key's ID (32 bytes), then one sealed
+    /// frame that fills the region and holds at least one byte. `region` names it in errors.
+    mutating func sealedKeyAndFrame(region: String) throws(PackError) -> (keyID: SHA256Digest, frame: [UInt8]) {
+        let reservedAt = offset
+        guard try u32() == 0 else { throw .malformed(region, at: reservedAt, "reserved field is not 0") }
+        let keyID = SHA256Digest(bytes: try bytes(32))
+        let frameAt = offset
+        let frame = try bytes(remaining)
+        guard frame.count > SealedFrame.overhead else {
+            throw .malformed(region, at: frameAt, "the \(region) frame has \(frame.count) bytes, fewer than a nonce, a tag and one byte")
+        }
+        return (keyID, frame)
+    }
+}

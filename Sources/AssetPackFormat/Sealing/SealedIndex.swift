@@ -44,14 +44,7 @@ public struct SealedIndex: Sendable, Equatable {
         }
         let version = try r.u32()
         guard version == formatVersion else { throw .unsupportedVersion(version) }
-        let reservedAt = r.offset
-        guard try r.u32() == 0 else { throw .malformed("sealed index", at: reservedAt, "reserved field is not 0") }
-        let keyID = SHA256Digest(bytes: try r.bytes(32))
-        let frameAt = r.offset
-        let frame = try r.bytes(r.remaining)
-        guard frame.count > SealedFrame.overhead else {
-            throw .malformed("sealed index", at: frameAt, "the sealed index frame has \(frame.count) bytes, fewer than a nonce, a tag and one byte")
-        }
+        let (keyID, frame) = try r.sealedKeyAndFrame(region: "sealed index")
         return SealedIndex(keyID: keyID, frame: frame)
     }
 

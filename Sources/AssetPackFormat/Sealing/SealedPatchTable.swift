@@ -49,14 +49,7 @@ public struct SealedPatchTable: Sendable, Equatable {
         guard version == PatchLayout.sealedFormatVersion else {
             throw .malformed("sealed patch table", at: versionAt, "unsupported sealed patch table version \(version) (this tool reads version \(PatchLayout.sealedFormatVersion))")
         }
-        let reservedAt = r.offset
-        guard try r.u32() == 0 else { throw .malformed("sealed patch table", at: reservedAt, "reserved field is not 0") }
-        let keyID = SHA256Digest(bytes: try r.bytes(32))
-        let frameAt = r.offset
-        let frame = try r.bytes(r.remaining)
-        guard frame.count > SealedFrame.overhead else {
-            throw .malformed("sealed patch table", at: frameAt, "the sealed table frame has \(frame.count) bytes, fewer than a nonce, a tag and one byte")
-        }
+        let (keyID, frame) = try r.sealedKeyAndFrame(region: "sealed patch table")
         return SealedPatchTable(keyID: keyID, frame: frame)
     }
 
