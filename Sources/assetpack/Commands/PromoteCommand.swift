@@ -28,18 +28,12 @@ struct PromoteCommand: Command {
     var rollout: Percentage?
     @Option("--keep", value: "N", help: "Versions of each pack whose files stay, the current one included (default 2).", range: SettingBounds.keptVersions)
     var keep: Int?
-    @Flag("--json", help: "Print the result as JSON.")
-    var json: Bool
 
     init() {}
 
     func run() throws -> Int32 {
         let from = try ChannelChangeText.channel(source, option: "--from")
         let to = try ChannelChangeText.channel(target, option: "--to")
-        let editor = try signing.editor(keep: keep)
-        let change: ChannelChange
-        do { change = try editor.promote(from: from, to: to, rolloutPercent: rollout?.value) } catch { throw CLIError.failure("\(error)") }
-        ChannelChangeText.print(change, repository: signing.repository, json: json)
-        return 0
+        return try signing.apply(keep: keep) { editor in try editor.promote(from: from, to: to, rolloutPercent: rollout?.value) }
     }
 }

@@ -25,17 +25,11 @@ struct RollbackCommand: Command {
     var channel: String?
     @Option("--keep", value: "N", help: "Versions of each pack whose files stay, the current one included (default 2).", range: SettingBounds.keptVersions)
     var keep: Int?
-    @Flag("--json", help: "Print the result as JSON.")
-    var json: Bool
 
     init() {}
 
     func run() throws -> Int32 {
         let name = try ChannelChangeText.channel(channel, option: "--channel")
-        let editor = try signing.editor(keep: keep)
-        let change: ChannelChange
-        do { change = try editor.rollback(to: version, channel: name) } catch { throw CLIError.failure("\(error)") }
-        ChannelChangeText.print(change, repository: signing.repository, json: json)
-        return 0
+        return try signing.apply(keep: keep) { editor in try editor.rollback(to: version, channel: name) }
     }
 }

@@ -24,17 +24,11 @@ struct RolloutCommand: Command {
     var percent: Percentage
     @Option("--channel", value: "NAME", help: "The channel whose rollout changes (default: the default channel).")
     var channel: String?
-    @Flag("--json", help: "Print the result as JSON.")
-    var json: Bool
 
     init() {}
 
     func run() throws -> Int32 {
         let name = try ChannelChangeText.channel(channel, option: "--channel")
-        let editor = try signing.editor(keep: nil)
-        let change: ChannelChange
-        do { change = try editor.setRollout(percent: percent.value, channel: name) } catch { throw CLIError.failure("\(error)") }
-        ChannelChangeText.print(change, repository: signing.repository, json: json)
-        return 0
+        return try signing.apply(keep: nil) { editor in try editor.setRollout(percent: percent.value, channel: name) }
     }
 }
