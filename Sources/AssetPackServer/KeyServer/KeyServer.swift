@@ -34,7 +34,7 @@ public final class KeyServer: @unchecked Sendable {
     public let configuration: Configuration
     private let context: KeyServerContext
     private var daemon: OpaquePointer?
-    private var tlsText: (key: UnsafeMutablePointer<CChar>?, certificate: UnsafeMutablePointer<CChar>?)?
+    private var tlsText: DaemonPEMText?
 
     /// Starts serving the keys of the store at `keyStorePath` (read now, and again whenever the
     /// file changes, so a `publish --rotate-key` needs no restart).
@@ -53,18 +53,10 @@ public final class KeyServer: @unchecked Sendable {
         do { listen = try makeListeningSocket(host: configuration.host, port: configuration.port) } catch { throw .server(error) }
         port = listen.port
         signal(SIGPIPE, SIG_IGN)
-        var flags = UInt32(MHD_USE_ERROR_LOG.rawValue) | UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue)
-            | UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_POLL.rawValue)
-        if configuration.tls != nil { flags |= UInt32(MHD_USE_TLS.rawValue) }
-        tlsText = configuration.tls.map { (strdup($0.privateKeyPEM), strdup($0.certificatePEM)) }
-        let (key, cert) = tlsText ?? (nil, nil)
-        var c = cmhd_config()
-        c.flags = flags
-        c.listen_socket = listen.fd
+        tlsText = configuration.tls.map(DaemonPEMText.init)
+        var c = cmhd_config.threadPerConnection(listenSocket: listen.fd, pem: tlsText)
         c.connection_limit = 1024
         c.connection_timeout_seconds = 30
-        c.https_mem_key = UnsafePointer(key)
-        c.https_mem_cert = UnsafePointer(cert)
         c.handler = keyServerHandler
         c.handler_cls = Unmanaged.passUnretained(context).toOpaque()
         guard let d = cmhd_start(&c) else {
@@ -88,7 +80,7 @@ public final class KeyServer: @unchecked Sendable {
             daemon = nil
             MHD_stop_daemon(d)
         }
-        if let t = tlsText { free(t.key); free(t.certificate); tlsText = nil }
+        tlsText = nil
     }
 
     static func isLoopback(_ host: String) -> Bool {

@@ -25,7 +25,7 @@ public final class RepositoryServer: @unchecked Sendable {
     private var watch: RequestDeadlineWatch?
     private var daemon: OpaquePointer?
     private var listenSocket: Int32
-    private var tlsText: (key: UnsafeMutablePointer<CChar>?, certificate: UnsafeMutablePointer<CChar>?)?
+    private var tlsText: DaemonPEMText?
 
     /// Checks `directory` and the limits, binds the port and starts serving; throws with a clear
     /// message when the folder is missing or unreadable, a limit is out of range, the address is
@@ -74,24 +74,16 @@ public final class RepositoryServer: @unchecked Sendable {
             listenSocket = -1
         }
         if listenSocket >= 0 { close(listenSocket); listenSocket = -1 }
-        if let t = tlsText { free(t.key); free(t.certificate); tlsText = nil }
+        tlsText = nil
     }
 
     private func start() throws(ServerError) {
-        var flags = UInt32(MHD_USE_ERROR_LOG.rawValue) | UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue)
-            | UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue) | UInt32(MHD_USE_POLL.rawValue)
-        if configuration.tls != nil { flags |= UInt32(MHD_USE_TLS.rawValue) }
         // MHD keeps pointers to the PEM text; it lives as long as the daemon.
-        tlsText = configuration.tls.map { (strdup($0.privateKeyPEM), strdup($0.certificatePEM)) }
-        let (key, cert) = tlsText ?? (nil, nil)
-        var c = cmhd_config()
-        c.flags = flags
-        c.listen_socket = listenSocket
+        tlsText = configuration.tls.map(DaemonPEMText.init)
+        var c = cmhd_config.threadPerConnection(listenSocket: listenSocket, pem: tlsText)
         // A backstop: the registry enforces connectionLimit on live connections (see ConnectionRegistry).
         c.connection_limit = UInt32(clamping: configuration.connectionLimit * 2)
         c.connection_timeout_seconds = UInt32(configuration.idleTimeoutSeconds)
-        c.https_mem_key = UnsafePointer(key)
-        c.https_mem_cert = UnsafePointer(cert)
         // The context outlives the daemon: it is released only after stop() has returned.
         let cls = Unmanaged.passUnretained(context).toOpaque()
         c.handler = accessHandler
