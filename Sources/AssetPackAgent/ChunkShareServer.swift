@@ -36,13 +36,16 @@ final class ChunkShareServer: @unchecked Sendable {
         self.configuration = configuration
         source = SharedChunkSource(manager: manager)
         limiter = ClientRateLimiter(requestsPerSecond: configuration.requestsPerSecond)
-        let socket = try TCPListeningSocket(host: configuration.bindAddress, port: configuration.port)
+        let socket: (fd: Int32, port: UInt16)
+        do { socket = try makeListeningSocket(host: configuration.bindAddress, port: configuration.port) } catch {
+            throw .share(address: error.address, reason: error.reason)
+        }
         port = socket.port
         signal(SIGPIPE, SIG_IGN)
         var c = cmhd_config()
         c.flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue) | UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue)
             | UInt32(MHD_USE_POLL.rawValue) | UInt32(MHD_USE_ITC.rawValue)
-        c.listen_socket = socket.descriptor
+        c.listen_socket = socket.fd
         c.thread_stack_size = 512 << 10
         c.connection_limit = UInt32(max(4, configuration.maxConnections))
         c.per_ip_connection_limit = UInt32(max(1, configuration.maxConnections / 4))
@@ -50,7 +53,7 @@ final class ChunkShareServer: @unchecked Sendable {
         c.handler = shareAccessHandler
         c.handler_cls = Unmanaged.passUnretained(self).toOpaque()
         guard let d = cmhd_start(&c) else {
-            Glibc.close(socket.descriptor)
+            Glibc.close(socket.fd)
             throw .share(address: "\(configuration.bindAddress):\(port)", reason: "libmicrohttpd refused to start")
         }
         daemon = d
@@ -188,7 +191,7 @@ private let shareAccessHandler: MHD_AccessHandlerCallback = { cls, connection, u
         return cmhd_yes
     }
     let server = Unmanaged<ChunkShareServer>.fromOpaque(cls).takeUnretainedValue()
-    let client = TCPListeningSocket.numericHost(cmhd_client_address(connection))
+    let client = numericHost(cmhd_client_address(connection))
     let response: OpaquePointer?
     let status: UInt32
     let headers: [(String, String)]

@@ -50,7 +50,7 @@ public final class KeyServer: @unchecked Sendable {
         context = KeyServerContext(store: store, check: check, limiter: TokenRateLimiter(perMinute: configuration.requestsPerMinute, clock: configuration.monotonicSeconds),
                                    log: configuration.log, now: configuration.now)
         let listen: (fd: Int32, port: UInt16)
-        do { listen = try makeListeningSocket(host: configuration.host, port: configuration.port) } catch { throw .server(error) }
+        do { listen = try makeListeningSocket(host: configuration.host, port: configuration.port) } catch { throw .server(.listen(error.address, error.reason)) }
         port = listen.port
         signal(SIGPIPE, SIG_IGN)
         tlsText = configuration.tls.map(DaemonPEMText.init)

@@ -1,3 +1,4 @@
+import AssetPackFormat
 import CMicroHTTPD
 #if canImport(Glibc)
 import Glibc
@@ -43,7 +44,9 @@ public final class RepositoryServer: @unchecked Sendable {
         // Two descriptors per connection at most (the socket and a file being sent), for up to
         // twice connectionLimit connections (those being closed), and some spare.
         raiseOpenFileLimit(toAtLeast: UInt64(configuration.connectionLimit) * 4 + 64)
-        (listenSocket, port) = try makeListeningSocket(host: configuration.host, port: configuration.port)
+        do { (listenSocket, port) = try makeListeningSocket(host: configuration.host, port: configuration.port) } catch {
+            throw .listen(error.address, error.reason)
+        }
         signal(SIGPIPE, SIG_IGN)  // sendfile to a closed peer raises SIGPIPE otherwise
         try start()
         watch = RequestDeadlineWatch(registry: registry)

@@ -1,3 +1,4 @@
+import AssetPackFormat
 import CMicroHTTPD
 import Synchronization
 #if canImport(Glibc)

@@ -4,9 +4,17 @@ import Glibc
 import Darwin
 #endif
 
+/// A listening socket could not be made: `address` is `host:port` as asked, `reason` why.
+package struct ListeningSocketError: Error, Sendable {
+    package let address: String
+    package let reason: String
+}
+
+/// The servers' listening TCP sockets (the repository server, the key server, the agent's share):
+/// bound to `host:port` (a numeric address, or a name), listening, non-blocking, close-on-exec.
 /// Binds and listens on `host:port` (numeric address or name), returning the socket and the
 /// port actually bound (the free one the kernel picked when `port` is 0).
-func makeListeningSocket(host: String, port: UInt16) throws(ServerError) -> (fd: Int32, port: UInt16) {
+package func makeListeningSocket(host: String, port: UInt16) throws(ListeningSocketError) -> (fd: Int32, port: UInt16) {
     let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
@@ -14,23 +22,23 @@ func makeListeningSocket(host: String, port: UInt16) throws(ServerError) -> (fd:
     hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
     var list: UnsafeMutablePointer<addrinfo>?
     let rc = getaddrinfo(host, String(port), &hints, &list)
-    guard rc == 0, let first = list else { throw .listen(address, String(cString: gai_strerror(rc))) }
+    guard rc == 0, let first = list else { throw ListeningSocketError(address: address, reason: String(cString: gai_strerror(rc))) }
     defer { freeaddrinfo(list) }
     let info = first.pointee
     let fd = socket(info.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw .listen(address, String(cString: strerror(errno))) }
+    guard fd >= 0 else { throw ListeningSocketError(address: address, reason: String(cString: strerror(errno))) }
     var one: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
     guard bind(fd, info.ai_addr, info.ai_addrlen) == 0, listen(fd, 1024) == 0 else {
         let why = String(cString: strerror(errno))
         close(fd)
-        throw .listen(address, why)
+        throw ListeningSocketError(address: address, reason: why)
     }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     var bound = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
     let ok = withUnsafeMutablePointer(to: &bound) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    guard ok == 0 else { close(fd); throw .listen(address, String(cString: strerror(errno))) }
+    guard ok == 0 else { close(fd); throw ListeningSocketError(address: address, reason: String(cString: strerror(errno))) }
     let family = Int32(bound.ss_family)
     let boundPort: UInt16 = withUnsafePointer(to: &bound) { p in
         if family == AF_INET6 {
@@ -42,7 +50,7 @@ func makeListeningSocket(host: String, port: UInt16) throws(ServerError) -> (fd:
 }
 
 /// The numeric host of a socket address, e.g. "127.0.0.1", or "-" if it has none.
-func numericHost(_ address: UnsafePointer<sockaddr>?) -> String {
+package func numericHost(_ address: UnsafePointer<sockaddr>?) -> String {
     guard let address else { return "-" }
     let length = socklen_t(Int32(address.pointee.sa_family) == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
     var buffer = [CChar](repeating: 0, count: Int(NI_MAXHOST))
