@@ -1,3 +1,4 @@
+import AssetPackPackaging
 import AssetPackFormat
 
 /// The audit as one self-contained HTML page (inline CSS and SVG, no scripts, no network):

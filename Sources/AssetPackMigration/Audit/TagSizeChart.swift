@@ -1,3 +1,4 @@
+import AssetPackPackaging
 import AssetPackFormat
 import Foundation
 

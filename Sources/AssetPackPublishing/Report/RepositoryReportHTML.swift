@@ -1,3 +1,4 @@
+import AssetPackPackaging
 import AssetPackFormat
 import Foundation
 
@@ -128,21 +129,7 @@ public enum RepositoryReportHTML {
     private static func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
     /// Text made safe for HTML content and attribute values.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
+    static func escape(_ s: String) -> String { HTMLText.escape(s) }
 }
 
 /// Writes the report of a repository as HTML (or JSON) to a file, atomically.

@@ -1,6 +1,7 @@
-/// Escaping for text placed in HTML and SVG.
-enum HTMLText {
-    static func escape(_ s: String) -> String {
+/// Escaping for text placed in HTML and SVG, content or attribute values (the repository report,
+/// the migration tools' reports).
+package enum HTMLText {
+    package static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.count)
         for c in s {
