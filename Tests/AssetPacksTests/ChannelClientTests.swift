@@ -25,6 +25,17 @@ import Testing
 
     func editor(_ repo: TestRepository) -> ChannelEditor { ChannelEditor(repository: repo.path, key: repo.key) }
 
+    /// `installUpdates()` moves World to `expected` ("World v1") by delta — under a quarter of
+    /// the pack fetched — and leaves `files()`'s tree, up to date.
+    func expectDeltaUpdate(_ manager: AssetPackManager, to expected: String, _ what: String) async throws {
+        let (updated, _) = try await manager.installUpdates()
+        #expect(updated.map(\.description) == [expected])
+        let fetched = await manager.fetchedBytes
+        #expect(fetched * 4 < (try await manager.catalogPack(withID: "World")).downloadSize, "\(what) fetched \(fetched) bytes")
+        #expect(try manager.contents(at: "w/b.bin") == Data(files()["w/b.bin"]!))
+        #expect(await manager.localStatus(ofAssetPackWithID: "World") == [.downloaded, .upToDate])
+    }
+
     @Test func switchingChannelsIsAnUpdateByDelta() async throws {
         let repo = try TestRepository()
         try repo.put("World", files: files())
@@ -40,13 +51,7 @@ import Testing
         }
         // Back to the default channel: its catalog has a lower version (1) than beta's floor would
         // allow if floors were shared; each channel keeps its own.
-        let main = try repo.manager(root: root.path, server: server)
-        let (updated, _) = try await main.installUpdates()
-        #expect(updated.map(\.id) == ["World"])
-        let fetched = await main.fetchedBytes
-        #expect(fetched * 4 < (try await main.catalogPack(withID: "World")).downloadSize, "switching fetched \(fetched) bytes")
-        #expect(try main.contents(at: "w/b.bin") == Data(files()["w/b.bin"]!))
-        #expect(await main.localStatus(ofAssetPackWithID: "World") == [.downloaded, .upToDate])
+        try await expectDeltaUpdate(try repo.manager(root: root.path, server: server), to: "World v1", "switching")
     }
 
     @Test func aCatalogForAnotherChannelIsRefused() async throws {
@@ -130,14 +135,8 @@ import Testing
         }
         let change = try editor(repo).rollback(to: 1, channel: nil)
         #expect(change.catalog.version == 3)
-        let manager = try repo.manager(root: root, server: server)
-        let (updated, _) = try await manager.installUpdates()
-        #expect(updated.map(\.description) == ["World v1"])
-        let fetched = await manager.fetchedBytes
         // The chunks around the edit and the index, not the 3 MiB already there.
-        #expect(fetched * 4 < (try await manager.catalogPack(withID: "World")).downloadSize, "the rollback fetched \(fetched) bytes")
-        #expect(try manager.contents(at: "w/b.bin") == Data(files()["w/b.bin"]!))
-        #expect(await manager.localStatus(ofAssetPackWithID: "World") == [.downloaded, .upToDate])
+        try await expectDeltaUpdate(try repo.manager(root: root, server: server), to: "World v1", "the rollback")
     }
 
     @Test func aChannelInRootModeIsTheCatalogTheTimestampNames() async throws {
