@@ -24,7 +24,13 @@ fi
 out=$PWD/bench/out/sources; corpus=$PWD/bench/out/corpus-$size
 [ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
 
+deleted=$PWD/bench/out/.sources-deleted-at
 rm -rf "$out"; mkdir -p "$out/repo" "$out/clients"
+if [ -f "$deleted" ] && (( $(date +%s) - $(cat "$deleted") < 360 )); then
+  wait=$((360 - $(date +%s) + $(cat "$deleted")))
+  echo "waiting ${wait} s for the files the last run deleted to age (ext4 skips recently freed inodes)"
+  sleep "$wait"
+fi
 "$bin" keygen -o "$out/key" >/dev/null 2>&1
 (cd "$corpus" && "$bin" publish Manifest.json --repo "$out/repo" --key "$out/key" >/dev/null)
 pack=$(find "$out/repo/packs" -name '*.pack'); packbytes=$(stat -c %s "$pack")
@@ -36,7 +42,7 @@ stop_all() {
   [ -n "$varnish_pid" ] && kill "$varnish_pid" 2>/dev/null && wait "$varnish_pid" 2>/dev/null; varnish_pid=""
   stop_nginx
 }
-trap stop_all EXIT
+trap 'stop_all; rm -rf "$out/clients" "$out/sharer"; date +%s > "$deleted"' EXIT
 start_nginx "$out/repo" "$out/nginx"
 origin=http://127.0.0.1:$NGINX_PORT
 cat "$pack" > /dev/null   # the pack in the page cache for every scenario
@@ -63,19 +69,26 @@ stop_varnish() { [ -n "$varnish_pid" ] && kill "$varnish_pid" 2>/dev/null && wai
 
 origin_bytes() { awk '{ s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG"; }
 
-# run NAME N URL [EXTRA...]: N clients at once; prints "NAME N seconds origin_bytes".
+# run NAME N URL [EXTRA...]: N clients at once, each into a fresh root of its own; prints
+# "NAME N seconds origin_bytes". Nothing is deleted between runs: on ext4 without a journal (the
+# VM's disk) inodes freed in the last minutes are skipped when new ones are allocated, so a run
+# right after the previous run's roots were deleted creates its files much more slowly (the
+# first runs of an earlier version of this script, which deleted between runs, were the only
+# ones that did not pay it). Before each run, untimed: the earlier roots' pages are written and
+# dropped from the page cache, the disk rests, and memory is touched (as in bench/install.sh).
 run() {
   local name=$1 n=$2 url=$3; shift 3
-  local before start end pids=() k
-  rm -rf "$out/clients"; mkdir -p "$out/clients"; sync
+  local before start end pids=() k dir=$out/clients/$name-$n-r$round
+  mkdir -p "$dir"; sync; python3 bench/evict.py "$out/clients"; sleep 5
+  head -c 4G /dev/zero > /dev/shm/assetpack-bench-warm 2>/dev/null; rm -f /dev/shm/assetpack-bench-warm
   before=$(origin_bytes); start=$(date +%s.%N)
   for k in $(seq "$n"); do
-    "$bin" ensure bench-corpus --root "$out/clients/$k" --repo "$url" --public-key "$out/key.pub" "$@" > "$out/clients/$k.log" 2>&1 & pids+=($!)
+    "$bin" ensure bench-corpus --root "$dir/$k" --repo "$url" --public-key "$out/key.pub" "$@" > "$dir/$k.log" 2>&1 & pids+=($!)
   done
-  for p in "${pids[@]}"; do wait "$p" || { echo "error: a client failed ($name, N=$n): see $out/clients/" >&2; exit 1; }; done
+  for p in "${pids[@]}"; do wait "$p" || { echo "error: a client failed ($name, N=$n): see $dir/" >&2; exit 1; }; done
   end=$(date +%s.%N)
   for k in $(seq "$n"); do
-    diff -rq "$corpus/content" "$(echo "$out/clients/$k"/packs/bench-corpus/*/)content" > /dev/null \
+    diff -rq "$corpus/content" "$(echo "$dir/$k"/packs/bench-corpus/*/)content" > /dev/null \
       || { echo "error: client $k's tree differs from the corpus ($name, N=$n)" >&2; exit 1; }
   done
   echo "$name $n $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", b - a }') $(( $(origin_bytes) - before ))"
@@ -83,7 +96,14 @@ run() {
 
 echo "pack $packbytes B ($(du -sh "$corpus/content" | cut -f1) of content); peer $peer; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 results=$out/results.txt; : > "$results"
-for r in $(seq "$rounds"); do
+# Each round keeps (1 + 1 + 1) x the sum of NS roots of the unpacked corpus until its end.
+need=$(( $(du -sk "$corpus/content" | cut -f1) * 3 * $(echo $ns | tr ' ' '+') ))
+free=$(df -k --output=avail "$out" | tail -1)
+(( need < free )) || { echo "error: a round needs $((need / 1048576)) GiB free in $out, there are $((free / 1048576))" >&2; exit 1; }
+for round in $(seq "$rounds"); do
+  if (( round > 1 )); then
+    rm -rf "$out/clients"; echo "waiting 6 min for the inodes the last round freed to age (ext4 skips recently freed ones)"; sleep 360
+  fi
   for n in $ns; do
     run origin "$n" "$origin" | tee -a "$results"
     run peer "$n" "$origin" --peer "$peer" | tee -a "$results"

@@ -12,8 +12,9 @@ import Glibc
 /// Read-only and narrow: only GET and HEAD (405 otherwise), only that one route (a path under
 /// `/chunks/` that is not a well-formed digest is 400, anything else 404: nothing is listed),
 /// only chunks of installed packs the current signed catalog lists (`InstalledChunks`), each
-/// read from disk and hashed again before it is sent, so bytes changed in the store since the
-/// install are never passed on (404). Each client address gets `requestsPerSecond` (429 with
+/// read from disk and hashed again before it is sent unless every file it comes from is
+/// unchanged since the install verified it (change time before the commit's), so bytes changed
+/// in the store since the install are never passed on (404). Each client address gets `requestsPerSecond` (429 with
 /// Retry-After beyond); connections are bounded all together and per address, idle ones closed
 /// after 10 s, and each has a thread of its own with a small stack, so a flood costs a fixed
 /// amount of memory and threads. A thread per connection, not a pool: a request's read and hash

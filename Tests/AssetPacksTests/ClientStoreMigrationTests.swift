@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 
 /// The client store's schema version: a version-1 store (before preservation priorities) and a
-/// version-2 store (before the trust table) open and migrate to 3 with their rows intact; a store
-/// of a newer version is refused.
+/// version-2 store (before the trust table) open and migrate to the current version with their
+/// rows intact; a store of a newer version is refused.
 @Suite struct ClientStoreMigrationTests {
     @Test func aVersion1StoreMigrates() throws {
         let dir = try TemporaryDirectory("store")
@@ -31,10 +31,11 @@ import Testing
         let old = try #require(try store.installedPack("Old"))
         #expect(old.version == 3 && old.installSize == 20 && old.lastUsed == Date(timeIntervalSince1970: 1_700_000_100))
         #expect(old.preservationPriority == 0.5)
+        #expect(old.committedChangeTime == 0, "a pack installed before version 5 has no commit time: the share hashes its chunks")
         #expect(try store.packs(holding: "old.txt") == ["Old"])
         #expect(try store.setPreservationPriority(0.75, of: "Old"))
         #expect(try ClientStore(path: path).installedPack("Old")?.preservationPriority == 0.75)
-        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 4)
+        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 5)
     }
 
     @Test func aVersion2StoreGainsTheTrustTable() throws {
@@ -58,18 +59,18 @@ import Testing
         try store.acceptTrusted(trust, catalogVersion: 8, payload: [3], envelope: [4], channel: nil)
         #expect(try ClientStore(path: path).acceptedTrust() == trust)
         #expect(try store.acceptedCatalog()?.version == 8)
-        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 4)
+        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 5)
     }
 
     @Test func aNewerStoreIsRefused() throws {
         let dir = try TemporaryDirectory("store")
         let path = dir.file("state.sqlite")
-        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 5")
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 6")
         do {
             _ = try ClientStore(path: path)
-            Issue.record("a version-5 store was opened")
+            Issue.record("a version-6 store was opened")
         } catch let AssetPackManagerError.storage(why) {
-            #expect(why.contains("schema version 5") && why.contains("up to 4"), "\(why)")
+            #expect(why.contains("schema version 6") && why.contains("up to 5"), "\(why)")
         }
     }
 }

@@ -125,6 +125,17 @@ public final class ConfinedDirectory: @unchecked Sendable {
         return try body(parent, name)
     }
 
+    /// The directory's change time (`st_ctim`) in nanoseconds since the epoch, nil when it cannot
+    /// be read. A process cannot set a change time: every write, rename or link moves it to now.
+    public var changeTime: Int64? { Self.changeTime(of: fd) }
+
+    /// The change time (`st_ctim`, nanoseconds since the epoch) of the open file `fd`.
+    public static func changeTime(of fd: Int32) -> Int64? {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        return Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+    }
+
     // MARK: Whole files and folders
 
     /// Whether `relative` exists (a link counts as existing; it is not followed).

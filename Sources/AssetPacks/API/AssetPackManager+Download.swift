@@ -209,16 +209,19 @@ extension AssetPackManager {
     /// version's files go only after both, retired (renamed away now, deleted in the background).
     private func commit(_ entry: CatalogPack, index: PackIndex, stagingFiles: String, staging: String, previous: InstalledPack?) throws {
         let directory = layout.installDirectory(id: entry.id, version: entry.version, digest: entry.digest)
-        try StorageLayout.confined { () throws(ConfinementError) in
+        // The rename's change time, read back: every file verified into the folder was written
+        // before it, and a write, link or rename of one after it gives that file a later one.
+        let committed = try StorageLayout.confined { () throws(ConfinementError) -> Int64 in
             _ = try root.directory(layout.versionsFolder(relativeOf: entry.id), create: true)
             if root.exists(directory), previous?.directory != directory { try? root.removeTree(directory) }
             try root.rename(stagingFiles, to: directory)
+            return (try? root.directory(directory))?.changeTime ?? 0
         }
         let now = configuration.now()
         try store.commitInstall(InstalledPack(id: entry.id, version: entry.version, digest: entry.digest, directory: directory,
                                               downloadSize: entry.downloadSize, installSize: entry.installSize, language: entry.language,
                                               downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,
-                                              indexBytes: index.encoded(), indexOffset: entry.index.offset),
+                                              indexBytes: index.encoded(), indexOffset: entry.index.offset, committedChangeTime: committed),
                                 paths: index.files.map(\.path))
         // Keys are kept for the installed version only: the next update sealed under the same
         // key needs no key server, and a rotated key's predecessor is dropped.

@@ -7,6 +7,11 @@ import Foundation
 struct ContentStreamReader {
     let index: PackIndex
     let directory: ConfinedDirectory?
+    /// For an installed copy: the change time (ns since the epoch) its folder got when the install
+    /// was committed (`InstalledPack.committedChangeTime`). A chunk whose bytes all come from
+    /// files changed before it was verified when they were written and is not hashed again;
+    /// nil (or 0): every chunk is hashed.
+    var verifiedBefore: Int64? = nil
 
     /// The bytes at stream offsets [offset, offset + length), or nil when a file is missing or short.
     func read(offset: UInt64, length: Int) -> [UInt8]? {
@@ -22,8 +27,17 @@ struct ContentStreamReader {
     /// Fills `buffer` with the bytes at stream offsets [offset, offset + buffer.count); false
     /// when a file is missing or short (the buffer's contents are then undefined).
     func read(offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
+        var unchanged = false
+        return read(offset: offset, into: buffer, unchanged: &unchanged)
+    }
+
+    /// `read(offset:into:)`, also telling whether every file read was changed before
+    /// `verifiedBefore` (false without one).
+    private func read(offset: UInt64, into buffer: UnsafeMutableRawBufferPointer, unchanged: inout Bool) -> Bool {
         let length = buffer.count
         var done = 0
+        let stamp = verifiedBefore ?? 0
+        unchanged = stamp > 0
         guard var f = index.file(containing: offset) else { return length == 0 }
         while done < length && f < index.files.count {
             let file = index.files[f]
@@ -33,6 +47,8 @@ struct ContentStreamReader {
             if n > 0 {
                 guard let fd = try? directory?.open(file.path, flags: O_RDONLY) else { return false }
                 defer { close(fd) }
+                // Strictly before: a write in the same clock tick as the commit has the same time.
+                if unchanged, (ConfinedDirectory.changeTime(of: fd) ?? .max) >= stamp { unchanged = false }
                 var got = 0
                 while got < n {
                     let r = pread(fd, buffer.baseAddress! + done + got, n - got, off_t(inFile) + off_t(got))
@@ -48,11 +64,13 @@ struct ContentStreamReader {
     }
 
     /// Fills `buffer` (exactly the chunk's size) with the chunk at sequence position `s` as it
-    /// stands in this copy's files; true only if those bytes hash to the chunk's digest.
+    /// stands in this copy's files; true only if those bytes hash to the chunk's digest, or
+    /// every file they come from is unchanged since its verified install (`verifiedBefore`).
     func readVerifiedChunk(atSequence s: Int, into buffer: UnsafeMutableRawBufferPointer) -> Bool {
         let entry = index.chunks[Int(index.sequence[s])]
-        guard buffer.count == Int(entry.uncompressedSize), read(offset: index.sequenceOffsets[s], into: buffer) else { return false }
-        return SHA256Digest.hash(UnsafeRawBufferPointer(buffer)) == entry.digest
+        var unchanged = false
+        guard buffer.count == Int(entry.uncompressedSize), read(offset: index.sequenceOffsets[s], into: buffer, unchanged: &unchanged) else { return false }
+        return unchanged || SHA256Digest.hash(UnsafeRawBufferPointer(buffer)) == entry.digest
     }
 
     /// The bytes of the chunk at sequence position `s` of this copy's own index, as they stand

@@ -20,6 +20,10 @@ struct InstalledPack: Sendable {
     /// 0…1: with a storage budget, packs of lower priority are evicted first (ODR's
     /// preservation priority). Kept across updates of the pack.
     var preservationPriority: Double = ClientStore.defaultPreservationPriority
+    /// The change time (ns since the epoch) the install folder got from the rename that committed
+    /// it; 0 when unknown (installed before store version 5). A file of the install whose change
+    /// time is earlier has not been written, linked or renamed since the installer verified it.
+    var committedChangeTime: Int64 = 0
 }
 
 /// A download that has started and not yet been installed (it resumes after a restart).
@@ -53,7 +57,7 @@ struct AcceptedTrust: Sendable, Equatable {
 /// moment leaves it consistent: settings, the last accepted catalog, installed packs, the merged
 /// namespace, and downloads in progress. Schema: docs/FORMAT.md, "Client store".
 final class ClientStore: @unchecked Sendable {
-    static let schemaVersion: Int64 = 4
+    static let schemaVersion: Int64 = 5
     static let defaultPreservationPriority = 0.5
     private let db: SQLiteDatabase
 
@@ -68,6 +72,11 @@ final class ClientStore: @unchecked Sendable {
                 // 1 → 2: the preservation priority of installed packs.
                 try db.execute("ALTER TABLE installed_packs ADD COLUMN preservation_priority REAL NOT NULL DEFAULT \(Self.defaultPreservationPriority)")
             }
+            let columns = try db.query("SELECT name FROM pragma_table_info('installed_packs')").compactMap { $0.first?.string }
+            if !columns.isEmpty, !columns.contains("committed_ctime") {
+                // → 5: the change time of each install's commit (0: unknown, its files are hashed).
+                try db.execute("ALTER TABLE installed_packs ADD COLUMN committed_ctime INTEGER NOT NULL DEFAULT 0")
+            }
             try db.execute("""
             CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS catalog (
@@ -77,7 +86,8 @@ final class ClientStore: @unchecked Sendable {
                 id TEXT PRIMARY KEY, version INTEGER NOT NULL, digest TEXT NOT NULL, directory TEXT NOT NULL,
                 download_size INTEGER NOT NULL, install_size INTEGER NOT NULL, language TEXT, policy TEXT NOT NULL,
                 installed_at INTEGER NOT NULL, last_used INTEGER NOT NULL, index_bytes BLOB NOT NULL, index_offset INTEGER NOT NULL,
-                preservation_priority REAL NOT NULL DEFAULT \(Self.defaultPreservationPriority));
+                preservation_priority REAL NOT NULL DEFAULT \(Self.defaultPreservationPriority),
+                committed_ctime INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS namespace (
                 path TEXT NOT NULL, pack_id TEXT NOT NULL REFERENCES installed_packs(id) ON DELETE CASCADE,
                 PRIMARY KEY (path, pack_id));
@@ -196,14 +206,14 @@ final class ClientStore: @unchecked Sendable {
     func installedPacks() throws -> [InstalledPack] {
         try db.query("""
             SELECT id, version, digest, directory, download_size, install_size, language, policy, installed_at, last_used,
-                   index_bytes, index_offset, preservation_priority FROM installed_packs ORDER BY id
+                   index_bytes, index_offset, preservation_priority, committed_ctime FROM installed_packs ORDER BY id
             """).compactMap(Self.installedPack)
     }
 
     func installedPack(_ id: String) throws -> InstalledPack? {
         try db.query("""
             SELECT id, version, digest, directory, download_size, install_size, language, policy, installed_at, last_used,
-                   index_bytes, index_offset, preservation_priority FROM installed_packs WHERE id = ?1
+                   index_bytes, index_offset, preservation_priority, committed_ctime FROM installed_packs WHERE id = ?1
             """, [.text(id)]).first.flatMap(Self.installedPack)
     }
 
@@ -212,11 +222,12 @@ final class ClientStore: @unchecked Sendable {
               let directory = r[3].string, let download = r[4].int, let install = r[5].int, let policyJSON = r[7].string,
               let policy = try? JSONDecoder().decode(DownloadPolicy.self, from: Data(policyJSON.utf8)),
               let installed = r[8].int, let used = r[9].int, let index = r[10].bytes, let offset = r[11].int,
-              let priority = r[12].double else { return nil }
+              let priority = r[12].double, let committed = r[13].int else { return nil }
         return InstalledPack(id: id, version: Int(version), digest: digest, directory: directory, downloadSize: UInt64(download),
                              installSize: UInt64(install), language: r[6].string, downloadPolicy: policy,
                              installedAt: Date(timeIntervalSince1970: Double(installed)), lastUsed: Date(timeIntervalSince1970: Double(used)),
-                             indexBytes: index, indexOffset: UInt64(offset), preservationPriority: priority)
+                             indexBytes: index, indexOffset: UInt64(offset), preservationPriority: priority,
+                             committedChangeTime: committed)
     }
 
     /// Records `pack` as installed (replacing any earlier version, whose preservation priority it
@@ -229,13 +240,13 @@ final class ClientStore: @unchecked Sendable {
             try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(pack.id)])
             try db.query("""
                 INSERT INTO installed_packs(id, version, digest, directory, download_size, install_size, language, policy,
-                    installed_at, last_used, index_bytes, index_offset, preservation_priority)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                    installed_at, last_used, index_bytes, index_offset, preservation_priority, committed_ctime)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
                 """, [.text(pack.id), .integer(Int64(pack.version)), .text(pack.digest.hex), .text(pack.directory),
                       .integer(Int64(pack.downloadSize)), .integer(Int64(pack.installSize)), pack.language.map { .text($0) } ?? .null,
                       .text(policy), .integer(Int64(pack.installedAt.timeIntervalSince1970)),
                       .integer(Int64(pack.lastUsed.timeIntervalSince1970)), .blob(pack.indexBytes), .integer(Int64(pack.indexOffset)),
-                      .real(priority)])
+                      .real(priority), .integer(pack.committedChangeTime)])
             for path in paths {
                 try db.query("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2)", [.text(path), .text(pack.id)])
             }

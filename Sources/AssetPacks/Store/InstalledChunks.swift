@@ -4,7 +4,9 @@ import Foundation
 /// The chunks of a root's installed packs that the current signed catalog lists (same ID, same
 /// pack digest), by SHA-256: what an agent run with `--share` serves to LAN peers. A chunk is
 /// read from the installed files as they stand and returned only if it still hashes to its
-/// digest, so bytes changed on disk since the install are never passed on. A snapshot: packs
+/// digest, or if every file it comes from has a change time before the install's commit (the
+/// installer verified those bytes, and nothing has written them since), so bytes changed on
+/// disk since the install are never passed on. A snapshot: packs
 /// installed, updated or removed later are seen by the next one (`AssetPackManager.installedChunks()`).
 package final class InstalledChunks: Sendable {
     fileprivate struct Location: Sendable {
@@ -56,7 +58,7 @@ package final class InstalledChunks: Sendable {
                   let path = try? layout.checkedInstallDirectory(p.directory, id: p.id),
                   let directory = try? root.directory(path) else { continue }
             let k = readers.count
-            readers.append(ContentStreamReader(index: index, directory: directory))
+            readers.append(ContentStreamReader(index: index, directory: directory, verifiedBefore: p.committedChangeTime))
             for (s, c) in index.sequence.enumerated() where locations[index.chunks[Int(c)].digest] == nil {
                 locations[index.chunks[Int(c)].digest] = Location(pack: k, sequence: s)
             }

@@ -1,0 +1,68 @@
+import AssetPackFormat
+@testable import AssetPacks
+import Foundation
+import TestRepositories
+import TestSupport
+import Testing
+
+/// What the agent's share reads (`InstalledChunks`): chunks of a fresh install are passed on
+/// without being hashed again, because the install's commit recorded a change time that every
+/// file it verified precedes; a file written since (even with its size and modification time
+/// put back) is hashed, and refused.
+@Suite struct InstalledChunksTests {
+    @Test func aFreshInstallIsSharedWithoutHashingAgainAndAFileChangedSinceIsHashedAndRefused() async throws {
+        let repo = try TestRepository()
+        let notes = Array("notes kept beside the video\n".utf8)
+        try repo.put("Course", files: ["video.bin": patternBytes(700_000, seed: 77), "notes.txt": notes])
+        _ = try repo.publish()
+        let server = try repo.serve()
+        let root = repo.dir.file("root")
+        let manager = try repo.manager(root: root, server: server)
+        try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Course"))
+
+        let store = await manager.store
+        let row = try #require(try store.installedPack("Course"))
+        #expect(row.committedChangeTime > 0, "the commit recorded no change time")
+        let index = try PackIndex.decode(row.indexBytes, indexOffset: row.indexOffset)
+        for file in index.files {
+            let changed = try #require(changeTime(root + "/" + row.directory + "/" + file.path))
+            #expect(changed < row.committedChangeTime, "\(file.path) changed at \(changed), the commit at \(row.committedChangeTime)")
+        }
+        let digests = index.sequence.map { index.chunks[Int($0)].digest }
+        #expect(try await verifiedCount(manager, digests) == digests.count)
+
+        // notes.txt rewritten with other bytes of the same length, its modification time put back.
+        let path = root + "/" + row.directory + "/notes.txt"
+        chmod(path, 0o644)
+        var before = stat()
+        #expect(stat(path, &before) == 0)
+        try Data(notes.map { $0 ^ 0x20 }).write(to: URL(fileURLWithPath: path))
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        let refused = digests.count - (try await verifiedCount(manager, digests))
+        #expect(refused >= 1, "the chunk holding the rewritten file was passed on")
+
+        // The commit time the store records is what spares the hash: one moved past the
+        // rewrite vouches for that file too (the client that asks still checks every chunk).
+        try SQLiteDatabase(path: root + "/state.sqlite").execute("UPDATE installed_packs SET committed_ctime = \(Int64.max)")
+        #expect(try await verifiedCount(manager, digests) == digests.count)
+        try SQLiteDatabase(path: root + "/state.sqlite").execute("UPDATE installed_packs SET committed_ctime = 0")
+        #expect(try await verifiedCount(manager, digests) == digests.count - refused, "without a commit time every chunk is hashed")
+    }
+
+    /// How many of `digests` a fresh snapshot of the installed chunks reads and vouches for.
+    private func verifiedCount(_ manager: AssetPackManager, _ digests: [SHA256Digest]) async throws -> Int {
+        let chunks = try await manager.installedChunks()
+        return digests.filter { digest in
+            guard let size = chunks.size(of: digest) else { return false }
+            var buffer = [UInt8](repeating: 0, count: size)
+            return buffer.withUnsafeMutableBytes { chunks.readVerifiedChunk(digest, into: $0) }
+        }.count
+    }
+
+    private func changeTime(_ path: String) -> Int64? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+    }
+}
