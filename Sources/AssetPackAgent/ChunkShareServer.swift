@@ -20,10 +20,12 @@ import Glibc
 /// amount of memory and threads. A thread per connection, not a pool: a request's read and hash
 /// of its chunk would hold up every other connection its pool thread serves (libmicrohttpd put
 /// a client's eight connections on three of eight pool threads), where each connection now
-/// goes on sending while another hashes. A chunk is read into memory that is sent as it is: the
-/// bytes verified are the bytes sent, with no copy in between; chunks verified in the last few
-/// seconds are sent again from memory (`RecentChunks`), so clients fetching the same pack at once
-/// cost one read and one hash per chunk.
+/// goes on sending while another hashes. A chunk that lies within one file unchanged since its
+/// verified install is sent from the file with sendfile, as nginx sends a pack (nothing read
+/// into memory, nothing hashed). Any other is read into memory that is sent as it is: the bytes
+/// verified are the bytes sent, with no copy in between; chunks verified in the last few seconds
+/// are sent again from memory (`RecentChunks`), so clients fetching the same pack at once cost
+/// one read and one hash per chunk.
 final class ChunkShareServer: @unchecked Sendable {
     let configuration: ShareConfiguration
     /// The port bound (the free one picked when `configuration.port` is 0).
@@ -75,10 +77,13 @@ final class ChunkShareServer: @unchecked Sendable {
         source.recent.removeAll()
     }
 
-    /// What one request is answered with: a line of text, or a chunk's verified bytes.
+    /// What one request is answered with: a line of text, a chunk's verified bytes, or a range of
+    /// an installed file unchanged since its verified install (sent with sendfile; the
+    /// response closes the descriptor).
     fileprivate enum Answer {
         case text(status: UInt32, body: [UInt8], headers: [(String, String)])
         case chunk(RecentChunks.Buffer)
+        case file(fd: Int32, offset: UInt64, length: Int)
     }
 
     /// The answer to one request.
@@ -95,8 +100,8 @@ final class ChunkShareServer: @unchecked Sendable {
             return text(400, "not a chunk hash: the share serves /chunks/ followed by 64 hexadecimal digits (a SHA-256), and nothing else")
         }
         guard limiter.admit(client) else { return text(429, "too many requests from \(client)", [("Retry-After", "1")]) }
-        guard let bytes = source.verifiedChunk(digest) else { return text(404, "no chunk \(digest.hex) in the packs shared here") }
-        return .chunk(bytes)
+        guard let answer = source.verifiedChunk(digest) else { return text(404, "no chunk \(digest.hex) in the packs shared here") }
+        return answer
     }
 }
 
@@ -114,9 +119,10 @@ private final class SharedChunkSource: @unchecked Sendable {
 
     init(manager: AssetPackManager) { self.manager = manager }
 
-    /// The chunk's verified bytes: kept from a read in the last few seconds, or read and
-    /// verified now; nil when no listed pack holds it as it should be.
-    func verifiedChunk(_ digest: SHA256Digest) -> RecentChunks.Buffer? {
+    /// The chunk as it is sent: a range of an unchanged installed file, or its verified bytes
+    /// (kept from a read in the last few seconds, or read and verified now); nil when no listed
+    /// pack holds it as it should be.
+    func verifiedChunk(_ digest: SHA256Digest) -> ChunkShareServer.Answer? {
         let (held, age) = condition.withLock { (snapshot, takenAt.map { ContinuousClock.now - $0 }) }
         if let held, let age, age < .seconds(30) {
             if let bytes = chunk(digest, listedIn: held) { return bytes }
@@ -125,15 +131,17 @@ private final class SharedChunkSource: @unchecked Sendable {
         return refresh().flatMap { chunk(digest, listedIn: $0) }
     }
 
-    /// The chunk if `chunks` lists it: from `recent`, or read, verified and kept there.
-    private func chunk(_ digest: SHA256Digest, listedIn chunks: InstalledChunks) -> RecentChunks.Buffer? {
+    /// The chunk if `chunks` lists it: a range of an unchanged file (nothing read or kept), or
+    /// from `recent`, or read, verified and kept there.
+    private func chunk(_ digest: SHA256Digest, listedIn chunks: InstalledChunks) -> ChunkShareServer.Answer? {
         guard chunks.contains(digest) else { return nil }
-        if let kept = recent.buffer(for: digest) { return kept }
+        if let file = chunks.unchangedChunkFile(digest) { return .file(fd: file.fd, offset: file.offset, length: file.length) }
+        if let kept = recent.buffer(for: digest) { return .chunk(kept) }
         guard let size = chunks.size(of: digest), let memory = malloc(max(1, size)) else { return nil }
         let buffer = RecentChunks.Buffer(taking: UnsafeMutableRawBufferPointer(start: memory, count: size))
         guard chunks.readVerifiedChunk(digest, into: buffer.bytes) else { return nil }
         recent.keep(buffer, for: digest)
-        return buffer
+        return .chunk(buffer)
     }
 
     /// Takes the first snapshot (requests that come meanwhile wait for it).
@@ -208,6 +216,12 @@ private let shareAccessHandler: MHD_AccessHandlerCallback = { cls, connection, u
         let held = Unmanaged.passRetained(buffer).toOpaque()
         response = MHD_create_response_from_buffer_with_free_callback_cls(buffer.bytes.count, buffer.bytes.baseAddress, releaseChunk, held)
         if response == nil { Unmanaged<RecentChunks.Buffer>.fromOpaque(held).release() }
+    case .file(let fd, let offset, let length):
+        status = 200
+        headers = [("Content-Type", "application/octet-stream"), ("Cache-Control", "no-store")]
+        // The response owns the descriptor from here (closed when it is destroyed).
+        response = MHD_create_response_from_fd_at_offset64(UInt64(length), fd, offset)
+        if response == nil { Glibc.close(fd) }
     }
     guard let response else { return cmhd_no }
     defer { MHD_destroy_response(response) }

@@ -6,9 +6,10 @@ import TestSupport
 import Testing
 
 /// What the agent's share reads (`InstalledChunks`): chunks of a fresh install are passed on
-/// without being hashed again, because the install's commit recorded a change time that every
-/// file it verified precedes; a file written since (even with its size and modification time
-/// put back) is hashed, and refused.
+/// without being hashed again (those within one file as ranges of it, for sendfile), because the
+/// install's commit recorded a change time that every file it verified precedes; a file written
+/// since (even with its size and modification time put back) is read and hashed, and refused if
+/// its bytes changed.
 @Suite struct InstalledChunksTests {
     @Test func aFreshInstallIsSharedWithoutHashingAgainAndAFileChangedSinceIsHashedAndRefused() async throws {
         let repo = try TestRepository()
@@ -29,6 +30,25 @@ import Testing
             #expect(changed < row.committedChangeTime, "\(file.path) changed at \(changed), the commit at \(row.committedChangeTime)")
         }
         let digests = index.sequence.map { index.chunks[Int($0)].digest }
+        #expect(try await verifiedCount(manager, digests) == digests.count)
+        // The chunks that lie within video.bin are handed out as ranges of that file (sendfile),
+        // and the range holds the chunk.
+        let fromFiles = try await chunkFiles(manager, digests)
+        #expect(fromFiles.count >= 2, "\(fromFiles.count) of \(digests.count) chunks as file ranges")
+        for (digest, bytes) in fromFiles { #expect(SHA256Digest.hash(bytes) == digest) }
+
+        // video.bin rewritten with the same bytes: no longer vouched for by the commit, so its
+        // chunks are read and hashed (and pass).
+        let video = root + "/" + row.directory + "/video.bin"
+        chmod(video, 0o644)
+        try Data(patternBytes(700_000, seed: 77)).write(to: URL(fileURLWithPath: video))
+        let v = try #require(index.files.firstIndex { $0.path == "video.bin" })
+        let inVideo = index.sequence.indices.filter { s in
+            let start = index.sequenceOffsets[s], end = start + UInt64(index.chunks[Int(index.sequence[s])].uncompressedSize)
+            return start >= index.fileOffsets[v] && end <= index.fileOffsets[v] + index.files[v].size
+        }.count
+        #expect(inVideo >= 2)
+        #expect(try await chunkFiles(manager, digests).count == fromFiles.count - inVideo)
         #expect(try await verifiedCount(manager, digests) == digests.count)
 
         // notes.txt rewritten with other bytes of the same length, its modification time put back.
@@ -58,6 +78,19 @@ import Testing
             var buffer = [UInt8](repeating: 0, count: size)
             return buffer.withUnsafeMutableBytes { chunks.readVerifiedChunk(digest, into: $0) }
         }.count
+    }
+
+    /// The chunks of `digests` a fresh snapshot hands out as ranges of unchanged files, with the
+    /// bytes of each range.
+    private func chunkFiles(_ manager: AssetPackManager, _ digests: [SHA256Digest]) async throws -> [(SHA256Digest, [UInt8])] {
+        let chunks = try await manager.installedChunks()
+        return digests.compactMap { digest in
+            guard let file = chunks.unchangedChunkFile(digest) else { return nil }
+            defer { close(file.fd) }
+            var bytes = [UInt8](repeating: 0, count: file.length)
+            let n = bytes.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress, file.length, off_t(file.offset)) }
+            return (digest, Array(bytes.prefix(max(0, n))))
+        }
     }
 
     private func changeTime(_ path: String) -> Int64? {

@@ -73,6 +73,26 @@ struct ContentStreamReader {
         return unchanged || SHA256Digest.hash(UnsafeRawBufferPointer(buffer)) == entry.digest
     }
 
+    /// The chunk at sequence position `s` as an open descriptor (the caller closes it) and the
+    /// range of that file it fills, when the chunk lies within one file and that file is
+    /// unchanged since the verified install (`verifiedBefore`) and long enough: for sending it
+    /// from the file without reading it (`sendfile`). Nil otherwise (read and hash it instead).
+    func unchangedChunkFile(atSequence s: Int) -> (fd: Int32, offset: UInt64, length: Int)? {
+        guard let stamp = verifiedBefore, stamp > 0 else { return nil }
+        let entry = index.chunks[Int(index.sequence[s])]
+        let start = index.sequenceOffsets[s], length = UInt64(entry.uncompressedSize)
+        guard length > 0, let f = index.file(containing: start), start + length <= index.fileOffsets[f] + index.files[f].size,
+              let fd = try? directory?.open(index.files[f].path, flags: O_RDONLY) else { return nil }
+        let inFile = start - index.fileOffsets[f]
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, UInt64(st.st_size) >= inFile + length,
+              (ConfinedDirectory.changeTime(of: fd) ?? .max) < stamp else {
+            close(fd)
+            return nil
+        }
+        return (fd, inFile, Int(length))
+    }
+
     /// The bytes of the chunk at sequence position `s` of this copy's own index, as they stand
     /// in its files, if they still hash right. (`s` indexes this copy's sequence: for the
     /// previous version, its chunk numbers differ from the new version's.)

@@ -50,6 +50,14 @@ package final class InstalledChunks: Sendable {
         return readers[at.pack].readVerifiedChunk(atSequence: at.sequence, into: buffer)
     }
 
+    /// Chunk `digest` as an open descriptor (the caller closes it) and the range of the file it
+    /// fills, when it lies within one installed file unchanged since its verified install; nil
+    /// otherwise (`readVerifiedChunk` then reads and, where needed, hashes it).
+    package func unchangedChunkFile(_ digest: SHA256Digest) -> (fd: Int32, offset: UInt64, length: Int)? {
+        guard let at = locations[digest] else { return nil }
+        return readers[at.pack].unchangedChunkFile(atSequence: at.sequence)
+    }
+
     fileprivate static func build(installed: [InstalledPack], catalog: Catalog, root: ConfinedDirectory, layout: StorageLayout) -> InstalledChunks {
         var readers: [ContentStreamReader] = []
         var locations: [SHA256Digest: Location] = [:]
