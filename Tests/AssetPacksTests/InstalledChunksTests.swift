@@ -68,6 +68,13 @@ import Testing
         #expect(try await verifiedCount(manager, digests) == digests.count)
         try SQLiteDatabase(path: root + "/state.sqlite").execute("UPDATE installed_packs SET committed_ctime = 0")
         #expect(try await verifiedCount(manager, digests) == digests.count - refused, "without a commit time every chunk is hashed")
+
+        // A FIFO planted in notes.txt's place (another process of the user) hangs nothing: its
+        // chunk is refused, with or without a commit time.
+        #expect(unlink(path) == 0 && mkfifo(path, 0o644) == 0)
+        #expect(try await verifiedCount(manager, digests) == digests.count - refused)
+        try SQLiteDatabase(path: root + "/state.sqlite").execute("UPDATE installed_packs SET committed_ctime = \(Int64.max)")
+        #expect(try await verifiedCount(manager, digests) == digests.count - refused)
     }
 
     /// How many of `digests` a fresh snapshot of the installed chunks reads and vouches for.

@@ -45,7 +45,8 @@ struct ContentStreamReader {
             let inFile = start - index.fileOffsets[f]
             let n = Int(min(UInt64(length - done), file.size - inFile))
             if n > 0 {
-                guard let fd = try? directory?.open(file.path, flags: O_RDONLY) else { return false }
+                // O_NONBLOCK: a FIFO planted in a file's place neither hangs the open nor reads (ESPIPE).
+                guard let fd = try? directory?.open(file.path, flags: O_RDONLY | O_NONBLOCK) else { return false }
                 defer { close(fd) }
                 // Strictly before: a write in the same clock tick as the commit has the same time.
                 if unchanged, (ConfinedDirectory.changeTime(of: fd) ?? .max) >= stamp { unchanged = false }
@@ -82,7 +83,7 @@ struct ContentStreamReader {
         let entry = index.chunks[Int(index.sequence[s])]
         let start = index.sequenceOffsets[s], length = UInt64(entry.uncompressedSize)
         guard length > 0, let f = index.file(containing: start), start + length <= index.fileOffsets[f] + index.files[f].size,
-              let fd = try? directory?.open(index.files[f].path, flags: O_RDONLY) else { return nil }
+              let fd = try? directory?.open(index.files[f].path, flags: O_RDONLY | O_NONBLOCK) else { return nil }
         let inFile = start - index.fileOffsets[f]
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, UInt64(st.st_size) >= inFile + length,
