@@ -177,10 +177,7 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "World"))
-        }
+        try await repo.install("World", root: root.path, server: server)
         // As a client before channels left it: the catalog row, no per-channel floor.
         try root.store().setSetting("catalogFloor.default", nil)
         try repo.place("catalog.json", first)
@@ -203,10 +200,7 @@ import Testing
         _ = try repo.publishReport { $0.channel = "beta" }
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "World"))
-        }
+        try await repo.install("World", root: root.path, server: server)
         try root.store().setSetting("catalogFloor.default", nil)
         do {
             let beta = try repo.manager(root: root.path, server: server) { $0.channel = "beta" }

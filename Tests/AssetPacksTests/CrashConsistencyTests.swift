@@ -14,10 +14,7 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
-        }
+        try await repo.install("Pack", root: root.path, server: server)
         let installed = try #require(try root.installedDirectory("Pack"))
 
         // A staging folder of no pending download, a version folder renamed into place whose
@@ -40,10 +37,7 @@ import Testing
         let entry = try repo.publish().packs[0]
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
-        }
+        try await repo.install("Pack", root: root.path, server: server)
 
         // Back to the moment between commit's rename and its transaction: the store still lists
         // the download and not the pack; the staging folder holds the index (the segment files
@@ -116,10 +110,7 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
-        }
+        try await repo.install("Pack", root: root.path, server: server)
         try repo.put("Pack", files: ["pack.bin": patternBytes(1_000_000, seed: 63)])
         try repo.publish()
         let flaky = try repo.serve { $0.dropAfterBytes = 300_000 }

@@ -65,10 +65,7 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Shift"))
-        }
+        try await repo.install("Shift", root: root.path, server: server)
 
         files["m/a.bin"] = patternBytes(600_000, seed: 33)
         try repo.put("Shift", files: files)
@@ -90,10 +87,7 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Pack"))
-        }
+        try await repo.install("Pack", root: root.path, server: server)
         let installed = try #require(try root.installedDirectory("Pack"))
         chmod(installed + "/a.bin", 0o644)
         let handle = try #require(FileHandle(forWritingAtPath: installed + "/a.bin"))

@@ -36,10 +36,7 @@ import Glibc
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("disk"))
         try await withSmallDisk(at: root.path, size: "2m") {
-            do {
-                let manager = try repo.manager(root: root.path, server: server)
-                try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
-            }
+            try await repo.install("Pack", root: root.path, server: server)
 
             // Version 2 is 3 MB of incompressible bytes: more than the disk holds.
             try repo.put("Pack", files: ["pack.bin": patternBytes(3_000_000, seed: 52), "readme.txt": text("version 2\n")])

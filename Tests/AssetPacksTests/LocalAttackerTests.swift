@@ -76,10 +76,7 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
-        }
+        try await repo.install("Pack", root: root.path, server: server)
         let outside = repo.dir.file("outside")
         try repo.dir.write("outside/keep.txt", Array("keep\n".utf8))
         try repo.dir.write("root/packs/Other/1-0000000000000000/other.txt", Array("other\n".utf8))
@@ -108,10 +105,7 @@ extension LocalAttackerTests {
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let manager = try repo.manager(root: root.path, server: server)
-            try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
-        }
+        try await repo.install("Pack", root: root.path, server: server)
         // Between the runs: the pack's folder `data` becomes a link to a folder outside holding
         // a file of the same name.
         try repo.dir.write("outside/table.bin", Array("secret\n".utf8))

@@ -120,10 +120,7 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "L"))
-        }
+        try await repo.install("L", root: root.path, server: server)
         let v1 = try #require(try root.installedDirectory("L"))
         func inode(_ path: String) throws -> UInt64 { (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0 }
         let before = try ["big/a.bin", "big/b.bin", "big/c.bin"].map { try inode(v1 + "/" + $0) }
@@ -148,10 +145,7 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "L"))
-        }
+        try await repo.install("L", root: root.path, server: server)
         let v1 = try #require(try root.installedDirectory("L"))
         // Another process damages the installed a.bin (unchanged in v2).
         let handle = try #require(FileHandle(forUpdatingAtPath: v1 + "/a.bin"))

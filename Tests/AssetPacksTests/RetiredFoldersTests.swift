@@ -18,10 +18,7 @@ import Testing
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
-        do {
-            let first = try repo.manager(root: root.path, server: server)
-            try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Maps"))
-        }
+        try await repo.install("Maps", root: root.path, server: server)
         let v1 = root.installedVersions("Maps")
         #expect(v1.count == 1)
 

@@ -20,6 +20,13 @@ extension TestRepository {
     func manager(root: String, server: TestServer, _ configure: (inout AssetPackManager.Configuration) -> Void = { _ in }) throws -> AssetPackManager {
         try manager(root: root, urls: [server.url], configure)
     }
+
+    /// Installs pack `id` into `root` from `server` with a manager of its own, released when
+    /// this returns, so that the next manager of the root can start.
+    func install(_ id: String, root: String, server: TestServer) async throws {
+        let manager = try manager(root: root, server: server)
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: id))
+    }
 }
 
 extension RetryPolicy {
