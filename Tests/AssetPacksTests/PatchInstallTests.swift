@@ -27,14 +27,9 @@ import Testing
         return (repo, server, root, files(edited: true))
     }
 
-    func install(_ repo: TestRepository, _ server: TestServer, _ root: StorageRoot) async throws {
-        let first = try repo.manager(root: root.path, server: server)
-        try await first.ensureLocalAvailability(of: first.catalogPack(withID: "DB"))
-    }
-
     @Test func anUpdateFetchesPatchFramesNotFullFrames() async throws {
         let (repo, server, root, v2) = try installedV1("patch-update")
-        try await install(repo, server, root)
+        try await repo.install("DB", root: root.path, server: server)
         try repo.put("DB", files: v2)
         let catalog = try repo.publish()
         let pack = try #require(catalog.pack(withID: "DB"))
@@ -54,7 +49,7 @@ import Testing
 
     @Test func aPatchThatDoesNotMakeItsChunkIsDiscardedForTheFullFrame() async throws {
         let (repo, server, root, v2) = try installedV1("patch-corrupt")
-        try await install(repo, server, root)
+        try await repo.install("DB", root: root.path, server: server)
         try repo.put("DB", files: v2)
         let catalog = try repo.publish()
         let patch = try #require(catalog.pack(withID: "DB")?.patches?.first)
@@ -73,7 +68,7 @@ import Testing
     @Test func aBaseModifiedOnDiskOrMissingMeansTheFullFrame() async throws {
         for damage in ["modified", "missing"] {
             let (repo, server, root, v2) = try installedV1("patch-base-\(damage)")
-            try await install(repo, server, root)
+            try await repo.install("DB", root: root.path, server: server)
             let folder = try #require(try root.installedDirectory("DB"))
             let db = folder + "/data/db.bin"
             if damage == "missing" {
@@ -94,7 +89,7 @@ import Testing
 
     @Test func aPatchTableThatDoesNotMatchTheCatalogMeansFullFrames() async throws {
         let (repo, server, root, v2) = try installedV1("patch-table")
-        try await install(repo, server, root)
+        try await repo.install("DB", root: root.path, server: server)
         try repo.put("DB", files: v2)
         let catalog = try repo.publish()
         let pack = try #require(catalog.pack(withID: "DB"))
