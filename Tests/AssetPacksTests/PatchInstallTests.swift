@@ -17,19 +17,19 @@ import Testing
         return ["data/db.bin": db, "data/a.json": textBytes(3000, seed: 3), "data/b.json": textBytes(edited ? 3100 : 3000, seed: 4)]
     }
 
-    /// Publishes v1, installs it, publishes v2; returns the repository, server, root and v2's files.
-    func installedV1(_ label: String) throws -> (TestRepository, TestServer, StorageRoot, [String: [UInt8]]) {
+    /// Publishes v1 and installs it; returns the repository, server, root and v2's files.
+    func installedV1(_ label: String) async throws -> (TestRepository, TestServer, StorageRoot, [String: [UInt8]]) {
         let repo = try TestRepository(label)
         try repo.put("DB", files: files(edited: false))
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
+        try await repo.install("DB", root: root.path, server: server)
         return (repo, server, root, files(edited: true))
     }
 
     @Test func anUpdateFetchesPatchFramesNotFullFrames() async throws {
-        let (repo, server, root, v2) = try installedV1("patch-update")
-        try await repo.install("DB", root: root.path, server: server)
+        let (repo, server, root, v2) = try await installedV1("patch-update")
         try repo.put("DB", files: v2)
         let catalog = try repo.publish()
         let pack = try #require(catalog.pack(withID: "DB"))
@@ -48,8 +48,7 @@ import Testing
     }
 
     @Test func aPatchThatDoesNotMakeItsChunkIsDiscardedForTheFullFrame() async throws {
-        let (repo, server, root, v2) = try installedV1("patch-corrupt")
-        try await repo.install("DB", root: root.path, server: server)
+        let (repo, server, root, v2) = try await installedV1("patch-corrupt")
         try repo.put("DB", files: v2)
         let catalog = try repo.publish()
         let patch = try #require(catalog.pack(withID: "DB")?.patches?.first)
@@ -67,8 +66,7 @@ import Testing
 
     @Test func aBaseModifiedOnDiskOrMissingMeansTheFullFrame() async throws {
         for damage in ["modified", "missing"] {
-            let (repo, server, root, v2) = try installedV1("patch-base-\(damage)")
-            try await repo.install("DB", root: root.path, server: server)
+            let (repo, server, root, v2) = try await installedV1("patch-base-\(damage)")
             let folder = try #require(try root.installedDirectory("DB"))
             let db = folder + "/data/db.bin"
             if damage == "missing" {
@@ -88,8 +86,7 @@ import Testing
     }
 
     @Test func aPatchTableThatDoesNotMatchTheCatalogMeansFullFrames() async throws {
-        let (repo, server, root, v2) = try installedV1("patch-table")
-        try await repo.install("DB", root: root.path, server: server)
+        let (repo, server, root, v2) = try await installedV1("patch-table")
         try repo.put("DB", files: v2)
         let catalog = try repo.publish()
         let pack = try #require(catalog.pack(withID: "DB"))
