@@ -126,36 +126,42 @@ final class SmallFileReader: @unchecked Sendable {
     }
 
     /// The folder of the last file a reader opened, held open so that the next file in it is
-    /// opened by its name alone (`openat`) instead of walking its whole path again.
+    /// opened by its name alone (`openat`) instead of walking its whole path again. The path is
+    /// split in place, without a string for the folder or the name.
     private struct Folder {
-        var path = ""
+        /// The folder's path (what comes before the file's last slash), NUL-terminated; empty
+        /// when none is open.
+        var path: [CChar] = []
         var fd: Int32 = -1
 
-        /// A descriptor for `file`'s folder and its name in it; fd -1 (with the full path) when
-        /// the folder cannot be opened, so that `open` reports why.
-        mutating func locate(_ file: String) -> (fd: Int32, name: String) {
-            guard let slash = file.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (AT_FDCWD, file) }
-            let parent = String(file[..<slash]), name = String(file[file.index(after: slash)...])
-            if parent != path {
-                close()
-                fd = open(parent.isEmpty ? "/" : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                path = fd >= 0 ? parent : ""
+        /// Opens `file` for reading, through its folder's descriptor; when the folder cannot be
+        /// opened, by its full path, so that `open` reports why.
+        mutating func open(_ file: String) -> Int32 {
+            file.withCString { full in
+                guard let slash = strrchr(full, 0x2F) else { return openat(AT_FDCWD, full, O_RDONLY | O_CLOEXEC) }
+                let length = full.distance(to: slash)
+                if !(path.count == length + 1 && memcmp(path, full, length) == 0) {
+                    close()
+                    path = Array(UnsafeBufferPointer(start: full, count: length)) + [0]
+                    fd = length == 0 ? Foundation.open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                                     : Foundation.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                    if fd < 0 { path = [] }
+                }
+                return fd >= 0 ? openat(fd, slash + 1, O_RDONLY | O_CLOEXEC) : openat(AT_FDCWD, full, O_RDONLY | O_CLOEXEC)
             }
-            return fd >= 0 ? (fd, name) : (AT_FDCWD, file)
         }
 
         mutating func close() {
             if fd >= 0 { _ = Foundation.close(fd) }
             fd = -1
-            path = ""
+            path = []
         }
     }
 
     /// Reads exactly `file.size` bytes of `file` into `buffer`; an error if it cannot be opened
     /// or read, or is not that size any more.
     private static func read(_ file: SelectedFile, into buffer: UnsafeMutableRawPointer, readsPast: Bool, folder: inout Folder) -> PackWriteError? {
-        let (dfd, name) = folder.locate(file.sourcePath)
-        let fd = openat(dfd, name, O_RDONLY | O_CLOEXEC)
+        let fd = folder.open(file.sourcePath)
         guard fd >= 0 else { return .read(file.sourcePath, String(cString: strerror(errno))) }
         defer { close(fd) }
         let size = Int(file.size)
