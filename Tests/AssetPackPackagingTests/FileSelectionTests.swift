@@ -130,4 +130,17 @@ import TestSupport
         #expect(files.allSatisfy { $0.size == UInt64($0.packPath.utf8.count - 2) || $0.packPath == "d/a/inner" })
         #expect(files.allSatisfy { $0.sourcePath.hasSuffix("/" + $0.packPath) })
     }
+
+    /// The walk knows a path is valid from its folder's path and the name alone; a name with a
+    /// control character, or any file below a folder whose name has one, is still refused by path.
+    @Test func refusesControlCharactersInNamesAndFolders() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("d/ok.txt", "ok")
+        try dir.write("d/bad\u{1}.txt", "b")
+        try dir.write("d/sub\u{7F}/x.txt", "x")
+        let (_, d) = FileSelection.resolve(manifest([.directory("d")]), manifestFile: "M.json", baseDirectory: dir.path)
+        #expect(d.map(\.message) == ["\"d/bad\u{1}.txt\" cannot be a pack path: it contains a control character",
+                                     "\"d/sub\u{7F}/x.txt\" cannot be a pack path: it contains a control character"])
+        #expect(d.allSatisfy { $0.severity == .error && $0.keyPath == "fileSelectors[0].directory" })
+    }
 }

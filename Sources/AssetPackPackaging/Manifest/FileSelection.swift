@@ -22,6 +22,9 @@ public struct FileSelection: Sendable {
     /// Whether a file can be selected twice: only by two selectors (one walk lists each file once).
     private var tracksDuplicates = false
     private var files: [SelectedFile] = []
+    /// How many of `files` have a pack path that case folding changes (capitals, non-ASCII):
+    /// only those can collide on a case-insensitive file system.
+    private var foldingPaths = 0
     /// Where the top of the walk hands its files as it finds them (`resolve(…feed:)`), and how
     /// many it has handed.
     private var feed: SelectedFileFeed?
@@ -62,7 +65,7 @@ public struct FileSelection: Sendable {
         s.warnAboutCaseCollisions()
         // The walk lists each folder in order; only a name that sorts between a folder and its
         // contents ("a.txt" before "a/b") leaves the whole list out of order (and the feed stops).
-        if zip(s.files, s.files.dropFirst()).contains(where: { !PackPath.precedes($0.packPath, $1.packPath) }) {
+        if !SelectedFileFeed.inPackOrder(s.files[...]) {
             s.files.sort { PackPath.precedes($0.packPath, $1.packPath) }
         }
         return (s.files, s.diagnostics)
@@ -71,7 +74,7 @@ public struct FileSelection: Sendable {
     /// Hands the files found since the last call to the feed: in batches, or `all` now.
     private mutating func handOn(all: Bool = false) {
         guard let feed, files.count > fed, all || files.count - fed >= 256 else { return }
-        feed.append(Array(files[fed...]))
+        feed.append(files[fed...])
         fed = files.count
     }
 
@@ -136,6 +139,10 @@ public struct FileSelection: Sendable {
             return
         }
         let looks = Self.look(at: names, in: dfd)
+        // What holds of the prefix holds of every path in the folder: a name adds one component
+        // (not empty, ".", ".." or with a slash: the listing has none of those).
+        let prefixIsValid = packPrefix.isEmpty || PackPath.problemWithStoredPath(packPrefix) == nil
+        let prefixFolds = Self.foldsToItself(packPrefix)
         let subtrees = feed != nil && depth == 0
             ? walkSubfoldersAhead(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
                                   index: index, visited: visited, depth: depth)
@@ -146,6 +153,7 @@ public struct FileSelection: Sendable {
             if let subtree = subtrees.take(position) {
                 // The first subtree's lists are taken over whole, the others appended.
                 if files.isEmpty { files = subtree.files } else { files += subtree.files }
+                foldingPaths += subtree.foldingPaths
                 if diagnostics.isEmpty { diagnostics = subtree.diagnostics } else { diagnostics += subtree.diagnostics }
                 continue
             }
@@ -171,7 +179,9 @@ public struct FileSelection: Sendable {
                 walk(directory: real, packPrefix: packPath, index: index, visited: &visited, depth: depth + 1)
                 visited.remove(real)
             } else {
-                addFile(packPath: packPath, real: real, index: index, kind: "directory", status: st, readable: readable)
+                let valid = prefixIsValid && !names.hasControl(position) && packPath.utf8.count <= PackPath.maximumLength
+                addFile(packPath: packPath, real: real, index: index, kind: "directory", status: st, readable: readable,
+                        pathIsValid: valid, foldsToItself: prefixFolds && names.foldsToItself(position))
             }
         }
     }
@@ -310,8 +320,11 @@ public struct FileSelection: Sendable {
         return out
     }
 
-    /// Adds the file at `real`; `status` and `readable`, when the caller has them, save looking again.
-    private mutating func addFile(packPath: String, real: String, index: Int, kind: String, status: stat? = nil, readable: Bool? = nil) {
+    /// Adds the file at `real`; `status` and `readable`, when the caller has them, save looking
+    /// again, as do `pathIsValid` (true when the caller knows `packPath` has no problem) and
+    /// `foldsToItself`.
+    private mutating func addFile(packPath: String, real: String, index: Int, kind: String, status: stat? = nil, readable: Bool? = nil,
+                                  pathIsValid: Bool = false, foldsToItself: Bool? = nil) {
         var st = stat()
         if let status { st = status } else if stat(real, &st) != 0 { st.st_mode = 0 }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
@@ -322,7 +335,7 @@ public struct FileSelection: Sendable {
             fail(index, kind, "\"\(packPath)\" is not readable: \(String(cString: strerror(errno)))")
             return
         }
-        if let problem = PackPath.problemWithStoredPath(packPath) {
+        if !pathIsValid, let problem = PackPath.problemWithStoredPath(packPath) {
             fail(index, kind, "\"\(packPath)\" cannot be a pack path: it \(problem)")
             return
         }
@@ -334,6 +347,7 @@ public struct FileSelection: Sendable {
             chosenBy[packPath] = index
         }
         files.append(SelectedFile(packPath: packPath, sourcePath: real, size: UInt64(st.st_size), mode: UInt32(st.st_mode) & 0o7777))
+        if !(foldsToItself ?? Self.foldsToItself(packPath)) { foldingPaths += 1 }
     }
 
     /// Apple file systems are case-insensitive by default: paths that differ only in case would
@@ -342,6 +356,7 @@ public struct FileSelection: Sendable {
         // A path of ASCII without capitals folds to itself, and the paths are unique: only one
         // with a capital or a non-ASCII byte can collide, with a path equal to its folded form
         // or with another such path.
+        guard foldingPaths > 0 else { return }
         let all = Set(files.lazy.filter { !Self.foldsToItself($0.packPath) }.map { Self.folded($0.packPath) })
         guard !all.isEmpty else { return }
         var seen: [String: String] = [:]

@@ -9,7 +9,14 @@ import Foundation
 /// A name that is not valid UTF-8 is held as `String(cString:)` repairs it (what the walk has
 /// always looked up, and found nothing under).
 final class FolderListing: @unchecked Sendable {
-    private struct Name { var offset: Int; var length: Int }
+    private struct Name {
+        var offset: Int
+        var length: Int
+        /// Whether the name holds a control character (which no pack path may).
+        var hasControl: Bool
+        /// Whether the name is ASCII without capitals, so that case folding leaves it as it is.
+        var foldsToItself: Bool
+    }
 
     /// The names end to end, each followed by a NUL, so that each can go to `fstatat` as it is.
     private var bytes: UnsafeMutablePointer<UInt8>
@@ -61,7 +68,12 @@ final class FolderListing: @unchecked Sendable {
         }
         UnsafeMutableRawPointer(bytes + used).copyMemory(from: name.baseAddress!, byteCount: name.count)
         bytes[used + name.count] = 0
-        names.append(Name(offset: used, length: name.count))
+        var control = false, folds = true
+        for byte in name {
+            if byte < 0x20 || byte == 0x7F { control = true }
+            if byte >= 0x80 || (byte >= 0x41 && byte <= 0x5A) { folds = false }
+        }
+        names.append(Name(offset: used, length: name.count, hasControl: control, foldsToItself: folds))
         used += name.count + 1
     }
 
@@ -71,6 +83,12 @@ final class FolderListing: @unchecked Sendable {
     func cName(_ i: Int) -> UnsafePointer<CChar> {
         UnsafeRawPointer(bytes + names[i].offset).assumingMemoryBound(to: CChar.self)
     }
+
+    /// Whether name `i` holds a control character.
+    func hasControl(_ i: Int) -> Bool { names[i].hasControl }
+
+    /// Whether name `i` is ASCII without capitals (case folding leaves it as it is).
+    func foldsToItself(_ i: Int) -> Bool { names[i].foldsToItself }
 
     /// Name `i` as a string.
     func name(_ i: Int) -> String { path(i, under: "") }
