@@ -61,11 +61,22 @@ public struct FileSelection: Sendable {
             s.diagnostics.append(Diagnostic(.error, file: manifestFile, keyPath: "fileSelectors",
                                             "the selectors select no files; a pack needs at least one"))
         }
-        if s.diagnostics.hasErrors { feed?.abandon() } else { s.handOn(all: true); feed?.end() }
+        var inOrder = false
+        if s.diagnostics.hasErrors { feed?.abandon() } else {
+            s.handOn(all: true)
+            feed?.end()
+            // The feed holds the same files and has checked their order as they came: its list
+            // takes the place of this one (one list of the files, not two, freed here while the
+            // writer goes on).
+            if let handed = feed?.filesInPackOrder() {
+                s.files = handed
+                inOrder = true
+            }
+        }
         s.warnAboutCaseCollisions()
         // The walk lists each folder in order; only a name that sorts between a folder and its
         // contents ("a.txt" before "a/b") leaves the whole list out of order (and the feed stops).
-        if !SelectedFileFeed.inPackOrder(s.files[...]) {
+        if !inOrder && !SelectedFileFeed.inPackOrder(s.files[...]) {
             s.files.sort { PackPath.precedes($0.packPath, $1.packPath) }
         }
         return (s.files, s.diagnostics)

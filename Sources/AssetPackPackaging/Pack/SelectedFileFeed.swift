@@ -77,6 +77,11 @@ public final class SelectedFileFeed: @unchecked Sendable {
         }
     }
 
+    /// Every file, when the feed has ended with its files in pack order; nil otherwise.
+    func filesInPackOrder() -> [SelectedFile]? {
+        condition.withLock { state == .ended ? files : nil }
+    }
+
     /// Every file, once the feed has ended.
     func all() throws(Stop) -> [SelectedFile] {
         _ = try file(Int.max)
