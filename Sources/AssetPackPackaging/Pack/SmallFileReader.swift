@@ -40,6 +40,8 @@ final class SmallFileReader: @unchecked Sendable {
     /// feed position not looked at yet.
     private var runs: [Range<Int>] = []
     private var runFiles: [[SelectedFile]] = []
+    /// Each run's bytes (its files' sizes added up).
+    private var runLengths: [Int] = []
     private var scanned = 0
     private var next = 0
 
@@ -66,6 +68,7 @@ final class SmallFileReader: @unchecked Sendable {
             }
             runs.append(i..<j)
             runFiles.append(files)
+            runLengths.append(bytes)
             scanned = j
         }
         return true
@@ -85,7 +88,7 @@ final class SmallFileReader: @unchecked Sendable {
         slot.group.wait()
         if let failure = slot.failure { throw failure.error }
         let range = runs[next]
-        let length = runFiles[next].reduce(0) { $0 + Int($1.size) }
+        let length = runLengths[next]
         // Runs behind the reader are of no more use.
         runFiles[next] = []
         next += 1
@@ -101,7 +104,8 @@ final class SmallFileReader: @unchecked Sendable {
         var offsets: [Int] = []
         offsets.reserveCapacity(range.count)
         var o = 0
-        for f in files { offsets.append(o); o += Int(f.size) }
+        // By index, not `for f in files`: a copy of each file would retain its two strings.
+        for k in files.indices { offsets.append(o); o += Int(files[k].size) }
         // Each reader takes a contiguous share, so that it opens neighbours in one folder.
         let parts = min(readers, range.count)
         for part in 0..<parts {
@@ -110,14 +114,17 @@ final class SmallFileReader: @unchecked Sendable {
                 var folder = Folder()
                 defer { folder.close() }
                 let share = (range.count * part / parts)..<(range.count * (part + 1) / parts)
-                for k in share {
-                    // The byte after a file is the next file's first, which this reader writes
-                    // next (or the spare byte after the run): asking for one byte more than the
-                    // size finds a grown file without a second read. The share's last file
-                    // borders another reader's share, so it asks separately.
-                    let after = k + 1 == share.upperBound && k + 1 < range.count
-                    if let error = Self.read(files[k], into: slot.buffer + offsets[k], readsPast: !after, folder: &folder) {
-                        slot.fail(range.lowerBound + k, error)
+                // Each file is looked at where it lies in the run's list, not copied out of it.
+                files.withUnsafeBufferPointer { files in
+                    for k in share {
+                        // The byte after a file is the next file's first, which this reader writes
+                        // next (or the spare byte after the run): asking for one byte more than the
+                        // size finds a grown file without a second read. The share's last file
+                        // borders another reader's share, so it asks separately.
+                        let after = k + 1 == share.upperBound && k + 1 < range.count
+                        if let error = Self.read(files.baseAddress! + k, into: slot.buffer + offsets[k], readsPast: !after, folder: &folder) {
+                            slot.fail(range.lowerBound + k, error)
+                        }
                     }
                 }
                 slot.group.leave()
@@ -160,11 +167,12 @@ final class SmallFileReader: @unchecked Sendable {
 
     /// Reads exactly `file.size` bytes of `file` into `buffer`; an error if it cannot be opened
     /// or read, or is not that size any more.
-    private static func read(_ file: SelectedFile, into buffer: UnsafeMutableRawPointer, readsPast: Bool, folder: inout Folder) -> PackWriteError? {
-        let fd = folder.open(file.sourcePath)
-        guard fd >= 0 else { return .read(file.sourcePath, String(cString: strerror(errno))) }
+    private static func read(_ file: UnsafePointer<SelectedFile>, into buffer: UnsafeMutableRawPointer, readsPast: Bool,
+                             folder: inout Folder) -> PackWriteError? {
+        let fd = folder.open(file.pointee.sourcePath)
+        guard fd >= 0 else { return .read(file.pointee.sourcePath, String(cString: strerror(errno))) }
         defer { close(fd) }
-        let size = Int(file.size)
+        let size = Int(file.pointee.size)
         var done = 0
         var probe: UInt8 = 0
         while true {
@@ -175,10 +183,10 @@ final class SmallFileReader: @unchecked Sendable {
             let n = done < size || readsPast ? Foundation.read(fd, buffer + done, asked) : Foundation.read(fd, &probe, 1)
             if n < 0 {
                 if errno == EINTR { continue }
-                return .read(file.sourcePath, String(cString: strerror(errno)))
+                return .read(file.pointee.sourcePath, String(cString: strerror(errno)))
             }
-            if n == 0 { return done == size ? nil : .changed(file.sourcePath, "shrank while it was packed") }
-            if done + n > size { return .changed(file.sourcePath, "grew while it was packed") }
+            if n == 0 { return done == size ? nil : .changed(file.pointee.sourcePath, "shrank while it was packed") }
+            if done + n > size { return .changed(file.pointee.sourcePath, "grew while it was packed") }
             done += n
             if readsPast && done == size && n < asked { return nil }
         }
