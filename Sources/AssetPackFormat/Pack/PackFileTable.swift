@@ -52,8 +52,8 @@ enum PackFileTable {
         table.bytes.reserveCapacity(files.count * 16)
         // The previous path's bytes, kept in one reused buffer: no array a file.
         var previous: [UInt8] = []
-        for f in files {
-            var path = f.path
+        for i in files.indices {
+            var path = files[i].path
             path.withUTF8 { path in
                 var shared = 0
                 let limit = min(path.count, previous.count)
@@ -64,8 +64,8 @@ enum PackFileTable {
                 previous.replaceSubrange(shared..., with: path[shared...])
             }
         }
-        for f in files { table.appendVarint(UInt64(f.mode)) }
-        for f in files { table.appendVarint(f.size) }
+        for i in files.indices { table.appendVarint(UInt64(files[i].mode)) }
+        for i in files.indices { table.appendVarint(files[i].size) }
         let frame = compress(table.bytes)
         w.append(UInt64(files.count))
         w.append(UInt64(table.bytes.count))
