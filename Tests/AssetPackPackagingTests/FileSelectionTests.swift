@@ -112,4 +112,35 @@ import TestSupport
         #expect(files.count == 2)
         #expect(d.count == 1 && d[0].severity == .warning && d[0].message.contains("differ only in case"))
     }
+
+    /// A folder's names are listed into one buffer (`FolderListing`) that grows past its first
+    /// 16 KiB and sorted byte by byte: capitals before lowercase, "a-b" and "a.txt" before "a/…",
+    /// non-ASCII after ASCII, and each name still leads to its own file.
+    @Test func listsALargeFolderInByteOrder() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        var names = ["b", "B", "a-b", "a.txt", "Z", "é.txt", "e.txt", "ü", "z"]
+        names += (0..<600).map { "file-with-a-longer-name-\(($0 * 7919) % 600).json" }
+        for name in names { try dir.write("d/" + name, name) }
+        try dir.write("d/a/inner", "inner")
+        let (files, d) = FileSelection.resolve(manifest([.directory("d")]), manifestFile: "M.json", baseDirectory: dir.path)
+        #expect(d.map(\.message).sorted() == ["\"d/b\" and \"d/B\" differ only in case and collide on case-insensitive file systems",
+                                              "\"d/z\" and \"d/Z\" differ only in case and collide on case-insensitive file systems"])
+        let expected = (names.map { "d/" + $0 } + ["d/a/inner"]).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(files.map(\.packPath) == expected)
+        #expect(files.allSatisfy { $0.size == UInt64($0.packPath.utf8.count - 2) || $0.packPath == "d/a/inner" })
+        #expect(files.allSatisfy { $0.sourcePath.hasSuffix("/" + $0.packPath) })
+    }
+
+    /// The walk knows a path is valid from its folder's path and the name alone; a name with a
+    /// control character, or any file below a folder whose name has one, is still refused by path.
+    @Test func refusesControlCharactersInNamesAndFolders() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("d/ok.txt", "ok")
+        try dir.write("d/bad\u{1}.txt", "b")
+        try dir.write("d/sub\u{7F}/x.txt", "x")
+        let (_, d) = FileSelection.resolve(manifest([.directory("d")]), manifestFile: "M.json", baseDirectory: dir.path)
+        #expect(d.map(\.message) == ["\"d/bad\u{1}.txt\" cannot be a pack path: it contains a control character",
+                                     "\"d/sub\u{7F}/x.txt\" cannot be a pack path: it contains a control character"])
+        #expect(d.allSatisfy { $0.severity == .error && $0.keyPath == "fileSelectors[0].directory" })
+    }
 }

@@ -50,19 +50,22 @@ enum PackFileTable {
     static func encodeVersion2(_ files: [FileEntry], into w: inout ByteWriter) {
         var table = ByteWriter()
         table.bytes.reserveCapacity(files.count * 16)
+        // The previous path's bytes, kept in one reused buffer: no array a file.
         var previous: [UInt8] = []
-        for f in files {
-            let path = Array(f.path.utf8)
-            var shared = 0
-            let limit = min(path.count, previous.count)
-            while shared < limit && path[shared] == previous[shared] { shared += 1 }
-            table.appendVarint(UInt64(shared))
-            table.appendVarint(UInt64(path.count - shared))
-            table.append(Array(path[shared...]))
-            previous = path
+        for i in files.indices {
+            var path = files[i].path
+            path.withUTF8 { path in
+                var shared = 0
+                let limit = min(path.count, previous.count)
+                while shared < limit && path[shared] == previous[shared] { shared += 1 }
+                table.appendVarint(UInt64(shared))
+                table.appendVarint(UInt64(path.count - shared))
+                table.bytes.append(contentsOf: path[shared...])
+                previous.replaceSubrange(shared..., with: path[shared...])
+            }
         }
-        for f in files { table.appendVarint(UInt64(f.mode)) }
-        for f in files { table.appendVarint(f.size) }
+        for i in files.indices { table.appendVarint(UInt64(files[i].mode)) }
+        for i in files.indices { table.appendVarint(files[i].size) }
         let frame = compress(table.bytes)
         w.append(UInt64(files.count))
         w.append(UInt64(table.bytes.count))

@@ -75,7 +75,8 @@ public struct PackIndex: Sendable, Equatable {
         var o: UInt64 = 0
         fileOffsets = []
         fileOffsets.reserveCapacity(files.count)
-        for f in files { fileOffsets.append(o); o += f.size }
+        // By index: `for f in files` would copy each entry, retaining its path.
+        for i in files.indices { fileOffsets.append(o); o += files[i].size }
         o = 0
         sequenceOffsets = []
         sequenceOffsets.reserveCapacity(sequence.count)
@@ -88,7 +89,12 @@ public struct PackIndex: Sendable, Equatable {
     }
 
     /// Uncompressed bytes of all files (the install size).
-    public var installSize: UInt64 { files.reduce(0) { $0 + $1.size } }
+    public var installSize: UInt64 {
+        // By index: `reduce` would copy each file, retaining its path.
+        var total: UInt64 = 0
+        for i in files.indices { total += files[i].size }
+        return total
+    }
     /// Compressed bytes of all stored chunks.
     public var compressedSize: UInt64 { chunks.reduce(0) { $0 + UInt64($1.compressedSize) } }
 

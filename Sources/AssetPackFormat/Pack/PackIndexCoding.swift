@@ -4,6 +4,25 @@ extension PackIndex {
     /// The index bytes exactly as stored in a pack (docs/FORMAT.md, "Index"), in the index's
     /// `formatVersion`.
     public func encoded() -> [UInt8] {
+        encoded(fileTable: Self.encodedFileTable(files, formatVersion: formatVersion))
+    }
+
+    /// The file table of `files` as `encoded()` ends with it in `formatVersion`: a writer encodes
+    /// it as soon as the files are known, while their chunks are still being compressed, and
+    /// hands it to `encoded(fileTable:)`.
+    package static func encodedFileTable(_ files: [FileEntry], formatVersion: UInt32) -> [UInt8] {
+        var w = ByteWriter()
+        if formatVersion == 1 {
+            PackFileTable.encodeVersion1(files, into: &w)
+        } else {
+            PackFileTable.encodeVersion2(files, into: &w)
+        }
+        return w.bytes
+    }
+
+    /// `encoded()`, with the file table already encoded (`encodedFileTable` of `files` in
+    /// `formatVersion`).
+    package func encoded(fileTable: [UInt8]) -> [UInt8] {
         var w = ByteWriter()
         w.append(PackLayout.indexMagic)
         w.append(formatVersion)
@@ -14,7 +33,7 @@ extension PackIndex {
         w.append(UInt32(chunking.averageSize))
         w.append(UInt32(chunking.maximumSize))
         w.append(UInt64(chunks.count))
-        w.bytes.reserveCapacity(w.bytes.count + chunks.count * PackLayout.chunkEntrySize + sequence.count * 4 + files.count * 64)
+        w.bytes.reserveCapacity(w.bytes.count + chunks.count * PackLayout.chunkEntrySize + sequence.count * 4 + fileTable.count + 8)
         for c in chunks {
             w.append(c.digest.bytes)
             w.append(c.offset)
@@ -23,11 +42,7 @@ extension PackIndex {
         }
         w.append(UInt64(sequence.count))
         for s in sequence { w.append(s) }
-        if formatVersion == 1 {
-            PackFileTable.encodeVersion1(files, into: &w)
-        } else {
-            PackFileTable.encodeVersion2(files, into: &w)
-        }
+        w.append(fileTable)
         return w.bytes
     }
 

@@ -26,13 +26,18 @@ public struct SealedIndex: Sendable, Equatable {
 
     /// The index region of `index` sealed under `key`.
     public static func seal(_ index: PackIndex, key: ContentKey) -> [UInt8] {
+        seal(index, key: key, fileTable: PackIndex.encodedFileTable(index.files, formatVersion: index.formatVersion))
+    }
+
+    /// `seal(_:key:)`, with the index's file table already encoded (`PackIndex.encodedFileTable`).
+    package static func seal(_ index: PackIndex, key: ContentKey, fileTable: [UInt8]) -> [UInt8] {
         precondition(index.formatVersion == formatVersion, "a sealed pack's index is version 3")
         var w = ByteWriter()
         w.append(magic)
         w.append(formatVersion)
         w.append(UInt32(0))
         w.append(key.keyID.bytes)
-        w.append(SealedFrame.seal(index.encoded(), purpose: .index, key: key))
+        w.append(SealedFrame.seal(index.encoded(fileTable: fileTable), purpose: .index, key: key))
         return w.bytes
     }
 

@@ -22,6 +22,9 @@ public struct FileSelection: Sendable {
     /// Whether a file can be selected twice: only by two selectors (one walk lists each file once).
     private var tracksDuplicates = false
     private var files: [SelectedFile] = []
+    /// How many of `files` have a pack path that case folding changes (capitals, non-ASCII):
+    /// only those can collide on a case-insensitive file system.
+    private var foldingPaths = 0
     /// Where the top of the walk hands its files as it finds them (`resolve(…feed:)`), and how
     /// many it has handed.
     private var feed: SelectedFileFeed?
@@ -58,11 +61,22 @@ public struct FileSelection: Sendable {
             s.diagnostics.append(Diagnostic(.error, file: manifestFile, keyPath: "fileSelectors",
                                             "the selectors select no files; a pack needs at least one"))
         }
-        if s.diagnostics.hasErrors { feed?.abandon() } else { s.handOn(all: true); feed?.end() }
+        var inOrder = false
+        if s.diagnostics.hasErrors { feed?.abandon() } else {
+            s.handOn(all: true)
+            feed?.end()
+            // The feed holds the same files and has checked their order as they came: its list
+            // takes the place of this one (one list of the files, not two, freed here while the
+            // writer goes on).
+            if let handed = feed?.filesInPackOrder() {
+                s.files = handed
+                inOrder = true
+            }
+        }
         s.warnAboutCaseCollisions()
         // The walk lists each folder in order; only a name that sorts between a folder and its
         // contents ("a.txt" before "a/b") leaves the whole list out of order (and the feed stops).
-        if zip(s.files, s.files.dropFirst()).contains(where: { !PackPath.precedes($0.packPath, $1.packPath) }) {
+        if !inOrder && !SelectedFileFeed.inPackOrder(s.files[...]) {
             s.files.sort { PackPath.precedes($0.packPath, $1.packPath) }
         }
         return (s.files, s.diagnostics)
@@ -71,7 +85,7 @@ public struct FileSelection: Sendable {
     /// Hands the files found since the last call to the feed: in batches, or `all` now.
     private mutating func handOn(all: Bool = false) {
         guard let feed, files.count > fed, all || files.count - fed >= 256 else { return }
-        feed.append(Array(files[fed...]))
+        feed.append(files[fed...])
         fed = files.count
     }
 
@@ -130,35 +144,33 @@ public struct FileSelection: Sendable {
             return
         }
         defer { closedir(listing) }
-        var names: [String] = []
-        errno = 0
-        while let entry = readdir(listing) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        if errno != 0 {
-            fail(index, "directory", "cannot list \(directory): \(String(cString: strerror(errno)))")
+        let names = FolderListing(listing)
+        if names.failure != 0 {
+            fail(index, "directory", "cannot list \(directory): \(String(cString: strerror(names.failure)))")
             return
         }
-        names.sort(by: PackPath.precedes)
         let looks = Self.look(at: names, in: dfd)
+        // What holds of the prefix holds of every path in the folder: a name adds one component
+        // (not empty, ".", ".." or with a slash: the listing has none of those).
+        let prefixIsValid = packPrefix.isEmpty || PackPath.problemWithStoredPath(packPrefix) == nil
+        let prefixFolds = Self.foldsToItself(packPrefix)
         let subtrees = feed != nil && depth == 0
             ? walkSubfoldersAhead(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
                                   index: index, visited: visited, depth: depth)
             : SubtreeResults(walkSubfolders(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
                                             index: index, visited: visited, depth: depth))
-        for (position, (name, look)) in zip(names, looks).enumerated() {
+        for (position, look) in looks.enumerated() {
             defer { if depth == 0 { handOn() } }
             if let subtree = subtrees.take(position) {
-                files += subtree.files
-                diagnostics += subtree.diagnostics
+                // The first subtree's lists are taken over whole, the others appended.
+                if files.isEmpty { files = subtree.files } else { files += subtree.files }
+                foldingPaths += subtree.foldingPaths
+                if diagnostics.isEmpty { diagnostics = subtree.diagnostics } else { diagnostics += subtree.diagnostics }
                 continue
             }
-            let packPath = packPrefix.isEmpty ? name : packPrefix + "/" + name
-            let entry = directory + "/" + name
             guard look.found else { continue }
+            let packPath = names.path(position, under: packPrefix)
+            let entry = names.path(position, under: directory)
             var st = look.status
             var real = entry
             var readable = look.readable
@@ -178,7 +190,9 @@ public struct FileSelection: Sendable {
                 walk(directory: real, packPrefix: packPath, index: index, visited: &visited, depth: depth + 1)
                 visited.remove(real)
             } else {
-                addFile(packPath: packPath, real: real, index: index, kind: "directory", status: st, readable: readable)
+                let valid = prefixIsValid && !names.hasControl(position) && packPath.utf8.count <= PackPath.maximumLength
+                addFile(packPath: packPath, real: real, index: index, kind: "directory", status: st, readable: readable,
+                        pathIsValid: valid, foldsToItself: prefixFolds && names.foldsToItself(position))
             }
         }
     }
@@ -187,7 +201,7 @@ public struct FileSelection: Sendable {
     /// walked side by side, each into a selection of its own that the caller splices in at the
     /// folder's place: the result, diagnostics included, is the same as walking them in turn.
     /// With several selectors the walk stays in one thread (it tracks files selected twice).
-    private func walkSubfolders(names: [String], looks: [Look], directory: String, packPrefix: String, index: Int,
+    private func walkSubfolders(names: FolderListing, looks: [Look], directory: String, packPrefix: String, index: Int,
                                 visited: Set<String>, depth: Int) -> [Int: FileSelection] {
         guard !tracksDuplicates, depth < 2 else { return [:] }
         let folders = looks.indices.filter { looks[$0].found && (looks[$0].status.st_mode & S_IFMT) == S_IFDIR }
@@ -197,7 +211,7 @@ public struct FileSelection: Sendable {
         results.withUnsafeMutableBufferPointer { buffer in
             nonisolated(unsafe) let out = buffer   // each iteration writes its own element
             DispatchQueue.concurrentPerform(iterations: folders.count) { j in
-                out[j] = empty.subtree(names[folders[j]], in: directory, packPrefix: packPrefix, index: index, visited: visited, depth: depth)
+                out[j] = empty.subtree(names.name(folders[j]), in: directory, packPrefix: packPrefix, index: index, visited: visited, depth: depth)
             }
         }
         var out: [Int: FileSelection] = [:]
@@ -218,7 +232,7 @@ public struct FileSelection: Sendable {
     /// The top folder's subfolders, walked side by side on other threads (as `walkSubfolders`
     /// does) while the caller goes through the folder in order, taking each subtree when it is
     /// done: the files of the first subfolders reach the feed while the others are walked.
-    private func walkSubfoldersAhead(names: [String], looks: [Look], directory: String, packPrefix: String, index: Int,
+    private func walkSubfoldersAhead(names: FolderListing, looks: [Look], directory: String, packPrefix: String, index: Int,
                                      visited: Set<String>, depth: Int) -> SubtreeResults {
         guard !tracksDuplicates else { return SubtreeResults([:]) }
         let folders = looks.indices.filter { looks[$0].found && (looks[$0].status.st_mode & S_IFMT) == S_IFDIR }
@@ -226,7 +240,7 @@ public struct FileSelection: Sendable {
         let empty = FileSelection(manifestFile: manifestFile, root: root, realRoot: realRoot)
         DispatchQueue.global().async {
             DispatchQueue.concurrentPerform(iterations: folders.count) { j in
-                results.put(empty.subtree(names[folders[j]], in: directory, packPrefix: packPrefix, index: index, visited: visited, depth: depth), at: j)
+                results.put(empty.subtree(names.name(folders[j]), in: directory, packPrefix: packPrefix, index: index, visited: visited, depth: depth), at: j)
             }
         }
         return results
@@ -235,21 +249,20 @@ public struct FileSelection: Sendable {
     /// Subtrees of one folder by the position of their name in it: given (`walkSubfolders`) or
     /// arriving from other threads (`walkSubfoldersAhead`), each taken once, in order.
     private final class SubtreeResults: @unchecked Sendable {
-        private let given: [Int: FileSelection]
-        /// Position in the folder → index in `slots`, for subtrees that arrive.
+        /// Position in the folder → index in `slots`.
         private let slotOf: [Int: Int]
         private let slots: UnsafeMutablePointer<FileSelection?>
         private let ready: [DispatchSemaphore]
 
-        init(_ given: [Int: FileSelection]) {
-            self.given = given
-            slotOf = [:]
-            slots = .allocate(capacity: 0)
-            ready = []
+        /// Subtrees already walked, by position.
+        convenience init(_ given: [Int: FileSelection]) {
+            let positions = given.keys.sorted()
+            self.init(positions: positions)
+            for (slot, position) in positions.enumerated() { put(given[position]!, at: slot) }
         }
 
+        /// Subtrees that arrive from other threads (`put`), at these positions.
         init(positions: [Int]) {
-            given = [:]
             slotOf = Dictionary(uniqueKeysWithValues: positions.enumerated().map { ($1, $0) })
             slots = .allocate(capacity: positions.count)
             slots.initialize(repeating: nil, count: positions.count)
@@ -269,9 +282,8 @@ public struct FileSelection: Sendable {
             ready[slot].signal()
         }
 
-        /// The subtree at `position` (waiting for it), or nil when that name is not one.
+        /// The subtree at `position` (waiting for it), moved out, or nil when that name is not one.
         func take(_ position: Int) -> FileSelection? {
-            if let g = given[position] { return g }
             guard let slot = slotOf[position] else { return nil }
             ready[slot].wait()
             return slots[slot].take()
@@ -297,7 +309,7 @@ public struct FileSelection: Sendable {
 
     /// What `fstatat` (without following a link) says of each name in the folder `dfd`, and for
     /// regular files whether they are readable; a large folder is looked at on a few threads.
-    private static func look(at names: [String], in dfd: Int32) -> [Look] {
+    private static func look(at names: FolderListing, in dfd: Int32) -> [Look] {
         var out = [Look](repeating: Look(), count: names.count)
         let parts = names.count >= 32 ? 4 : 1
         out.withUnsafeMutableBufferPointer { buffer in
@@ -306,10 +318,11 @@ public struct FileSelection: Sendable {
                 var i = part
                 while i < names.count {
                     var st = stat()
-                    if fstatat(dfd, names[i], &st, AT_SYMLINK_NOFOLLOW) == 0 {
+                    let name = names.cName(i)
+                    if fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 {
                         let regular = (st.st_mode & S_IFMT) == S_IFREG
                         results[i] = Look(found: true, status: st,
-                                          readable: regular ? ownerMayRead(st) ?? (faccessat(dfd, names[i], R_OK, 0) == 0) : nil)
+                                          readable: regular ? ownerMayRead(st) ?? (faccessat(dfd, name, R_OK, 0) == 0) : nil)
                     }
                     i += parts
                 }
@@ -318,8 +331,11 @@ public struct FileSelection: Sendable {
         return out
     }
 
-    /// Adds the file at `real`; `status` and `readable`, when the caller has them, save looking again.
-    private mutating func addFile(packPath: String, real: String, index: Int, kind: String, status: stat? = nil, readable: Bool? = nil) {
+    /// Adds the file at `real`; `status` and `readable`, when the caller has them, save looking
+    /// again, as do `pathIsValid` (true when the caller knows `packPath` has no problem) and
+    /// `foldsToItself`.
+    private mutating func addFile(packPath: String, real: String, index: Int, kind: String, status: stat? = nil, readable: Bool? = nil,
+                                  pathIsValid: Bool = false, foldsToItself: Bool? = nil) {
         var st = stat()
         if let status { st = status } else if stat(real, &st) != 0 { st.st_mode = 0 }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
@@ -330,7 +346,7 @@ public struct FileSelection: Sendable {
             fail(index, kind, "\"\(packPath)\" is not readable: \(String(cString: strerror(errno)))")
             return
         }
-        if let problem = PackPath.problemWithStoredPath(packPath) {
+        if !pathIsValid, let problem = PackPath.problemWithStoredPath(packPath) {
             fail(index, kind, "\"\(packPath)\" cannot be a pack path: it \(problem)")
             return
         }
@@ -342,6 +358,7 @@ public struct FileSelection: Sendable {
             chosenBy[packPath] = index
         }
         files.append(SelectedFile(packPath: packPath, sourcePath: real, size: UInt64(st.st_size), mode: UInt32(st.st_mode) & 0o7777))
+        if !(foldsToItself ?? Self.foldsToItself(packPath)) { foldingPaths += 1 }
     }
 
     /// Apple file systems are case-insensitive by default: paths that differ only in case would
@@ -350,6 +367,7 @@ public struct FileSelection: Sendable {
         // A path of ASCII without capitals folds to itself, and the paths are unique: only one
         // with a capital or a non-ASCII byte can collide, with a path equal to its folded form
         // or with another such path.
+        guard foldingPaths > 0 else { return }
         let all = Set(files.lazy.filter { !Self.foldsToItself($0.packPath) }.map { Self.folded($0.packPath) })
         guard !all.isEmpty else { return }
         var seen: [String: String] = [:]
@@ -364,7 +382,8 @@ public struct FileSelection: Sendable {
     }
 
     private static func foldsToItself(_ path: String) -> Bool {
-        path.utf8.allSatisfy { $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }
+        let folds = { (byte: UInt8) in byte < 0x80 && !(byte >= 0x41 && byte <= 0x5A) }
+        return path.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(folds) } ?? path.utf8.allSatisfy(folds)
     }
 
     private static func folded(_ path: String) -> String {

@@ -39,5 +39,10 @@ public struct ResolvedManifest: Sendable {
     public var isValid: Bool { manifest != nil && !diagnostics.hasErrors }
 
     /// The sum of the selected files' sizes.
-    public var installSize: UInt64 { files.reduce(0) { $0 + $1.size } }
+    public var installSize: UInt64 {
+        // By index: `reduce` would copy each file, retaining its path.
+        var total: UInt64 = 0
+        for i in files.indices { total += files[i].size }
+        return total
+    }
 }

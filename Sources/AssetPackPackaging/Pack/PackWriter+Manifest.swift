@@ -18,7 +18,8 @@ extension PackWriter {
             return (ResolvedManifest(path: path, decoded: decoded, baseDirectory: baseDirectory), nil)
         }
         let feed = SelectedFileFeed()
-        let selection = SelectionThread { ResolvedManifest(path: path, decoded: decoded, baseDirectory: baseDirectory, feed: feed) }
+        // Folders nest as deep as a source tree does; the walk recurses once a level.
+        let selection = WorkerThread(stackSize: 16 << 20) { ResolvedManifest(path: path, decoded: decoded, baseDirectory: baseDirectory, feed: feed) }
         let written = Result { try write(metadata: PackMetadata(manifest), feed: feed, to: destination) }
         let resolved = selection.result()
         guard resolved.isValid else { return (resolved, nil) }
@@ -28,27 +29,5 @@ extension PackWriter {
             return (resolved, try write(metadata: PackMetadata(manifest), files: resolved.files, to: destination))
         case .failure(let error): throw error
         }
-    }
-}
-
-/// Runs a selection on a thread of its own (not a pool thread: the walk waits for subtrees that
-/// pool threads walk) and hands back its result.
-private final class SelectionThread: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var value: ResolvedManifest?
-
-    init(_ body: @escaping @Sendable () -> ResolvedManifest) {
-        let thread = Thread { [self] in
-            value = body()
-            done.signal()
-        }
-        // Folders nest as deep as a source tree does; the walk recurses once a level.
-        thread.stackSize = 16 << 20
-        thread.start()
-    }
-
-    func result() -> ResolvedManifest {
-        done.wait()
-        return value!
     }
 }

@@ -69,6 +69,16 @@ public struct PackWriter {
             ?? SettingBounds.problem("compression level", compressionLevel, in: SettingBounds.compressionLevel) {
             throw PackWriteError.invalidSetting(problem)
         }
+        // The file table needs only the files: it is encoded once the selection has ended, on a
+        // thread of its own, while their chunks are still being read and compressed.
+        let version = formatVersion
+        let fileTable = WorkerThread { () -> Result<(files: [SelectedFile], entries: [FileEntry], bytes: [UInt8]), any Error> in
+            Result {
+                let files = try feed.all()
+                let entries = files.map { FileEntry(path: $0.packPath, mode: $0.mode & 0o777, size: $0.size) }
+                return (files, entries, PackIndex.encodedFileTable(entries, formatVersion: version))
+            }
+        }
         let out = try AtomicFile(destination: destination, digesting: digestsFile)
         defer { out.discard() }
         try out.write(PackLayout.header(version: formatVersion))
@@ -110,11 +120,10 @@ public struct PackWriter {
             throw error
         }
         let (chunks, sequence) = try pipeline.finish()
-        let files = try feed.all()
-        let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence,
-                              files: files.map { FileEntry(path: $0.packPath, mode: $0.mode & 0o777, size: $0.size) },
+        let (files, entries, table) = try fileTable.result().get()
+        let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence, files: entries,
                               formatVersion: formatVersion)
-        let indexBytes = sealing.map { SealedIndex.seal(index, key: $0) } ?? index.encoded()
+        let indexBytes = sealing.map { SealedIndex.seal(index, key: $0, fileTable: table) } ?? index.encoded(fileTable: table)
         let indexOffset = pipeline.offset
         let trailer = PackTrailer(indexOffset: indexOffset, indexLength: UInt64(indexBytes.count), indexDigest: SHA256Digest.hash(indexBytes),
                                   formatVersion: formatVersion)

@@ -29,24 +29,26 @@ public final class SelectedFileFeed: @unchecked Sendable {
     /// A feed that holds `files` and has ended.
     public convenience init(ended files: [SelectedFile]) {
         self.init()
-        append(files)
+        append(files[...])
         end()
     }
 
-    func append(_ more: [SelectedFile]) {
+    func append(_ more: ArraySlice<SelectedFile>) {
         guard !more.isEmpty else { return }
         condition.withLock {
             guard state == .open else { return }
-            var last = files.last?.packPath
-            for f in more {
-                if let l = last, !PackPath.precedes(l, f.packPath) {
-                    state = .outOfOrder
-                    break
-                }
-                last = f.packPath
-            }
+            let follows = files.last.map { PackPath.precedes($0.packPath, more.first!.packPath) } ?? true
+            if !follows || !Self.inPackOrder(more) { state = .outOfOrder }
             files += more
             condition.broadcast()
+        }
+    }
+
+    /// Whether each file's pack path comes after the one before it (`PackPath.precedes`),
+    /// looked at in place, without copying a file out.
+    static func inPackOrder(_ files: ArraySlice<SelectedFile>) -> Bool {
+        files.withUnsafeBufferPointer { files in
+            files.count < 2 || (1..<files.count).allSatisfy { PackPath.precedes(files[$0 - 1].packPath, files[$0].packPath) }
         }
     }
 
@@ -73,6 +75,11 @@ public final class SelectedFileFeed: @unchecked Sendable {
             default: return i < files.count ? files[i] : nil
             }
         }
+    }
+
+    /// Every file, when the feed has ended with its files in pack order; nil otherwise.
+    func filesInPackOrder() -> [SelectedFile]? {
+        condition.withLock { state == .ended ? files : nil }
     }
 
     /// Every file, once the feed has ended.

@@ -40,6 +40,8 @@ final class SmallFileReader: @unchecked Sendable {
     /// feed position not looked at yet.
     private var runs: [Range<Int>] = []
     private var runFiles: [[SelectedFile]] = []
+    /// Each run's bytes (its files' sizes added up).
+    private var runLengths: [Int] = []
     private var scanned = 0
     private var next = 0
 
@@ -66,6 +68,7 @@ final class SmallFileReader: @unchecked Sendable {
             }
             runs.append(i..<j)
             runFiles.append(files)
+            runLengths.append(bytes)
             scanned = j
         }
         return true
@@ -85,7 +88,7 @@ final class SmallFileReader: @unchecked Sendable {
         slot.group.wait()
         if let failure = slot.failure { throw failure.error }
         let range = runs[next]
-        let length = runFiles[next].reduce(0) { $0 + Int($1.size) }
+        let length = runLengths[next]
         // Runs behind the reader are of no more use.
         runFiles[next] = []
         next += 1
@@ -101,7 +104,8 @@ final class SmallFileReader: @unchecked Sendable {
         var offsets: [Int] = []
         offsets.reserveCapacity(range.count)
         var o = 0
-        for f in files { offsets.append(o); o += Int(f.size) }
+        // By index, not `for f in files`: a copy of each file would retain its two strings.
+        for k in files.indices { offsets.append(o); o += Int(files[k].size) }
         // Each reader takes a contiguous share, so that it opens neighbours in one folder.
         let parts = min(readers, range.count)
         for part in 0..<parts {
@@ -110,14 +114,17 @@ final class SmallFileReader: @unchecked Sendable {
                 var folder = Folder()
                 defer { folder.close() }
                 let share = (range.count * part / parts)..<(range.count * (part + 1) / parts)
-                for k in share {
-                    // The byte after a file is the next file's first, which this reader writes
-                    // next (or the spare byte after the run): asking for one byte more than the
-                    // size finds a grown file without a second read. The share's last file
-                    // borders another reader's share, so it asks separately.
-                    let after = k + 1 == share.upperBound && k + 1 < range.count
-                    if let error = Self.read(files[k], into: slot.buffer + offsets[k], readsPast: !after, folder: &folder) {
-                        slot.fail(range.lowerBound + k, error)
+                // Each file is looked at where it lies in the run's list, not copied out of it.
+                files.withUnsafeBufferPointer { files in
+                    for k in share {
+                        // The byte after a file is the next file's first, which this reader writes
+                        // next (or the spare byte after the run): asking for one byte more than the
+                        // size finds a grown file without a second read. The share's last file
+                        // borders another reader's share, so it asks separately.
+                        let after = k + 1 == share.upperBound && k + 1 < range.count
+                        if let error = Self.read(files.baseAddress! + k, into: slot.buffer + offsets[k], readsPast: !after, folder: &folder) {
+                            slot.fail(range.lowerBound + k, error)
+                        }
                     }
                 }
                 slot.group.leave()
@@ -126,39 +133,46 @@ final class SmallFileReader: @unchecked Sendable {
     }
 
     /// The folder of the last file a reader opened, held open so that the next file in it is
-    /// opened by its name alone (`openat`) instead of walking its whole path again.
+    /// opened by its name alone (`openat`) instead of walking its whole path again. The path is
+    /// split in place, without a string for the folder or the name.
     private struct Folder {
-        var path = ""
+        /// The folder's path (what comes before the file's last slash), NUL-terminated; empty
+        /// when none is open.
+        var path: [CChar] = []
         var fd: Int32 = -1
 
-        /// A descriptor for `file`'s folder and its name in it; fd -1 (with the full path) when
-        /// the folder cannot be opened, so that `open` reports why.
-        mutating func locate(_ file: String) -> (fd: Int32, name: String) {
-            guard let slash = file.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (AT_FDCWD, file) }
-            let parent = String(file[..<slash]), name = String(file[file.index(after: slash)...])
-            if parent != path {
-                close()
-                fd = open(parent.isEmpty ? "/" : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-                path = fd >= 0 ? parent : ""
+        /// Opens `file` for reading, through its folder's descriptor; when the folder cannot be
+        /// opened, by its full path, so that `open` reports why.
+        mutating func open(_ file: String) -> Int32 {
+            file.withCString { full in
+                guard let slash = strrchr(full, 0x2F) else { return openat(AT_FDCWD, full, O_RDONLY | O_CLOEXEC) }
+                let length = full.distance(to: slash)
+                if !(path.count == length + 1 && memcmp(path, full, length) == 0) {
+                    close()
+                    path = Array(UnsafeBufferPointer(start: full, count: length)) + [0]
+                    fd = length == 0 ? Foundation.open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                                     : Foundation.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                    if fd < 0 { path = [] }
+                }
+                return fd >= 0 ? openat(fd, slash + 1, O_RDONLY | O_CLOEXEC) : openat(AT_FDCWD, full, O_RDONLY | O_CLOEXEC)
             }
-            return fd >= 0 ? (fd, name) : (AT_FDCWD, file)
         }
 
         mutating func close() {
             if fd >= 0 { _ = Foundation.close(fd) }
             fd = -1
-            path = ""
+            path = []
         }
     }
 
     /// Reads exactly `file.size` bytes of `file` into `buffer`; an error if it cannot be opened
     /// or read, or is not that size any more.
-    private static func read(_ file: SelectedFile, into buffer: UnsafeMutableRawPointer, readsPast: Bool, folder: inout Folder) -> PackWriteError? {
-        let (dfd, name) = folder.locate(file.sourcePath)
-        let fd = openat(dfd, name, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .read(file.sourcePath, String(cString: strerror(errno))) }
+    private static func read(_ file: UnsafePointer<SelectedFile>, into buffer: UnsafeMutableRawPointer, readsPast: Bool,
+                             folder: inout Folder) -> PackWriteError? {
+        let fd = folder.open(file.pointee.sourcePath)
+        guard fd >= 0 else { return .read(file.pointee.sourcePath, String(cString: strerror(errno))) }
         defer { close(fd) }
-        let size = Int(file.size)
+        let size = Int(file.pointee.size)
         var done = 0
         var probe: UInt8 = 0
         while true {
@@ -169,10 +183,10 @@ final class SmallFileReader: @unchecked Sendable {
             let n = done < size || readsPast ? Foundation.read(fd, buffer + done, asked) : Foundation.read(fd, &probe, 1)
             if n < 0 {
                 if errno == EINTR { continue }
-                return .read(file.sourcePath, String(cString: strerror(errno)))
+                return .read(file.pointee.sourcePath, String(cString: strerror(errno)))
             }
-            if n == 0 { return done == size ? nil : .changed(file.sourcePath, "shrank while it was packed") }
-            if done + n > size { return .changed(file.sourcePath, "grew while it was packed") }
+            if n == 0 { return done == size ? nil : .changed(file.pointee.sourcePath, "shrank while it was packed") }
+            if done + n > size { return .changed(file.pointee.sourcePath, "grew while it was packed") }
             done += n
             if readsPast && done == size && n < asked { return nil }
         }
