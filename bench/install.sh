@@ -48,12 +48,8 @@ fi
 out=$PWD/bench/out/install; corpus=$PWD/bench/out/corpus-$size
 [ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
 
-deleted=$PWD/bench/out/.install-deleted-at
-if [ -f "$deleted" ] && (( $(date +%s) - $(cat "$deleted") < 360 )); then
-  wait=$((360 - $(date +%s) + $(cat "$deleted")))
-  echo "waiting ${wait} s for the files the last run deleted to age (ext4 skips recently freed inodes)"
-  sleep "$wait"
-fi
+source bench/deleted.sh
+wait_for_deleted_inodes
 
 # Repository: one pack (or the 100 of `packs`), signed with a fresh key, and the peer's .tar.zst beside it.
 rm -rf "$out"; mkdir -p "$out/repo" "$out/dst" "$out/old"
@@ -80,7 +76,7 @@ if [ "$variant" = sealed ]; then
 fi
 
 source bench/nginx.sh
-trap 'stop_nginx; [ -z "${keyserver_pid:-}" ] || kill "$keyserver_pid"; rm -rf "$out/old" "$out/dst"; date +%s > "$deleted"' EXIT
+trap 'stop_nginx; [ -z "${keyserver_pid:-}" ] || kill "$keyserver_pid"; rm -rf "$out/old" "$out/dst"; record_deletion' EXIT
 start_nginx "$out/repo" "$out/nginx"
 url=http://127.0.0.1:$NGINX_PORT
 packs=$(find "$out/repo/packs" -name '*.pack' | sort)

@@ -24,13 +24,9 @@ fi
 out=$PWD/bench/out/sources; corpus=$PWD/bench/out/corpus-$size
 [ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
 
-deleted=$PWD/bench/out/.sources-deleted-at
+source bench/deleted.sh
 rm -rf "$out"; mkdir -p "$out/repo" "$out/clients"
-if [ -f "$deleted" ] && (( $(date +%s) - $(cat "$deleted") < 360 )); then
-  wait=$((360 - $(date +%s) + $(cat "$deleted")))
-  echo "waiting ${wait} s for the files the last run deleted to age (ext4 skips recently freed inodes)"
-  sleep "$wait"
-fi
+wait_for_deleted_inodes
 "$bin" keygen -o "$out/key" >/dev/null 2>&1
 (cd "$corpus" && "$bin" publish Manifest.json --repo "$out/repo" --key "$out/key" >/dev/null)
 pack=$(find "$out/repo/packs" -name '*.pack'); packbytes=$(stat -c %s "$pack")
@@ -42,7 +38,7 @@ stop_all() {
   [ -n "$varnish_pid" ] && kill "$varnish_pid" 2>/dev/null && wait "$varnish_pid" 2>/dev/null; varnish_pid=""
   stop_nginx
 }
-trap 'stop_all; rm -rf "$out/clients" "$out/sharer"; date +%s > "$deleted"' EXIT
+trap 'stop_all; rm -rf "$out/clients" "$out/sharer"; record_deletion' EXIT
 start_nginx "$out/repo" "$out/nginx"
 origin=http://127.0.0.1:$NGINX_PORT
 cat "$pack" > /dev/null   # the pack in the page cache for every scenario
@@ -102,7 +98,7 @@ free=$(df -k --output=avail "$out" | tail -1)
 (( need < free )) || { echo "error: a round needs $((need / 1048576)) GiB free in $out, there are $((free / 1048576))" >&2; exit 1; }
 for round in $(seq "$rounds"); do
   if (( round > 1 )); then
-    rm -rf "$out/clients"; echo "waiting 6 min for the inodes the last round freed to age (ext4 skips recently freed ones)"; sleep 360
+    rm -rf "$out/clients"; record_deletion; wait_for_deleted_inodes
   fi
   for n in $ns; do
     run origin "$n" "$origin" | tee -a "$results"
