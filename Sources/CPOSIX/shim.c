@@ -22,3 +22,7 @@ int cposix_spawn_new_session(void *attributes) {
 int cposix_spawn_close_from(void *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
 }
+
+int cposix_start_writeback(int fd, long long offset, long long length) {
+    return sync_file_range(fd, (off_t)offset, (off_t)length, SYNC_FILE_RANGE_WRITE);
+}

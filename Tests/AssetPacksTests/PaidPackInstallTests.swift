@@ -78,7 +78,8 @@ import Testing
         try f.repo.put("Paid", files: files)
         try f.repo.publishReport(now: Date()) { $0.keyStorePath = f.repo.dir.file("keys.json") }
         f.keyServer.stop()
-        let manager = try manager(f, token: "tok-good")
+        let down = try RefusingPort()
+        let manager = try manager(f, token: "tok-good", keyServer: down.url)
         let (updated, _) = try await manager.installUpdates()
         #expect(updated.map(\.description) == ["Paid v2"])
         let v2 = try await manager.catalogPack(withID: "Paid")
@@ -124,9 +125,8 @@ import Testing
 
     @Test func aKeyServerThatIsDownIsAClearErrorAndOtherPacksInstall() async throws {
         let f = try fixture()
-        let url = f.keyServer.url
-        f.keyServer.stop()
-        let manager = try manager(f, token: "tok-good", keyServer: url)
+        let down = try RefusingPort()
+        let manager = try manager(f, token: "tok-good", keyServer: down.url)
         await #expect {
             try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Paid"))
         } throws: { error in

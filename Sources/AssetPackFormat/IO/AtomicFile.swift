@@ -1,3 +1,4 @@
+import CPOSIX
 import Foundation
 
 /// A file written under a temporary name beside its destination and renamed into place only
@@ -26,7 +27,19 @@ public final class AtomicFile {
     public func write(_ buffer: UnsafeRawBufferPointer) throws(PackWriteError) {
         try writeAll(fd: fd, buffer, path: destination)
         hasher?.update(buffer)
+        written += Int64(buffer.count)
+        // Writeback starts every few MiB as the file grows (Linux; advisory, errors ignored), so
+        // that `commit`'s fsync waits for the last stretch rather than for the whole file.
+        if written - writebackStarted >= Self.writebackStretch {
+            _ = cposix_start_writeback(fd, writebackStarted, written - writebackStarted)
+            writebackStarted = written
+        }
     }
+
+    /// Bytes written so far, and how many of them writeback was started for.
+    private var written: Int64 = 0
+    private var writebackStarted: Int64 = 0
+    private static let writebackStretch: Int64 = 4 << 20
 
     /// The SHA-256 of the bytes written so far (nil unless `digesting`); call once, at the end.
     public func digest() -> SHA256Digest? { hasher?.finalize() }

@@ -21,6 +21,12 @@ static inline int cposix_syncfs(int fd) { return syncfs(fd); }
 int cposix_spawn_new_session(void *attributes);
 int cposix_spawn_close_from(void *actions, int lowest);
 
+/// sync_file_range(SYNC_FILE_RANGE_WRITE) (Linux; defined in shim.c: glibc declares it only under
+/// _GNU_SOURCE): starts writing back the dirty pages of [offset, offset + length) of `fd` without
+/// waiting for them, so that a later fsync has less left to wait for (`length` 0: to the end of
+/// the file). 0, or -1 with errno set.
+int cposix_start_writeback(int fd, long long offset, long long length);
+
 /// SO_PEERCRED (Linux; `struct ucred` needs _GNU_SOURCE): the user and process on the other end
 /// of a connected Unix socket. Returns 0, or -1 with errno set.
 int cposix_peer_credentials(int fd, uid_t *uid, pid_t *pid);

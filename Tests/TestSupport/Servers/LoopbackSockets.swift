@@ -67,3 +67,18 @@ public final class SilentServer: @unchecked Sendable {
         return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLIN) != 0
     }
 }
+
+/// A port on 127.0.0.1 that refuses every connection for as long as this object lives: bound and
+/// never listening, so that no other test's server can take it meanwhile (a stopped server's
+/// port can be, and then answers in its place). For "the server is down" tests.
+public final class RefusingPort: @unchecked Sendable {
+    public let port: UInt16
+    private let fd: Int32
+
+    public init() throws { (fd, port) = try boundLoopbackSocket() }
+
+    deinit { close(fd) }
+
+    /// `http://127.0.0.1:PORT`.
+    public var url: String { "http://127.0.0.1:\(port)" }
+}
