@@ -143,4 +143,24 @@ import TestSupport
                                      "\"d/sub\u{7F}/x.txt\" cannot be a pack path: it contains a control character"])
         #expect(d.allSatisfy { $0.severity == .error && $0.keyPath == "fileSelectors[0].directory" })
     }
+
+    /// A name that is not valid UTF-8 cannot be a pack path: it is refused by name (its bytes
+    /// escaped), not left out in silence, and the files beside it are still selected.
+    @Test func refusesNamesThatAreNotUTF8() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        try dir.write("d/ok.txt", "ok")
+        try dir.write("d/sub/x.txt", "x")
+        for name in [Array("d/bad".utf8) + [0xFF] + Array(".txt".utf8), Array("d/sub/".utf8) + [0xC3, 0x28]] {
+            let fd = (Array(dir.path.utf8) + [0x2F] + name + [0]).withUnsafeBufferPointer {
+                $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+            }
+            #expect(fd >= 0)
+            close(fd)
+        }
+        let (files, d) = FileSelection.resolve(manifest([.directory("d")]), manifestFile: "M.json", baseDirectory: dir.path)
+        #expect(d.map(\.message) == ["\"d/bad\\xFF.txt\" cannot be a pack path: its name is not valid UTF-8 (bytes shown as \\xHH); rename it",
+                                     "\"d/sub/\\xC3(\" cannot be a pack path: its name is not valid UTF-8 (bytes shown as \\xHH); rename it"])
+        #expect(d.allSatisfy { $0.severity == .error && $0.keyPath == "fileSelectors[0].directory" })
+        #expect(files.map(\.packPath) == ["d/ok.txt", "d/sub/x.txt"])
+    }
 }

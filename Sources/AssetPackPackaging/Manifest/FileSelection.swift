@@ -149,6 +149,10 @@ public struct FileSelection: Sendable {
             fail(index, "directory", "cannot list \(directory): \(String(cString: strerror(names.failure)))")
             return
         }
+        for raw in names.invalidNames {
+            let shown = packPrefix.isEmpty ? FolderListing.escaped(raw) : packPrefix + "/" + FolderListing.escaped(raw)
+            fail(index, "directory", "\"\(shown)\" cannot be a pack path: its name is not valid UTF-8 (bytes shown as \\xHH); rename it")
+        }
         let looks = Self.look(at: names, in: dfd)
         // What holds of the prefix holds of every path in the folder: a name adds one component
         // (not empty, ".", ".." or with a slash: the listing has none of those).

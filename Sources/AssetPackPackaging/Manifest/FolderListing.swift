@@ -6,8 +6,8 @@ import Foundation
 /// hundred thousand files builds strings only for the paths it selects, and sorting moves
 /// plain offsets instead of reference-counted strings.
 ///
-/// A name that is not valid UTF-8 is held as `String(cString:)` repairs it (what the walk has
-/// always looked up, and found nothing under).
+/// A name that is not valid UTF-8 is not listed with the others (no pack path can hold it): its
+/// bytes are kept in `invalidNames`, for the walk to refuse by name.
 final class FolderListing: @unchecked Sendable {
     private struct Name {
         var offset: Int
@@ -27,6 +27,8 @@ final class FolderListing: @unchecked Sendable {
 
     /// The `errno` of a `readdir` that failed, or 0.
     private(set) var failure: Int32 = 0
+    /// The names that are not valid UTF-8, as their bytes, in byte order.
+    private(set) var invalidNames: [[UInt8]] = []
 
     /// Lists `directory` (every entry but `.` and `..`) and sorts the names.
     init(_ directory: OpaquePointer) {
@@ -41,6 +43,7 @@ final class FolderListing: @unchecked Sendable {
             }
         }
         failure = errno
+        invalidNames.sort { $0.lexicographicallyPrecedes($1) }
         let base = bytes
         names.sort { a, b in
             let order = memcmp(base + a.offset, base + b.offset, min(a.length, b.length))
@@ -51,13 +54,9 @@ final class FolderListing: @unchecked Sendable {
     deinit { bytes.deallocate() }
 
     private func add(_ name: UnsafeRawBufferPointer) {
-        if name.contains(where: { $0 >= 0x80 }) {
-            // Not ASCII: held as its `String` reads (invalid UTF-8 repaired), as before.
-            let text = String(decoding: name, as: UTF8.self)
-            if !text.utf8.elementsEqual(name) {
-                Array(text.utf8).withUnsafeBytes { add($0) }
-                return
-            }
+        if name.contains(where: { $0 >= 0x80 }), String(validating: name, as: UTF8.self) == nil {
+            invalidNames.append(Array(name))
+            return
         }
         if used + name.count + 1 > capacity {
             capacity = max(capacity * 2, used + name.count + 1)
@@ -78,6 +77,11 @@ final class FolderListing: @unchecked Sendable {
     }
 
     var count: Int { names.count }
+
+    /// `bytes` for a message: printable ASCII as it is (but `\`), every other byte as `\xHH`.
+    static func escaped(_ bytes: [UInt8]) -> String {
+        bytes.map { (0x20..<0x7F).contains($0) && $0 != 0x5C ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()
+    }
 
     /// Name `i`, NUL-terminated, valid while the listing is.
     func cName(_ i: Int) -> UnsafePointer<CChar> {
