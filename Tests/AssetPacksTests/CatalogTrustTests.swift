@@ -108,8 +108,11 @@ import Testing
             let online = try repo.manager(root: root, server: server)
             try await online.ensureLocalAvailability(of: online.catalogPack(withID: "Pack"))
         }
-        let url = server.url
+        // Offline: a port that refuses connections (the stopped server's could be taken by
+        // another test's server meanwhile).
         server.stop()
+        let down = try RefusingPort()
+        let url = down.url
 
         do {
             let offline = try repo.manager(root: root, urls: [url])
