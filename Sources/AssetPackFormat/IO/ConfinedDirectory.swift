@@ -133,8 +133,11 @@ public final class ConfinedDirectory: @unchecked Sendable {
     public static func changeTime(of fd: Int32) -> Int64? {
         var st = stat()
         guard fstat(fd, &st) == 0 else { return nil }
-        return Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+        return changeTime(st)
     }
+
+    /// The change time in `st`, in nanoseconds since the epoch.
+    public static func changeTime(_ st: stat) -> Int64 { Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec) }
 
     // MARK: Whole files and folders
 

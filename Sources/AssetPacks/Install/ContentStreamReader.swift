@@ -36,8 +36,7 @@ struct ContentStreamReader {
     private func read(offset: UInt64, into buffer: UnsafeMutableRawBufferPointer, unchanged: inout Bool) -> Bool {
         let length = buffer.count
         var done = 0
-        let stamp = verifiedBefore ?? 0
-        unchanged = stamp > 0
+        unchanged = (verifiedBefore ?? 0) > 0
         guard var f = index.file(containing: offset) else { return length == 0 }
         while done < length && f < index.files.count {
             let file = index.files[f]
@@ -48,8 +47,10 @@ struct ContentStreamReader {
                 // O_NONBLOCK: a FIFO planted in a file's place neither hangs the open nor reads (ESPIPE).
                 guard let fd = try? directory?.open(file.path, flags: O_RDONLY | O_NONBLOCK) else { return false }
                 defer { close(fd) }
-                // Strictly before: a write in the same clock tick as the commit has the same time.
-                if unchanged, (ConfinedDirectory.changeTime(of: fd) ?? .max) >= stamp { unchanged = false }
+                if unchanged {
+                    var st = stat()
+                    unchanged = fstat(fd, &st) == 0 && isUnchanged(st)
+                }
                 var got = 0
                 while got < n {
                     let r = pread(fd, buffer.baseAddress! + done + got, n - got, off_t(inFile) + off_t(got))
@@ -79,19 +80,25 @@ struct ContentStreamReader {
     /// unchanged since the verified install (`verifiedBefore`) and long enough: for sending it
     /// from the file without reading it (`sendfile`). Nil otherwise (read and hash it instead).
     func unchangedChunkFile(atSequence s: Int) -> (fd: Int32, offset: UInt64, length: Int)? {
-        guard let stamp = verifiedBefore, stamp > 0 else { return nil }
+        guard (verifiedBefore ?? 0) > 0 else { return nil }
         let entry = index.chunks[Int(index.sequence[s])]
         let start = index.sequenceOffsets[s], length = UInt64(entry.uncompressedSize)
         guard length > 0, let f = index.file(containing: start), start + length <= index.fileOffsets[f] + index.files[f].size,
               let fd = try? directory?.open(index.files[f].path, flags: O_RDONLY | O_NONBLOCK) else { return nil }
         let inFile = start - index.fileOffsets[f]
         var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, UInt64(st.st_size) >= inFile + length,
-              (ConfinedDirectory.changeTime(of: fd) ?? .max) < stamp else {
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, UInt64(st.st_size) >= inFile + length, isUnchanged(st) else {
             close(fd)
             return nil
         }
         return (fd, inFile, Int(length))
+    }
+
+    /// Whether the file `st` describes changed before `verifiedBefore` — strictly: a write in the
+    /// same clock tick as the commit has the commit's own time.
+    private func isUnchanged(_ st: stat) -> Bool {
+        guard let stamp = verifiedBefore, stamp > 0 else { return false }
+        return ConfinedDirectory.changeTime(st) < stamp
     }
 
     /// The bytes of the chunk at sequence position `s` of this copy's own index, as they stand

@@ -72,9 +72,10 @@ final class ClientStore: @unchecked Sendable {
                 // 1 → 2: the preservation priority of installed packs.
                 try db.execute("ALTER TABLE installed_packs ADD COLUMN preservation_priority REAL NOT NULL DEFAULT \(Self.defaultPreservationPriority)")
             }
-            let columns = try db.query("SELECT name FROM pragma_table_info('installed_packs')").compactMap { $0.first?.string }
-            if !columns.isEmpty, !columns.contains("committed_ctime") {
-                // → 5: the change time of each install's commit (0: unknown, its files are hashed).
+            // 1…4 → 5: the change time of each install's commit (0: unknown, its files are
+            // hashed), where the table exists already (a store of those versions may lack it).
+            if (1..<5).contains(version),
+               try db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'installed_packs'").first != nil {
                 try db.execute("ALTER TABLE installed_packs ADD COLUMN committed_ctime INTEGER NOT NULL DEFAULT 0")
             }
             try db.execute("""
