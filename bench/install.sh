@@ -11,6 +11,7 @@
 # (`publish --encrypt`, every chunk frame AES-256-GCM) against the unencrypted one, alternating:
 # both from nginx, the sealed one also asking `assetpack key-server` on loopback for its key
 # (a fresh root each round, so every sealed install asks). Target: sealed ≤ 1.05× unencrypted.
+# Each is run once untimed first: whichever runs first after the set-up is slower (0.2-0.7 s).
 #
 # SIZE `small` installs the small-files corpus instead (one pack of 100,000 JSON files, ~80 MB);
 # `packs` the same files as 100 packs of 1,000 (`assetpack ensure` of all 100 against the one
@@ -90,7 +91,7 @@ if [ "$variant" = sealed ]; then
   sealedbytes=$(cat "$out"/repo/sealed/packs/*/*.pack | wc -c)
   echo "sealed pack $sealedbytes B ($(python3 -c "print(f'{$sealedbytes / $packbytes:.5f}')")x the plain pack's bytes)"
   python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync;
-    python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" "$rounds" \
+    python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" --warmup "$rounds" \
     assetpack-sealed "'$bin' ensure $ids --root '$out/dst/assetpack-sealed' --repo $url/sealed --public-key '$out/key.pub' --entitlement bench --key-server $keyserver --json > '$out/ensure-sealed.log'" \
     assetpack "'$bin' ensure $ids --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'"
   diff -r "$corpus/content" "$(echo "$out"/dst/assetpack-sealed/packs/bench-corpus/*/)content" \

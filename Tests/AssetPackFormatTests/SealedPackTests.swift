@@ -118,6 +118,58 @@ import TestRepositories
         }
     }
 
+    /// GCM's keystream alone deciphers what `open` opens, at every length around a block.
+    @Test func decipheringGivesWhatOpeningGives() throws {
+        let key = ContentKey.generate()
+        for length in [1, 15, 16, 17, 31, 4095, 4096, 100_003] {
+            let sealed = SealedFrame.seal(patternBytes(length, seed: UInt64(length)), purpose: .chunk, key: key)
+            var out = [UInt8](repeating: 0, count: length)
+            let n = try sealed.withUnsafeBytes { f in try out.withUnsafeMutableBytes { try SealedFrame.decipher(f, purpose: .chunk, key: key, into: $0) } }
+            #expect(n == length)
+            #expect(out == (try SealedFrame.open(sealed, purpose: .chunk, key: key)))
+        }
+    }
+
+    /// A client checks a sealed chunk by its digest alone, and so refuses every changed frame
+    /// as `verify` does; the error still says the frame failed GCM authentication. A frame
+    /// whose tag alone was changed still gives the chunk's bytes (the digest vouches for them),
+    /// which `verify` refuses.
+    @Test func aClientChecksSealedChunksByDigestAndNamesTheChangedFrame() throws {
+        let dir = try TemporaryDirectory()
+        let key = ContentKey.generate()
+        let reader = try PackReader(path: try makePack(dir, key: key), keys: [key])
+        let file = readFile(reader.path)
+        let chunks = reader.index.chunks
+        #expect(chunks.count >= 2)
+        func frame(_ c: Int) -> [UInt8] { Array(file[Int(chunks[c].offset)..<Int(chunks[c].offset) + Int(chunks[c].compressedSize)]) }
+        let d = ZstdDecompressor()
+        for c in chunks.indices {
+            let good = frame(c)
+            #expect(SHA256Digest.hash(try ChunkVerifier.open(good, entry: chunks[c], chunkIndex: c, index: reader.index, decompressor: d, sealedCheck: .digest)) == chunks[c].digest)
+            for position in [0, SealedFrame.nonceSize, good.count / 2, good.count - SealedFrame.tagSize - 1] {
+                var changed = good
+                changed[position] ^= 0x04
+                #expect { try ChunkVerifier.open(changed, entry: chunks[c], chunkIndex: c, index: reader.index, decompressor: d, sealedCheck: .digest) } throws: {
+                    "\($0)".contains("chunk \(c)") && "\($0)".contains("AES-256-GCM authentication failed")
+                }
+            }
+            var tag = good
+            tag[tag.count - 1] ^= 0x04
+            #expect(SHA256Digest.hash(try ChunkVerifier.open(tag, entry: chunks[c], chunkIndex: c, index: reader.index, decompressor: d, sealedCheck: .digest)) == chunks[c].digest)
+            #expect { try ChunkVerifier.open(tag, entry: chunks[c], chunkIndex: c, index: reader.index, decompressor: d) } throws: {
+                "\($0)".contains("AES-256-GCM authentication failed")
+            }
+            // Another chunk's frame, intact and sealed with the same key: its tag verifies, its
+            // bytes are not this chunk's.
+            let other = frame((c + 1) % chunks.count)
+            if other != good {
+                #expect { try ChunkVerifier.open(other, entry: chunks[c], chunkIndex: c, index: reader.index, decompressor: d, sealedCheck: .digest) } throws: {
+                    "\($0)".contains("chunk \(c)") && !"\($0)".contains("authentication failed")
+                }
+            }
+        }
+    }
+
     @Test func unchangedChunksStayByteIdenticalAcrossVersions() throws {
         let dir = try TemporaryDirectory()
         let key = ContentKey.generate()

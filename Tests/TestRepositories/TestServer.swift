@@ -2,10 +2,14 @@ import AssetPackServer
 import Foundation
 import TestSupport
 
-/// A `RepositoryServer` with an access log in a file of its own; stopped when released.
+/// A `RepositoryServer` with an access log in a file of its own; stopped when released. Once
+/// stopped, its port stays held (bound, not listening) until it is released: a client that
+/// still has its URL is refused, never answered by another test's server given the same port.
 public final class TestServer: @unchecked Sendable {
     public let server: RepositoryServer
     public let logPath: String
+    private let held = NSLock()
+    private var heldPort: RefusingPort?
 
     init(directory: String, configuration: ServerConfiguration, logPath: String) throws {
         var configuration = configuration
@@ -18,7 +22,10 @@ public final class TestServer: @unchecked Sendable {
 
     public var url: String { server.url }
     public var port: UInt16 { server.port }
-    public func stop() { server.stop() }
+    public func stop() {
+        server.stop()
+        held.withLock { if heldPort == nil { heldPort = try? RefusingPort(holding: port) } }
+    }
 
     /// The access log as written so far.
     public func accessLog() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }

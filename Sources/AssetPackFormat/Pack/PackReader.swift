@@ -144,30 +144,62 @@ private final class ResultSlots: @unchecked Sendable {
 
 /// Turns a stored frame back into verified chunk bytes.
 public enum ChunkVerifier {
+    /// How a sealed chunk frame is checked. Both accept only bytes whose SHA-256 is the chunk's
+    /// digest in the index; they differ in whether the frame's own GCM tag is checked too.
+    public enum SealedCheck: Sendable {
+        /// The GCM tag first, then the digest: every byte of the frame as the publisher sealed
+        /// it (`verify`, and whatever reads a repository's packs for the publisher).
+        case tagAndDigest
+        /// The digest alone, the frame deciphered without computing its tag (GHASH is a third
+        /// of AES-GCM's cost): for a client, to which a sealed chunk's digest, from the sealed
+        /// index whose tag verified, says all its tag would and more (the chunk's place in the
+        /// pack as well). A frame that fails is opened again with its tag, so that the error
+        /// says "AES-256-GCM authentication failed" when it was changed or the key is wrong.
+        case digest
+    }
+
     public static func open(_ frame: [UInt8], entry: ChunkEntry, chunkIndex c: Int, index: PackIndex,
-                            decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
+                            decompressor: ZstdDecompressor, sealedCheck: SealedCheck = .tagAndDigest) throws(PackError) -> [UInt8] {
         var result: Result<[UInt8], PackError> = .success([])
         frame.withUnsafeBytes { f in
-            result = Result { () throws(PackError) in try open(f, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) }
+            result = Result { () throws(PackError) in
+                try open(f, entry: entry, chunkIndex: c, index: index, decompressor: decompressor, sealedCheck: sealedCheck)
+            }
         }
         return try result.get()
     }
 
     public static func open(_ frame: UnsafeRawBufferPointer, entry: ChunkEntry, chunkIndex c: Int, index: PackIndex,
-                            decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
-        if index.isSealed {
-            guard let key = index.contentKey else { throw .io("chunk \(c) is sealed and the index was opened without a content key") }
-            // Opened into the decompressor's scratch buffer (no allocation, no zero-fill), and
-            // decompressed from there only once the GCM tag verified.
-            let scratch = decompressor.scratch(capacity: max(frame.count, 1))
-            let length: Int
-            do { length = try SealedFrame.open(frame, purpose: .chunk, key: key, into: scratch) } catch {
+                            decompressor: ZstdDecompressor, sealedCheck: SealedCheck = .tagAndDigest) throws(PackError) -> [UInt8] {
+        guard index.isSealed else { return try decompressed(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) }
+        guard let key = index.contentKey else { throw .io("chunk \(c) is sealed and the index was opened without a content key") }
+        // Opened into the decompressor's scratch buffer (no allocation, no zero-fill), and
+        // decompressed from there.
+        let scratch = decompressor.scratch(capacity: max(frame.count, 1))
+        func opened() throws(PackError) -> Int {
+            do { return try SealedFrame.open(frame, purpose: .chunk, key: key, into: scratch) } catch {
                 throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: error.description)
             }
+        }
+        switch sealedCheck {
+        case .tagAndDigest:
+            let length = try opened()
             return try decompressed(UnsafeRawBufferPointer(rebasing: scratch[0..<length]), entry: entry, chunkIndex: c, index: index,
                                     decompressor: decompressor)
+        case .digest:
+            let length: Int
+            do { length = try SealedFrame.decipher(frame, purpose: .chunk, key: key, into: scratch) } catch {
+                throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: error.description)
+            }
+            do throws(PackError) {
+                return try decompressed(UnsafeRawBufferPointer(rebasing: scratch[0..<length]), entry: entry, chunkIndex: c, index: index,
+                                        decompressor: decompressor)
+            } catch {
+                // Refused either way; the tag says whether the frame itself was changed.
+                _ = try opened()
+                throw error
+            }
         }
-        return try decompressed(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
     }
 
     private static func decompressed(_ frame: UnsafeRawBufferPointer, entry: ChunkEntry, chunkIndex c: Int, index: PackIndex,

@@ -101,6 +101,25 @@ public enum SealedFrame {
         return length
     }
 
+    /// Deciphers a sealed frame into `out` (at least `frame.count - overhead` bytes) without
+    /// checking its tag: GCM's own keystream, a third cheaper than `open` on this kind of CPU
+    /// (no GHASH). Only for a frame whose plaintext is then checked against a digest that
+    /// authenticated data holds: a chunk against its SHA-256 in the sealed index, whose GCM tag
+    /// verified. What it returns is the plaintext only if that check passes. Returns the length.
+    public static func decipher(_ frame: UnsafeRawBufferPointer, purpose: Purpose, key: ContentKey,
+                                into out: UnsafeMutableRawBufferPointer) throws(Failure) -> Int {
+        guard frame.count >= overhead else { throw .tooShort(frame.count) }
+        let length = frame.count - overhead
+        precondition(out.count >= max(length, 1), "no room for the deciphered frame")
+        let base = frame.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let result = ccrypto_aes256gcm_keystream(key.bytes, base, base + nonceSize, length,
+                                                 out.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        precondition(result != -1, "AES-256-CTR failed")
+        // Too long for one call (never a chunk, which is far below 2 GiB): opened, tag and all.
+        if result == 0 { return try open(frame, purpose: purpose, key: key, into: out) }
+        return length
+    }
+
     /// The plaintext of a sealed frame, only once its tag verifies; nothing of it otherwise.
     public static func open(_ frame: UnsafeRawBufferPointer, purpose: Purpose, key: ContentKey) throws(Failure) -> [UInt8] {
         guard frame.count >= overhead else { throw .tooShort(frame.count) }

@@ -442,7 +442,7 @@ final class PackInstaller: @unchecked Sendable {
             let (frame, mirror) = try client.bytes(of: pack.path, range: range, cancellation: cancellation, smallFile: true)
             counters.refetched(UInt64(frame.count))
             sources.add(.mirror, client.mirrors[mirror % client.mirrors.count], bytes: UInt64(frame.count))
-            do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) } catch {
+            do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor, sealedCheck: .digest) } catch {
                 lastError = error
                 client.health.failed(mirror)
             }

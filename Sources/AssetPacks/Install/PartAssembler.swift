@@ -100,7 +100,7 @@ final class PartAssembler: @unchecked Sendable {
                 let size = Int(index.chunks[c].compressedSize)
                 let decompressor = self.decompressor, index = self.index, part = self.part
                 guard let spool, let verified = try spool.withBytes(at: d, length: size, cancellation: cancellation, { frame in
-                    try? ChunkVerifier.open(frame, entry: index.chunks[c], chunkIndex: c, index: index, decompressor: decompressor)
+                    try? ChunkVerifier.open(frame, entry: index.chunks[c], chunkIndex: c, index: index, decompressor: decompressor, sealedCheck: .digest)
                 }) else {
                     throw AssetPackManagerError.storage("the bytes at download offset \(d) of part \(part.sequences) were let go before they were placed")
                 }

@@ -65,7 +65,7 @@ struct ProgressiveFetch: @unchecked Sendable {
                 if let known = opened[c] { chunk = known } else {
                     let start = Int(entry.offset - batch.first), end = start + Int(entry.compressedSize)
                     if end <= bytes.count,
-                       let verified = try? ChunkVerifier.open(Array(bytes[start..<end]), entry: entry, chunkIndex: c, index: index, decompressor: decompressor) {
+                       let verified = try? ChunkVerifier.open(Array(bytes[start..<end]), entry: entry, chunkIndex: c, index: index, decompressor: decompressor, sealedCheck: .digest) {
                         chunk = verified
                     } else {
                         client.health.failed(mirror)
@@ -91,7 +91,7 @@ struct ProgressiveFetch: @unchecked Sendable {
             guard let range = ByteRange(offset: entry.offset, length: UInt64(entry.compressedSize)) else { break }
             let (frame, mirror) = try client.bytes(of: packPath, range: range, cancellation: cancellation, smallFile: true)
             fetched += UInt64(frame.count)
-            do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor) } catch {
+            do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor, sealedCheck: .digest) } catch {
                 lastError = error
                 client.health.failed(mirror)
             }

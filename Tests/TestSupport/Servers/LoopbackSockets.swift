@@ -3,21 +3,27 @@ import Foundation
 import Glibc
 #endif
 
-/// A TCP socket bound to 127.0.0.1 on a port the kernel picks.
-func boundLoopbackSocket() throws -> (fd: Int32, port: UInt16) {
+/// A TCP socket bound to 127.0.0.1 on `port`, or on a port the kernel picks (0). A given port is
+/// bound with SO_REUSEADDR, so that the connections a server just closed (in TIME_WAIT) do not
+/// stand in the way.
+func boundLoopbackSocket(port: UInt16 = 0) throws -> (fd: Int32, port: UInt16) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw TestSupportError("socket: errno \(errno)") }
+    if port != 0 {
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
+    address.sin_port = port.bigEndian
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let ok = withUnsafeMutablePointer(to: &address) { pointer in
         pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
             bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
         }
     }
-    guard ok else { close(fd); throw TestSupportError("bind 127.0.0.1:0: errno \(errno)") }
+    guard ok else { close(fd); throw TestSupportError("bind 127.0.0.1:\(port): errno \(errno)") }
     return (fd, UInt16(bigEndian: address.sin_port))
 }
 
@@ -76,6 +82,9 @@ public final class RefusingPort: @unchecked Sendable {
     private let fd: Int32
 
     public init() throws { (fd, port) = try boundLoopbackSocket() }
+
+    /// Holds `port`, which a server just stopped listening on: from now on it refuses.
+    public init(holding port: UInt16) throws { (fd, self.port) = try boundLoopbackSocket(port: port) }
 
     deinit { close(fd) }
 
