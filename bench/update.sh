@@ -44,6 +44,10 @@ if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
 fi
 source bench/nginx.sh
 trap stop_nginx EXIT
+# Not within 6 minutes of another benchmark's mass deletion (bench/deleted.sh). This script
+# deletes few files itself (a workload's trees hold at most a few dozen), so it records none.
+source bench/deleted.sh
+wait_for_deleted_inodes
 
 # Runs a command; prints "SECONDS MAXRSS_KIB WRITE_BYTES" of it (children included).
 # `assetpack update` returns at its commit and a detached `assetpack delete-retired` frees the
