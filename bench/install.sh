@@ -11,7 +11,6 @@
 # (`publish --encrypt`, every chunk frame AES-256-GCM) against the unencrypted one, alternating:
 # both from nginx, the sealed one also asking `assetpack key-server` on loopback for its key
 # (a fresh root each round, so every sealed install asks). Target: sealed ≤ 1.05× unencrypted.
-# Each is run once untimed first: whichever runs first after the set-up is slower (0.2-0.7 s).
 #
 # SIZE `small` installs the small-files corpus instead (one pack of 100,000 JSON files, ~80 MB);
 # `packs` the same files as 100 packs of 1,000 (`assetpack ensure` of all 100 against the one
@@ -32,6 +31,8 @@
 # - outputs are deleted only at the end, and a new run waits until 6 minutes have passed since:
 #   ext4 without a journal (as on the VM) skips inodes freed in the last 1-6 minutes when it
 #   allocates new ones, so deleting ~12,000 files makes creating the next ~12,000 much slower.
+# - every runner runs once, untimed, before the rounds (measure.py --warmup): whichever runs
+#   first after the script's set-up is 0.2-0.7 s slower, and in round 1 that is ours.
 # The served pack and .tar.zst are read once beforehand and stay in the page cache for all. Our install ends with syncfs (the pack is durable before it is made
 # visible); tar does not flush, so the target peer's time excludes its writeback. A third
 # runner, `tar+zstd+sync`, is the same pipeline followed by `sync`: the durable peer, for
@@ -100,7 +101,7 @@ if [ "$variant" = sealed ]; then
   exit 0
 fi
 python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync;
-  python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" "$rounds" \
+  python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" --warmup "$rounds" \
   assetpack "'$bin' ensure $ids --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'" \
   tar+zstd "mkdir -p '$out/dst/tar+zstd' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd'" \
   tar+zstd+sync "mkdir -p '$out/dst/tar+zstd+sync' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd+sync' && sync"

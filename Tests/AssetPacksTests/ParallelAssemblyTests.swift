@@ -60,6 +60,30 @@ import Testing
         #expect(root.stagingEntries.isEmpty)
     }
 
+    /// Parts are cut by work, not by bytes alone: a pack whose first half is one large file and
+    /// whose second half is many small ones gives the small files more parts, each with fewer
+    /// bytes, since starting a file costs as much as writing `InstallPart.fileWeight` bytes.
+    @Test func partsWeighFilesAsWellAsBytes() async throws {
+        let repo = try TestRepository()
+        var files: [String: [UInt8]] = ["a/large.bin": patternBytes(4_000_000, seed: 7)]
+        for i in 0..<400 { files[String(format: "b/%03d.txt", i)] = text("record \(i)\n", repeating: 900) }
+        try repo.put("Pack", files: files)
+        let pack = try repo.publish().packs[0]
+        let index = try PackReader(path: repo.path + "/" + pack.path).index
+        let small = files.filter { $0.key.hasPrefix("b/") }.values.reduce(0) { $0 + $1.count }
+        try #require(small > 3_000_000 && small < 5_000_000, "the premise: both halves hold about as many bytes")
+        let parts = InstallPart.split(index: index, plan: InstallPlan(index: index, previous: nil), count: 4)
+        try #require(parts.count == 4)
+        let firstSmall = index.fileOffsets[try #require(index.fileIndex(of: "b/000.txt"))]
+        // By bytes alone two parts would write the large file; weighed, the first part writes it
+        // all and the three others share the small files.
+        #expect(parts[0].content.upperBound >= firstSmall, "\(parts.map(\.content))")
+        #expect(parts.dropFirst().allSatisfy { $0.content.lowerBound >= firstSmall }, "\(parts.map(\.content))")
+        // The parts still tile the stream.
+        #expect(parts.map(\.content.lowerBound).dropFirst() == parts.map(\.content.upperBound).dropLast())
+        #expect(parts.first?.content.lowerBound == 0 && parts.last?.content.upperBound == index.fileOffsets.last.map { $0 + index.files.last!.size })
+    }
+
     @Test func droppedConnectionsOfEveryPartResumeInANewManager() async throws {
         let repo = try TestRepository()
         let files = Self.files()

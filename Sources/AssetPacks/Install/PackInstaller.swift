@@ -287,6 +287,8 @@ final class PackInstaller: @unchecked Sendable {
     /// first, so that no write ever reaches an installed file. Returns the linked files.
     private func linkUnchangedFiles(index: PackIndex, files: ConfinedDirectory) throws -> Set<Int> {
         var linked = Set<Int>()
+        // A folder that held nothing before this run holds no link an earlier run made.
+        let wasEmpty = (try? files.entries())?.isEmpty == true
         if let previous, let old = try? root.directory(previous.directory) {
             let reader = ContentStreamReader(index: previous.index, directory: old)
             var verified = Set<Int>()
@@ -308,7 +310,7 @@ final class PackInstaller: @unchecked Sendable {
             }
         }
         linked.formUnion(try linkProgressiveFiles(index: index, files: files, except: linked))
-        for (f, file) in index.files.enumerated() where !linked.contains(f) && (files.linkCount(file.path) ?? 1) > 1 {
+        for (f, file) in index.files.enumerated() where !wasEmpty && !linked.contains(f) && (files.linkCount(file.path) ?? 1) > 1 {
             try StorageLayout.confined { () throws(ConfinementError) in try files.removeTree(file.path) }
         }
         return linked
