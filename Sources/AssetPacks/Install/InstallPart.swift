@@ -2,9 +2,9 @@ import AssetPackFormat
 
 /// One of the stretches of the content stream that an install assembles side by side, each
 /// with its own connection: a run of sequence positions, the stream bytes they fill, and the
-/// stretch of the download that holds their frames. Parts are cut by content bytes, so a fresh
-/// install and a delta both spread their work; the cut depends only on the index and the plan,
-/// so a resumed run finds the same parts.
+/// stretch of the download that holds their frames. Parts are cut by work (content bytes and
+/// files), so a fresh install and a delta both spread their work; the cut depends only on the
+/// index and the plan, so a resumed run finds the same parts.
 struct InstallPart: Equatable {
     var sequences: Range<Int>
     /// Stream offsets of the bytes this part writes.
