@@ -176,10 +176,11 @@ public enum ChunkVerifier {
         // Opened into the decompressor's scratch buffer (no allocation, no zero-fill), and
         // decompressed from there.
         let scratch = decompressor.scratch(capacity: max(frame.count, 1))
+        func corrupt(_ failure: SealedFrame.Failure) -> PackError {
+            .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: failure.description)
+        }
         func opened() throws(PackError) -> Int {
-            do { return try SealedFrame.open(frame, purpose: .chunk, key: key, into: scratch) } catch {
-                throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: error.description)
-            }
+            do { return try SealedFrame.open(frame, purpose: .chunk, key: key, into: scratch) } catch { throw corrupt(error) }
         }
         switch sealedCheck {
         case .tagAndDigest:
@@ -188,9 +189,7 @@ public enum ChunkVerifier {
                                     decompressor: decompressor)
         case .digest:
             let length: Int
-            do { length = try SealedFrame.decipher(frame, purpose: .chunk, key: key, into: scratch) } catch {
-                throw .chunkCorrupt(index: c, digest: entry.digest, offset: entry.offset, files: index.files(usingChunk: c), reason: error.description)
-            }
+            do { length = try SealedFrame.decipher(frame, purpose: .chunk, key: key, into: scratch) } catch { throw corrupt(error) }
             do throws(PackError) {
                 return try decompressed(UnsafeRawBufferPointer(rebasing: scratch[0..<length]), entry: entry, chunkIndex: c, index: index,
                                         decompressor: decompressor)

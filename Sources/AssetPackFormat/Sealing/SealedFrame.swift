@@ -112,11 +112,12 @@ public enum SealedFrame {
         let length = frame.count - overhead
         precondition(out.count >= max(length, 1), "no room for the deciphered frame")
         let base = frame.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let result = ccrypto_aes256gcm_keystream(key.bytes, base, base + nonceSize, length,
-                                                 out.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        precondition(result != -1, "AES-256-CTR failed")
-        // Too long for one call (never a chunk, which is far below 2 GiB): opened, tag and all.
-        if result == 0 { return try open(frame, purpose: purpose, key: key, into: out) }
+        guard ccrypto_aes256gcm_keystream(key.bytes, base, base + nonceSize, length,
+                                          out.baseAddress!.assumingMemoryBound(to: UInt8.self)) == 1 else {
+            // Too long for one call (never a chunk, far below 2 GiB), or libcrypto failed:
+            // opened, tag and all, which says why if it does not open.
+            return try open(frame, purpose: purpose, key: key, into: out)
+        }
         return length
     }
 

@@ -310,7 +310,8 @@ final class PackInstaller: @unchecked Sendable {
             }
         }
         linked.formUnion(try linkProgressiveFiles(index: index, files: files, except: linked))
-        for (f, file) in index.files.enumerated() where !wasEmpty && !linked.contains(f) && (files.linkCount(file.path) ?? 1) > 1 {
+        if wasEmpty { return linked }
+        for (f, file) in index.files.enumerated() where !linked.contains(f) && (files.linkCount(file.path) ?? 1) > 1 {
             try StorageLayout.confined { () throws(ConfinementError) in try files.removeTree(file.path) }
         }
         return linked

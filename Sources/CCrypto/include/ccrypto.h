@@ -147,11 +147,11 @@ static inline int ccrypto_aes256gcm_seal(const unsigned char key[32], const unsi
 /// GCM's keystream alone: decrypts the `len` bytes of a frame sealed under `key` and `nonce`
 /// with AES-256 in counter mode from GCM's first counter block (`nonce ‖ 00000002`), without
 /// computing the tag. For a frame whose plaintext is checked afterwards against a digest from
-/// authenticated data. 1 on success; 0 when the frame is too long for a 32-bit block counter
-/// (GCM's) to stay below its wrap; -1 on another failure.
+/// authenticated data. 1 on success; 0 on a failure, or for more than 2^31 - 1 bytes (one EVP
+/// call; GCM's 32-bit block counter would wrap only past 64 GiB).
 static inline int ccrypto_aes256gcm_keystream(const unsigned char key[32], const unsigned char nonce[12],
                                               const void *in, size_t len, unsigned char *out) {
-    if (len > 0x7fffffff) return 0;  // < (2^32 - 2) blocks of 16 bytes
+    if (len > 0x7fffffff) return 0;
     unsigned char iv[16];
     memcpy(iv, nonce, 12);
     iv[12] = 0; iv[13] = 0; iv[14] = 0; iv[15] = 2;
@@ -162,7 +162,7 @@ static inline int ccrypto_aes256gcm_keystream(const unsigned char key[32], const
         && (len == 0 || n == (int)len);
     EVP_CIPHER_CTX_free(ctx);
     ERR_clear_error();
-    return ok ? 1 : -1;
+    return ok ? 1 : 0;
 }
 
 /// Decrypts and authenticates: 1 when the tag verifies (and `out` holds the plaintext), 0 when it
