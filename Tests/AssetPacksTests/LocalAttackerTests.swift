@@ -22,24 +22,22 @@ import Testing
         let outside = repo.dir.file("outside")
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
 
-        // The first run stops half-way, leaving a staging folder to resume from. One part, so
-        // that the frames before the cut are placed whatever the scheduling (with several, the
-        // first part to fail could stop the others before any of them placed a frame).
+        // The first run stops half-way, leaving a staging folder to resume from. Whether its
+        // assembling side placed any frame before the cut stopped it depends on the scheduling
+        // (what it did not place stays in the part's spool), so the test does not rely on it.
         let flaky = try repo.serve { $0.dropAfterBytes = 300_000 }
         do {
-            let first = try repo.manager(root: root.path, server: flaky) {
-                $0.retryPolicy = .never
-                $0.parallelDownloads = .init(parts: 1, minimumInstallSize: 0)
-            }
+            let first = try repo.manager(root: root.path, server: flaky) { $0.retryPolicy = .never }
             #expect(await managerError { try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Pack")) } != nil)
         }
         flaky.stop()
         let staging = try #require(root.stagingEntries.first)
         let levels = root.path + "/staging/\(staging)/files/levels"
-        #expect(!entries(levels).isEmpty)
+        #expect(try root.store().pendingDownload("Pack") != nil)
 
-        // Between the runs: the folder of the pack's files becomes a link to a folder outside.
-        try FileManager.default.removeItem(atPath: levels)
+        // Between the runs: the folder of the pack's files (whatever it held) becomes a link to
+        // a folder outside.
+        if FileManager.default.fileExists(atPath: levels) { try FileManager.default.removeItem(atPath: levels) }
         try FileManager.default.createSymbolicLink(atPath: levels, withDestinationPath: outside)
 
         let server = try repo.serve()
