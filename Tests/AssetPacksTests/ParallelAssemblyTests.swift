@@ -117,6 +117,120 @@ import Testing
     }
 }
 
+/// A part that finishes takes over half of what the busiest running part has left (`RunningParts`):
+/// a pack whose first half is noise (its frames as large as its chunks) and whose second half is
+/// text (frames a few percent of their chunks), from a server that sends each connection 2 MB/s.
+/// Parts are cut by work, so the text parts download in a moment and the noise parts for a while.
+/// These tests must catch the noise parts while their downloads are under way, so they run with
+/// the timing-sensitive suites (`scripts/test.sh`).
+@Suite struct PartSplitTests {
+    static func files() -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for i in 0..<8 {
+            files["a/noise-\(i).bin"] = patternBytes(400_000, seed: UInt64(500 + i))
+            files["b/text-\(i).txt"] = text("line \(i) of a text that compresses well\n", repeating: 10_000)
+        }
+        files["b/empty"] = []
+        return files
+    }
+
+    @Test func aFinishedPartTakesHalfOfTheBusiestPartsRestAndEveryByteComesOnce() async throws {
+        let repo = try TestRepository()
+        let files = Self.files()
+        try repo.put("Pack", files: files)
+        for i in 0..<8 { chmod(repo.dir.file("content/Pack/a/noise-\(i).bin"), 0o755) }
+        let pack = try repo.publish().packs[0]
+        let server = try repo.serve { $0.bandwidthBytesPerSecond = 2_000_000 }
+        let root = StorageRoot(path: repo.dir.file("root"))
+        let manager = try repo.manager(root: root.path, server: server) {
+            $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0, minimumSplit: 64 << 10)
+        }
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
+        // More requests than the index and the four parts: parts that finished took over the rest
+        // of others, each from where the other's bytes ended.
+        #expect(server.packRequests().count > 1 + 4, "\(server.packRequests())")
+        // Every byte of the pack but its header and trailer, once.
+        #expect(await manager.fetchedBytes == pack.size - 16 - 64, "pack \(pack.size)")
+        let directory = try #require(try root.installedDirectory("Pack"))
+        for (name, bytes) in files {
+            #expect(try manager.contents(at: FilePath(name)) == Data(bytes), "\(name)")
+            var st = stat()
+            let mode: mode_t = name.hasPrefix("a/") ? 0o755 : 0o644
+            #expect(stat(directory + "/" + name, &st) == 0 && st.st_mode & 0o777 == mode, "\(name): mode \(String(st.st_mode & 0o777, radix: 8))")
+        }
+        #expect(root.stagingEntries.isEmpty)
+    }
+
+    /// A run whose parts split and then lose their connections leaves spools of parts the next
+    /// run does not have: the next run, with the parts the index gives, installs every file.
+    @Test func aRunThatSplitAndStoppedIsResumedByTheNext() async throws {
+        let repo = try TestRepository()
+        let files = Self.files()
+        try repo.put("Pack", files: files)
+        try repo.publish()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        let parallel = AssetPackManager.ParallelDownloads(parts: 4, minimumInstallSize: 0, minimumSplit: 64 << 10)
+        let flaky = try repo.serve { $0.bandwidthBytesPerSecond = 2_000_000; $0.dropAfterBytes = 500_000 }
+        do {
+            let first = try repo.manager(root: root.path, server: flaky) { $0.retryPolicy = .never; $0.parallelDownloads = parallel }
+            #expect(await managerError { try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Pack")) } != nil)
+        }
+        flaky.stop()
+        #expect(flaky.packRequests().count > 1 + 4, "the premise: a part split before the connections dropped")
+        let server = try repo.serve()
+        let second = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = parallel }
+        try await second.ensureLocalAvailability(of: second.catalogPack(withID: "Pack"))
+        for (name, bytes) in files { #expect(try second.contents(at: FilePath(name)) == Data(bytes), "\(name)") }
+        #expect(root.stagingEntries.isEmpty)
+    }
+}
+
+/// The bounds of a part's download: the network side takes nothing past the end it is given, and
+/// a part gives up positions only while none of their bytes is held.
+@Suite struct PartLimitTests {
+    @Test func aSpoolTakesNothingPastItsLimitAndALimitBelowItsBytesIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        let spool = try PartSpool(root: ConfinedDirectory(root: dir.path), path: "part-0", capacity: 4096, end: 1000)
+        _ = spool.resume(at: 0)
+        let bytes = [UInt8](repeating: 7, count: 600)
+        #expect(try bytes.withUnsafeBytes { try spool.append($0) } == 600)
+        #expect(!spool.limit(to: 500), "bytes up to 600 are held")
+        #expect(!spool.limit(to: 1200), "past the part's end")
+        #expect(spool.limit(to: 800))
+        #expect(spool.downloadEnd == 800)
+        #expect(try bytes.withUnsafeBytes { try spool.append($0) } == 200)
+        #expect(spool.end == 800)
+        #expect(try bytes.withUnsafeBytes { try spool.append($0) } == 0)
+    }
+
+    /// Another process wrote a spool whose offsets add up past 2^64: it starts empty.
+    @Test func aSpoolFileWhoseOffsetsOverflowStartsEmpty() throws {
+        let dir = try TemporaryDirectory()
+        var header: [UInt8] = Array("APSPOOL1".utf8)
+        for word in [UInt64.max - 10, 20, 0] { withUnsafeBytes(of: word.littleEndian) { header += $0 } }
+        try Data(header + [UInt8](repeating: 0, count: 64 - header.count + 4096)).write(to: URL(fileURLWithPath: dir.path + "/part-0"))
+        let spool = try PartSpool(root: ConfinedDirectory(root: dir.path), path: "part-0", capacity: 4096, end: 1000)
+        #expect(spool.end == 0)
+        #expect(spool.resume(at: 100) == 100)
+    }
+
+    @Test func aPartCutInTwoTilesItsPositionsBytesAndDownload() async throws {
+        let repo = try TestRepository()
+        try repo.put("Pack", files: PartSplitTests.files())
+        let pack = try repo.publish().packs[0]
+        let index = try PackReader(path: repo.path + "/" + pack.path).index
+        let plan = InstallPlan(index: index, previous: nil)
+        let whole = try #require(InstallPart.split(index: index, plan: plan, count: 1).first)
+        let m = index.sequence.count / 2
+        let (kept, rest) = whole.split(at: m, index: index, plan: plan)
+        #expect(kept.sequences == 0..<m && rest.sequences == m..<index.sequence.count)
+        #expect(kept.content.upperBound == rest.content.lowerBound && kept.content.lowerBound == 0 && rest.content.upperBound == whole.content.upperBound)
+        #expect(kept.download.upperBound == rest.download.lowerBound && kept.download.lowerBound == whole.download.lowerBound)
+        #expect(rest.download.upperBound == whole.download.upperBound)
+        #expect(!kept.isLast && rest.isLast)
+    }
+}
+
 /// A frame that a killed run had received whole, but not yet written, is taken from the part's
 /// spool: the next run writes it without asking the server for it again.
 @Suite struct PartSpoolTests {
@@ -139,7 +253,7 @@ import Testing
         let staging = root.path + "/" + root.layout.stagingDirectory(id: "Pack", digest: pack.digest)
         try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
         let largest = reader.index.chunks.map { Int($0.compressedSize) }.max() ?? 0
-        let spool = try PartSpool(root: ConfinedDirectory(root: staging), path: "part-0", capacity: max(4 << 20, 2 * largest + (64 << 10)))
+        let spool = try PartSpool(root: ConfinedDirectory(root: staging), path: "part-0", capacity: max(4 << 20, 2 * largest + (64 << 10)), end: pack.size)
         let handle = try #require(FileHandle(forReadingAtPath: repo.path + "/" + pack.path))
         try handle.seek(toOffset: first.offset)
         let bytes = try #require(try handle.read(upToCount: Int(first.compressedSize)))

@@ -11,9 +11,9 @@ import Foundation
 struct ContentRangeWriter {
     let root: ConfinedDirectory
     let index: PackIndex
-    let range: Range<UInt64>
+    private(set) var range: Range<UInt64>
     /// Whether empty files placed at `range.upperBound` are this writer's (the stream's end).
-    let includesEnd: Bool
+    private(set) var includesEnd: Bool
     /// Files not to write (hard links of the installed previous version's files).
     let skipping: Set<Int>
     private var fd: Int32 = -1
@@ -54,6 +54,13 @@ struct ContentRangeWriter {
                 try closeCurrent(settingMode: true)
             }
         }
+    }
+
+    /// Moves the end of this writer's stretch down to `end` (another writer took the rest):
+    /// files that reach past it are not this writer's to finish.
+    mutating func end(at end: UInt64, includesEnd: Bool) {
+        range = range.lowerBound..<max(range.lowerBound, min(end, range.upperBound))
+        self.includesEnd = includesEnd
     }
 
     /// Creates the empty files placed in this writer's stretch, and closes the open file.

@@ -20,12 +20,10 @@ struct InstallPart: Equatable {
     /// work").
     static let fileWeight: UInt64 = 32 << 10
 
-    /// Splits the stream into at most `count` parts of about equal work: content bytes, and
-    /// `fileWeight` for each file that starts in a part.
-    static func split(index: PackIndex, plan: InstallPlan, count: Int) -> [InstallPart] {
+    /// The work of the stream up to each position: element `s` is the work of positions
+    /// `0..<s` (content bytes, and `fileWeight` for each file that starts at a position).
+    static func work(index: PackIndex) -> [UInt64] {
         let n = index.sequence.count
-        let total = index.sequence.reduce(UInt64(0)) { $0 + UInt64(index.chunks[Int($1)].uncompressedSize) }
-        let parts = max(1, min(count, n))
         var work = index.sequence.map { UInt64(index.chunks[Int($0)].uncompressedSize) }
         // Each file's weight goes to the position it starts in (files are in stream order).
         var s = 0
@@ -33,27 +31,31 @@ struct InstallPart: Equatable {
             while s + 1 < n && index.sequenceOffsets[s + 1] <= index.fileOffsets[f] { s += 1 }
             if s < n { work[s] += fileWeight }
         }
-        let totalWork = work.reduce(0, +)
+        var prefix = [UInt64](repeating: 0, count: n + 1)
+        for s in 0..<n { prefix[s + 1] = prefix[s] + work[s] }
+        return prefix
+    }
+
+    /// Splits the stream into at most `count` parts of about equal work (`work(index:)`).
+    static func split(index: PackIndex, plan: InstallPlan, count: Int) -> [InstallPart] {
+        let n = index.sequence.count
+        let parts = max(1, min(count, n))
+        let work = work(index: index)
         var cuts = [0]
-        var done: UInt64 = 0
-        for s in 0..<n {
-            if cuts.count < parts, done >= totalWork / UInt64(parts) * UInt64(cuts.count), s > cuts.last! { cuts.append(s) }
-            done += work[s]
+        for s in 0..<n where cuts.count < parts && work[s] >= work[n] / UInt64(parts) * UInt64(cuts.count) && s > cuts.last! {
+            cuts.append(s)
         }
         cuts.append(n)
         return (0..<cuts.count - 1).map { k in
-            let sequences = cuts[k]..<cuts[k + 1]
-            let start = sequences.lowerBound < n ? index.sequenceOffsets[sequences.lowerBound] : total
-            let end = sequences.upperBound < n ? index.sequenceOffsets[sequences.upperBound] : total
-            var first: UInt64?, last: UInt64 = 0
-            for s in sequences {
-                guard let d = plan.downloadOffset(s) else { continue }
-                if first == nil { first = d }
-                last = d + plan.frameSize(s, in: index)
-            }
-            return InstallPart(sequences: sequences, content: start..<end, download: (first ?? 0)..<(first == nil ? 0 : last),
-                               isLast: k == cuts.count - 2)
+            InstallPart(cuts[k]..<cuts[k + 1], index: index, plan: plan, isLast: k == cuts.count - 2)
         }
+    }
+
+    /// This part cut at position `m` (inside it): the positions before `m`, and those from `m`
+    /// on (which has the stream's end if this part had it).
+    func split(at m: Int, index: PackIndex, plan: InstallPlan) -> (InstallPart, InstallPart) {
+        (InstallPart(sequences.lowerBound..<m, index: index, plan: plan, isLast: false),
+         InstallPart(m..<sequences.upperBound, index: index, plan: plan, isLast: isLast))
     }
 
     /// Whether position `s` copies a chunk whose first use lies in an earlier part: that copy
@@ -61,5 +63,23 @@ struct InstallPart: Equatable {
     func defers(_ s: Int, in plan: InstallPlan) -> Bool {
         if case .earlier(let first) = plan.sources[s] { return first < sequences.lowerBound }
         return false
+    }
+}
+
+extension InstallPart {
+    /// The part of positions `sequences`: the stream bytes they fill, and the stretch of the
+    /// download from the first of their frames to the end of the last.
+    init(_ sequences: Range<Int>, index: PackIndex, plan: InstallPlan, isLast: Bool) {
+        let n = index.sequence.count
+        let total = n == 0 ? 0 : index.sequenceOffsets[n - 1] + UInt64(index.chunks[Int(index.sequence[n - 1])].uncompressedSize)
+        let start = sequences.lowerBound < n ? index.sequenceOffsets[sequences.lowerBound] : total
+        let end = sequences.upperBound < n ? index.sequenceOffsets[sequences.upperBound] : total
+        var first: UInt64?, last: UInt64 = 0
+        for s in sequences {
+            guard let d = plan.downloadOffset(s) else { continue }
+            if first == nil { first = d }
+            last = d + plan.frameSize(s, in: index)
+        }
+        self.init(sequences: sequences, content: start..<end, download: (first ?? 0)..<(first == nil ? 0 : last), isLast: isLast)
     }
 }

@@ -109,22 +109,24 @@ final class PackInstaller: @unchecked Sendable {
             fromPeers = fetched.local
             plan = InstallPlan(index: index, previous: previous?.index, patches: patches, linkedFiles: linked, seeded: seeded, local: fetched.local)
             // Spools a run with another plan left hold other download offsets.
-            for k in 0..<max(1, parallel.parts) { try? root.removeTree(StorageLayout.partSpool(staging, part: k)) }
+            for name in (try? stagingFolder.entries()) ?? [] where StorageLayout.isPartSpool(name) { try? stagingFolder.removeTree(name) }
         }
         for (peer, why) in client.peers?.demotionsByPeer ?? [:] { sources.demoted(.peer, peer, reason: why.description) }
         countLinked(index: index, plan: plan, besides: fromPeers)
         let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
         counters = TransferCounters()
-        try assembleParts(parts, index: index, plan: plan, seeds: seeds, files: files)
-        try fillDeferred(parts, index: index, plan: plan, files: files)
+        let assembled = try assembleParts(parts, index: index, plan: plan, seeds: seeds, files: files)
+        try fillDeferred(assembled, index: index, plan: plan, files: files)
         progress(plan.downloadBytes, plan.downloadBytes)
         try syncFileSystem(files)
         return index
     }
 
     /// Runs every part on a thread of its own (finding where it stands on disk, then fetching
-    /// and assembling the rest); the first failure stops the others.
-    private func assembleParts(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, seeds: SeedMatches?, files: ConfinedDirectory) throws {
+    /// and assembling the rest); the first failure stops the others. A thread whose part is
+    /// done goes on with half of what the busiest part has left (`RunningParts`). Returns the
+    /// parts as they ended, in stream order.
+    private func assembleParts(_ initial: [InstallPart], index: PackIndex, plan: InstallPlan, seeds: SeedMatches?, files: ConfinedDirectory) throws -> [InstallPart] {
         let workers = DispatchGroup()
         let stop = CancellationFlag()
         let failures = FirstFailure()
@@ -132,53 +134,80 @@ final class PackInstaller: @unchecked Sendable {
         // stand, and a missing one is fetched).
         let old = previous.map { ContentStreamReader(index: $0.index, directory: try? root.directory($0.directory)) }
         let destination = "\(pack.id) into \(files.path)"
+        let limits = client.limits
+        let running = RunningParts(initial, index: index, plan: plan, minimumSplit: parallel.minimumSplit) { PartWatchdog(limit: limits.stallTimeout) }
         @Sendable func start(_ work: @escaping @Sendable () -> Void) {
             workers.enter()
             let t = Thread { work(); workers.leave() }
             t.stackSize = 1 << 20
             t.start()
         }
-        let watchdogs = parts.map { _ in PartWatchdog(limit: client.limits.stallTimeout) }
-        for (k, part) in parts.enumerated() {
-            let watchdog = watchdogs[k]
-            start { [self] in
-                var spool: PartSpool?
-                do {
-                    let assembler = try PartAssembler(index: index, plan: plan, part: part, directory: files,
-                                                      root: root, spoolPath: StorageLayout.partSpool(staging, part: k), previous: old,
-                                                      start: resumePoint(part, index: index, plan: plan, files: files))
-                    spool = assembler.spool
-                    assembler.seeds = seeds
-                    assembler.sources = sources
-                    assembler.placed = { watchdog.progressed() }
-                    assembler.corruptFrame = { [client] in
-                        // The frame came from the mirror the part's request goes to: it goes
-                        // behind the others, and the part goes on from a better one.
-                        if let m = watchdog.currentMirror { client.health.failed(m) }
-                        watchdog.mirrorServedCorruptBytes()
-                    }
-                    counters.resumed(assembler.downloadStart - part.download.lowerBound)
-                    if let spool, assembler.downloadStart < part.download.upperBound {
-                        let downloader = PartDownloader(part: part, plan: plan, spool: spool, packPath: pack.path, client: client,
-                                                        cancellation: stop, counters: counters, watchdog: watchdog, sources: sources)
-                        start {
-                            do { try downloader.run(); spool.finish() } catch {
-                                // Once the part is assembled the network side is told to stop.
-                                if spool.isClosed { return }
-                                failures.record(error)
-                                stop.cancel()
-                                spool.fail(error)
-                            }
+        @Sendable func assembler(_ k: Int, _ part: InstallPart, from position: Int, watchdog: PartWatchdog) throws -> PartAssembler {
+            let assembler = try PartAssembler(index: index, plan: plan, part: part, directory: files, root: root,
+                                              spoolPath: StorageLayout.partSpool(staging, part: k), previous: old, start: position)
+            assembler.seeds = seeds
+            assembler.sources = sources
+            assembler.placed = { watchdog.progressed() }
+            assembler.corruptFrame = { [client] in
+                // The frame came from the mirror the part's request goes to: it goes
+                // behind the others, and the part goes on from a better one.
+                if let m = watchdog.currentMirror { client.health.failed(m) }
+                watchdog.mirrorServedCorruptBytes()
+            }
+            return assembler
+        }
+        /// Fetches and places what `assembler` has left; false when the install is stopping.
+        @Sendable func run(_ assembler: PartAssembler, watchdog: PartWatchdog) -> Bool {
+            let spool = assembler.spool
+            do {
+                let part = assembler.part
+                counters.resumed(assembler.downloadStart - part.download.lowerBound)
+                if let spool, assembler.downloadStart < part.download.upperBound {
+                    let downloader = PartDownloader(plan: plan, spool: spool, packPath: pack.path, client: client,
+                                                    cancellation: stop, counters: counters, watchdog: watchdog, sources: sources)
+                    start {
+                        do { try downloader.run(); spool.finish() } catch {
+                            // Once the part is assembled the network side is told to stop.
+                            if spool.isClosed { return }
+                            failures.record(error)
+                            stop.cancel()
+                            spool.fail(error)
                         }
                     }
-                    defer { patchCounts.add(applied: assembler.patchesApplied, discarded: assembler.patchesDiscarded) }
-                    try storing(destination) { try assembler.run(refetch: { c in try refetch(c, index: index) }, cancellation: stop) }
-                    spool?.close()
+                }
+                defer { patchCounts.add(applied: assembler.patchesApplied, discarded: assembler.patchesDiscarded) }
+                try storing(destination) { try assembler.run(refetch: { c in try refetch(c, index: index) }, cancellation: stop) }
+                spool?.close()
+                return !stop.isCancelled
+            } catch {
+                failures.record(error)
+                stop.cancel()
+                spool?.fail(error)
+                return false
+            }
+        }
+        for (k, part) in initial.enumerated() {
+            start { [self] in
+                var current: (Int, PartAssembler)
+                do {
+                    let first = try assembler(k, part, from: resumePoint(part, index: index, plan: plan, files: files), watchdog: running.watchdog(k))
+                    running.started(k, first)
+                    current = (k, first)
                 } catch {
                     failures.record(error)
                     stop.cancel()
-                    spool?.fail(error)
+                    return
                 }
+                while run(current.1, watchdog: running.watchdog(current.0)) {
+                    running.finished(current.0)
+                    // Half of what the busiest part has left, in a spool of its own that starts empty.
+                    guard let next = running.split(watchdog: PartWatchdog(limit: limits.stallTimeout), { n, rest, watchdog in
+                        try? root.removeTree(StorageLayout.partSpool(staging, part: n))
+                        return try assembler(n, rest, from: rest.sequences.lowerBound, watchdog: watchdog)
+                    }) else { break }
+                    current = next
+                }
+                running.finished(current.0)
             }
         }
         // Until the workers are done: forward the caller's cancellation to them, and report
@@ -186,12 +215,13 @@ final class PackInstaller: @unchecked Sendable {
         var ticks = 0
         while workers.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
             if cancellation.isCancelled { stop.cancel() }
-            for w in watchdogs { w.check(stopped: stop.isCancelled) }
+            for w in running.allWatchdogs { w.check(stopped: stop.isCancelled) }
             ticks += 1
             if ticks % 2 == 0 { progress(counters.completedBytes, plan.downloadBytes) }
         }
         if let error = failures.first { throw error }
         if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+        return running.parts
     }
 
     /// Places the chunks whose first use lies in an earlier part (copied from there, now that

@@ -12,10 +12,14 @@ import Foundation
 ///
 /// A killed process loses nothing it had received: the next run finds every chunk before the
 /// first missing one verified on disk, and the bytes after it in the spool.
+///
+/// While it runs, the part can give the end of its stretch to another part (`cede`): it then
+/// stops before that position, and its network side where that position's frames begin.
 final class PartAssembler: @unchecked Sendable {
     let index: PackIndex
     let plan: InstallPlan
-    let part: InstallPart
+    /// The part as it stands (its end moves down when it cedes the rest); under `bounds`.
+    private var stretch: InstallPart
     /// The received bytes not yet placed; nil for a part that needs no network bytes.
     let spool: PartSpool?
     private var writer: ContentRangeWriter
@@ -26,8 +30,9 @@ final class PartAssembler: @unchecked Sendable {
     /// The bytes placed, by source (the network side counts its own).
     var sources = SourceCounters()
     private let decompressor = ZstdDecompressor()
-    /// The next sequence position to place.
-    private(set) var position: Int
+    /// The next sequence position to place; under `bounds`, and read by the thread that splits parts.
+    private var position: Int
+    private let bounds = NSLock()
     /// Patches applied, and patches discarded for the full frame (their base missing or
     /// modified, or their result not the chunk).
     private(set) var patchesApplied = 0
@@ -46,7 +51,7 @@ final class PartAssembler: @unchecked Sendable {
          previous: ContentStreamReader?, start: Int) throws {
         self.index = index
         self.plan = plan
-        self.part = part
+        stretch = part
         self.previous = previous
         writer = ContentRangeWriter(root: directory, index: index, range: part.content, includesEnd: part.isLast, skipping: plan.linkedFiles)
         staged = ContentStreamReader(index: index, directory: directory)
@@ -56,7 +61,7 @@ final class PartAssembler: @unchecked Sendable {
         // Room for 4 MiB (two bursts of a rate-limited server) and twice the largest frame, or for
         // the part's whole download when that is less.
         let room = min(Int(part.download.upperBound - part.download.lowerBound), max(4 << 20, 2 * largest + (64 << 10)))
-        spool = largest > 0 ? try PartSpool(root: root, path: spoolPath, capacity: room) : nil
+        spool = largest > 0 ? try PartSpool(root: root, path: spoolPath, capacity: room, end: part.download.upperBound) : nil
         var next = part.download.upperBound
         for s in start..<part.sequences.upperBound { if let d = plan.downloadOffset(s) { next = d; break } }
         _ = spool?.resume(at: next)
@@ -65,20 +70,46 @@ final class PartAssembler: @unchecked Sendable {
     /// Where the network side goes on: the first download byte neither placed nor held.
     var downloadStart: UInt64 { spool?.end ?? part.download.upperBound }
 
+    /// The part as it stands.
+    var part: InstallPart { bounds.withLock { stretch } }
+
+    /// The positions still to place (from the next one to the part's end as it stands).
+    var remaining: Range<Int> { bounds.withLock { position..<stretch.sequences.upperBound } }
+
+    /// Gives positions from `rest.sequences.lowerBound` on to another part (`rest`, the second
+    /// half of `InstallPart.split(at:)`), if none of them is placed yet and the spool holds no
+    /// byte of their frames: the part then ends at `kept`. Returns whether it did.
+    func cede(keeping kept: InstallPart, rest: InstallPart) -> Bool {
+        bounds.withLock {
+            guard position < rest.sequences.lowerBound, kept.sequences.lowerBound == stretch.sequences.lowerBound,
+                  rest.sequences.upperBound == stretch.sequences.upperBound else { return false }
+            if !rest.download.isEmpty {
+                guard let spool, spool.limit(to: rest.download.lowerBound) else { return false }
+            }
+            stretch = kept
+            return true
+        }
+    }
+
+    /// Whether position `p` is still this part's (checked before each position is placed).
+    private func claim(_ p: Int) -> Bool { bounds.withLock { p < stretch.sequences.upperBound } }
+
     /// Places every chunk from `position` to the part's end, then creates its empty files.
     /// - Parameter refetch: fetches a chunk's frame alone and returns its verified bytes.
     func run(refetch: (_ chunk: Int) throws -> [UInt8], cancellation: CancellationFlag) throws {
         defer { writer.abandon() }
-        while position < part.sequences.upperBound {
+        // The part's start never moves (only its end, when it cedes the rest).
+        let lower = part.sequences.lowerBound
+        while claim(position) {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             let c = Int(index.sequence[position])
             switch plan.sources[position] {
             case .present:
-                position += 1
+                advance()
                 placed()
             case .earlier(let first):
                 // A copy of a chunk first used in another part waits until every part is done.
-                if first < part.sequences.lowerBound { position += 1; continue }
+                if first < lower { advance(); continue }
                 try place(staged.verifiedChunk(atSequence: first) ?? refetch(c))
             case .previous(let p):
                 if let bytes = previous?.verifiedChunk(atSequence: p) {
@@ -137,13 +168,18 @@ final class PartAssembler: @unchecked Sendable {
                 spool.release(upTo: d + UInt64(size))
             }
         }
+        // The part ends where it stands now (nothing moves it once every position is placed).
+        let part = self.part
+        writer.end(at: part.content.upperBound, includesEnd: part.isLast)
         try writer.finish()
         spool?.remove()
     }
 
     private func place(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try writer.write($0, at: index.sequenceOffsets[position]) }
-        position += 1
+        advance()
         placed()
     }
+
+    private func advance() { bounds.withLock { position += 1 } }
 }

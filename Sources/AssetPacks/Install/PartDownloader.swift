@@ -12,7 +12,6 @@ import Foundation
 /// server that ignores Range and sends the whole file (200) is handled by skipping to the
 /// wanted bytes.
 struct PartDownloader: @unchecked Sendable {
-    let part: InstallPart
     let plan: InstallPlan
     let spool: PartSpool
     let packPath: String
@@ -26,7 +25,7 @@ struct PartDownloader: @unchecked Sendable {
     func run() throws {
         var generator = SystemRandomNumberGenerator()
         var attempt = 1
-        while case let from = spool.end, from < part.download.upperBound {
+        while case let from = spool.end, from < spool.downloadEnd {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             let mirror = client.health.order().first ?? 0
             do {
@@ -45,7 +44,8 @@ struct PartDownloader: @unchecked Sendable {
         }
     }
 
-    /// The plan range holding download offset `from`, from there to its end (within the part).
+    /// The plan range holding download offset `from`, from there to its end (within the part's
+    /// download as it stands: another part may have taken its end).
     private func request(from: UInt64) -> InstallPlan.Range {
         var lo = 0, hi = plan.ranges.count - 1
         while lo < hi {
@@ -53,7 +53,7 @@ struct PartDownloader: @unchecked Sendable {
             if plan.ranges[mid].downloadOffset <= from { lo = mid } else { hi = mid - 1 }
         }
         let r = plan.ranges[lo]
-        let end = min(r.downloadOffset + r.length, part.download.upperBound)
+        let end = min(r.downloadOffset + r.length, spool.downloadEnd)
         return InstallPlan.Range(packOffset: r.packOffset + (from - r.downloadOffset), length: end - from, downloadOffset: from, fromPatch: r.fromPatch)
     }
 
@@ -80,11 +80,13 @@ struct PartDownloader: @unchecked Sendable {
             let b = RangeResponse.dropSkipped(buffer, skip: &state.skip)
             let take = Int(min(UInt64(b.count), state.wanted))
             if take > 0 {
-                try spool.append(UnsafeRawBufferPointer(rebasing: b[..<take]))
-                state.wanted -= UInt64(take)
-                counters.received(UInt64(take))
-                meter.add(take)
-                sources.add(source.kind, source.location, bytes: UInt64(take))
+                let took = try spool.append(UnsafeRawBufferPointer(rebasing: b[..<take]))
+                state.wanted -= UInt64(took)
+                counters.received(UInt64(took))
+                meter.add(took)
+                sources.add(source.kind, source.location, bytes: UInt64(took))
+                // The part's end was given to another part: this request has brought enough.
+                if took < take { throw RangeResponse.Enough() }
             }
             if state.wanted == 0 && b.count > take { throw RangeResponse.Enough() }
         })

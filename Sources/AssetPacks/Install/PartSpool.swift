@@ -30,11 +30,16 @@ final class PartSpool: @unchecked Sendable {
     private var pinned = false
     /// The download offset the assembling side waits to see held (it is woken only then).
     private var awaited = UInt64.max
+    /// Where the part's download ends: no byte at or past it is taken. Lowered when the part
+    /// gives the rest of its stretch to another (`limit(to:)`).
+    private var limit: UInt64
 
     /// `capacity`: at least twice the largest frame, or all the bytes the part downloads, so that
     /// a frame always fits.
-    /// `path` is relative to `root`, and opened through it (no link is followed).
-    init(root: ConfinedDirectory, path relative: String, capacity: Int) throws {
+    /// `path` is relative to `root`, and opened through it (no link is followed). `end`: the
+    /// download offset the part's bytes end at.
+    init(root: ConfinedDirectory, path relative: String, capacity: Int, end: UInt64) throws {
+        limit = end
         let path = root.display(relative)
         self.path = path
         self.root = root
@@ -53,7 +58,12 @@ final class PartSpool: @unchecked Sendable {
             throw AssetPackManagerError.storage("cannot map \(path): \(String(cString: strerror(errno)))")
         }
         base = p
-        if word(0) != Self.magic || count > capacity || head > capacity - count { set(start: 0, count: 0, head: 0); setWord(0, Self.magic) }
+        // A file left by another version or changed by another process starts empty (the
+        // offsets it holds are checked, so that no sum of them overflows).
+        if word(0) != Self.magic || word(2) > UInt64(capacity) || word(3) > UInt64(capacity) - word(2) || word(1) > UInt64.max - UInt64(capacity) {
+            set(start: 0, count: 0, head: 0)
+            setWord(0, Self.magic)
+        }
     }
 
     deinit { munmap(base, mappedSize) }
@@ -71,7 +81,9 @@ final class PartSpool: @unchecked Sendable {
         condition.withLock {
             if start <= offset && offset <= start + UInt64(count) {
                 let drop = Int(offset - start)
-                set(start: offset, count: count - drop, head: head + drop)
+                // Nothing past the part's end (a stale or tampered file may hold more).
+                let kept = min(UInt64(count - drop), limit > offset ? limit - offset : 0)
+                set(start: offset, count: Int(kept), head: head + drop)
             } else {
                 set(start: offset, count: 0, head: 0)
             }
@@ -79,13 +91,30 @@ final class PartSpool: @unchecked Sendable {
         }
     }
 
-    /// Appends bytes that follow `end`, waiting while the spool is full.
-    func append(_ buffer: UnsafeRawBufferPointer) throws {
+    /// Where the part's download ends now (see `limit(to:)`).
+    var downloadEnd: UInt64 { condition.withLock { limit } }
+
+    /// Makes `offset` the end of the part's download, if no byte at or past it is held yet (and
+    /// it is not past the current end). Returns whether it did.
+    func limit(to offset: UInt64) -> Bool {
+        condition.withLock {
+            guard start + UInt64(count) <= offset && offset <= limit else { return false }
+            limit = offset
+            condition.broadcast()
+            return true
+        }
+    }
+
+    /// Appends bytes that follow `end`, waiting while the spool is full, up to the end of the
+    /// part's download. Returns how many it took: fewer than given once that end is reached.
+    @discardableResult
+    func append(_ buffer: UnsafeRawBufferPointer) throws -> Int {
         var done = 0
         while done < buffer.count {
-            try condition.withLock {
+            let reachedLimit = try condition.withLock {
                 while true {
                     if let failure { throw failure }
+                    if start + UInt64(count) >= limit { return true }
                     if head + count < capacity { break }
                     if head >= capacity / 4 && !pinned {
                         // Move what is held to the front, once a quarter of the room is free there.
@@ -97,13 +126,16 @@ final class PartSpool: @unchecked Sendable {
                     }
                     condition.wait()
                 }
-                let n = min(buffer.count - done, capacity - head - count)
+                let n = min(buffer.count - done, capacity - head - count, Int(clamping: limit - start - UInt64(count)))
                 (base + Self.header + head + count).copyMemory(from: buffer.baseAddress! + done, byteCount: n)
                 setWord(2, UInt64(count + n))
                 done += n
                 if start + UInt64(count) >= awaited { condition.broadcast() }
+                return false
             }
+            if reachedLimit { break }
         }
+        return done
     }
 
     /// Runs `body` on download bytes [offset, offset + length) in place, once they have arrived

@@ -248,9 +248,7 @@ final class ClientStore: @unchecked Sendable {
                       .text(policy), .integer(Int64(pack.installedAt.timeIntervalSince1970)),
                       .integer(Int64(pack.lastUsed.timeIntervalSince1970)), .blob(pack.indexBytes), .integer(Int64(pack.indexOffset)),
                       .real(priority), .integer(pack.committedChangeTime)])
-            for path in paths {
-                try db.query("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2)", [.text(path), .text(pack.id)])
-            }
+            try db.run("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2)", forEach: paths.map { [.text($0), .text(pack.id)] })
             try db.query("DELETE FROM downloads WHERE id = ?1", [.text(pack.id)])
         }
     }

@@ -66,15 +66,25 @@ package final class SQLiteDatabase: @unchecked Sendable {
         return rows
     }
 
-    /// Runs `sql` with `arguments` bound to `?1…` and hands each row to `body` as it is stepped,
-    /// without collecting them: for queries of many rows (the merged namespace).
-    package func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) -> Void) throws(SQLiteError) {
+    /// Runs `sql` once for each element of `rows`, its values bound to `?1…`, preparing it once:
+    /// for inserting many rows (a pack's paths) without compiling the statement for each.
+    package func run(_ sql: String, forEach rows: [[SQLiteValue]]) throws(SQLiteError) {
         var statement: OpaquePointer?
-        var rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
-        guard rc == SQLITE_OK else { throw failure(rc, sql) }
+        let rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw failure(rc, sql) }
         defer { sqlite3_finalize(statement) }
+        for arguments in rows {
+            try bind(arguments, to: statement, sql)
+            let step = sqlite3_step(statement)
+            guard step == SQLITE_DONE || step == SQLITE_ROW else { throw failure(step, sql) }
+            sqlite3_reset(statement)
+        }
+    }
+
+    private func bind(_ arguments: [SQLiteValue], to statement: OpaquePointer, _ sql: String) throws(SQLiteError) {
         for (i, value) in arguments.enumerated() {
             let index = Int32(i + 1)
+            let rc: Int32
             switch value {
             case .null: rc = sqlite3_bind_null(statement, index)
             case .integer(let v): rc = sqlite3_bind_int64(statement, index, v)
@@ -84,6 +94,16 @@ package final class SQLiteDatabase: @unchecked Sendable {
             }
             guard rc == SQLITE_OK else { throw failure(rc, sql) }
         }
+    }
+
+    /// Runs `sql` with `arguments` bound to `?1…` and hands each row to `body` as it is stepped,
+    /// without collecting them: for queries of many rows (the merged namespace).
+    package func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) -> Void) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        var rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK else { throw failure(rc, sql) }
+        defer { sqlite3_finalize(statement) }
+        try bind(arguments, to: statement!, sql)
         while true {
             rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { return }
