@@ -150,7 +150,8 @@ import Testing
         // of others, each from where the other's bytes ended.
         #expect(server.packRequests().count > 1 + 4, "\(server.packRequests())")
         // Every byte of the pack but its header and trailer, once.
-        #expect(await manager.fetchedBytes == pack.size - 16 - 64, "pack \(pack.size)")
+        let fetched = await manager.fetchedBytes
+        #expect(fetched == pack.size - 16 - 64, "fetched \(fetched) of a \(pack.size)-byte pack; \(server.packRequests())")
         let directory = try #require(try root.installedDirectory("Pack"))
         for (name, bytes) in files {
             #expect(try manager.contents(at: FilePath(name)) == Data(bytes), "\(name)")
@@ -161,26 +162,35 @@ import Testing
         #expect(root.stagingEntries.isEmpty)
     }
 
-    /// A run whose parts split and then lose their connections leaves spools of parts the next
-    /// run does not have: the next run, with the parts the index gives, installs every file.
+    /// A run whose parts split and then lose their connections saves its parts at each split:
+    /// the next run takes up the same parts and their spools, so that no byte the first run
+    /// received is fetched again.
     @Test func aRunThatSplitAndStoppedIsResumedByTheNext() async throws {
         let repo = try TestRepository()
         let files = Self.files()
         try repo.put("Pack", files: files)
-        try repo.publish()
+        let pack = try repo.publish().packs[0]
         let root = StorageRoot(path: repo.dir.file("root"))
         let parallel = AssetPackManager.ParallelDownloads(parts: 4, minimumInstallSize: 0, minimumSplit: 64 << 10)
         let flaky = try repo.serve { $0.bandwidthBytesPerSecond = 2_000_000; $0.dropAfterBytes = 500_000 }
+        let firstFetched: UInt64
         do {
             let first = try repo.manager(root: root.path, server: flaky) { $0.retryPolicy = .never; $0.parallelDownloads = parallel }
             #expect(await managerError { try await first.ensureLocalAvailability(of: first.catalogPack(withID: "Pack")) } != nil)
+            firstFetched = await first.fetchedBytes
         }
         flaky.stop()
         #expect(flaky.packRequests().count > 1 + 4, "the premise: a part split before the connections dropped")
+        let staging = try #require(root.stagingEntries.first)
+        let saved = try #require(FileManager.default.contents(atPath: root.path + "/staging/\(staging)/parts"))
+        #expect(saved.count > 8 + 4 * 8, "more than the four parts the index gives: \(saved.count) bytes")
         let server = try repo.serve()
         let second = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = parallel }
         try await second.ensureLocalAvailability(of: second.catalogPack(withID: "Pack"))
         for (name, bytes) in files { #expect(try second.contents(at: FilePath(name)) == Data(bytes), "\(name)") }
+        // Nothing the first run received is fetched again (the index comes twice).
+        let fetched = await second.fetchedBytes
+        #expect(firstFetched + fetched <= pack.size + UInt64(pack.index.length), "\(firstFetched) + \(fetched) of \(pack.size)")
         #expect(root.stagingEntries.isEmpty)
     }
 }
@@ -228,6 +238,22 @@ import Testing
         #expect(kept.download.upperBound == rest.download.lowerBound && kept.download.lowerBound == whole.download.lowerBound)
         #expect(rest.download.upperBound == whole.download.upperBound)
         #expect(!kept.isLast && rest.isLast)
+
+        // Saved and read back in the order of their numbers; a list that does not tile the
+        // stream (a gap, an overlap, a part that ends before it starts) or is not one is refused.
+        let third = rest.split(at: (m + index.sequence.count) / 2, index: index, plan: plan)
+        let parts = [kept, third.0, third.1]
+        #expect(InstallPart.decode(InstallPart.encode(parts), index: index, plan: plan) == parts)
+        #expect(InstallPart.decode(InstallPart.encode([third.1, kept, third.0]), index: index, plan: plan) == [third.1, kept, third.0])
+        for wrong in [[kept, third.1], [kept, third.0, third.0, third.1], [kept]] {
+            #expect(InstallPart.decode(InstallPart.encode(wrong), index: index, plan: plan) == nil)
+        }
+        var backwards = Array("APPARTS1".utf8)
+        for p in [UInt32(index.sequence.count), 0] { withUnsafeBytes(of: p.littleEndian) { backwards += $0 } }
+        #expect(InstallPart.decode(backwards, index: index, plan: plan) == nil)
+        #expect(InstallPart.decode(InstallPart.encode([whole]), index: index, plan: plan) == [whole])
+        #expect(InstallPart.decode(Array(InstallPart.encode(parts).dropLast()), index: index, plan: plan) == nil)
+        #expect(InstallPart.decode(Array("APPARTS2".utf8) + InstallPart.encode(parts).dropFirst(8), index: index, plan: plan) == nil)
     }
 }
 

@@ -83,3 +83,48 @@ extension InstallPart {
         self.init(sequences: sequences, content: start..<end, download: (first ?? 0)..<(first == nil ? 0 : last), isLast: isLast)
     }
 }
+
+extension InstallPart {
+    private static let magic = Array("APPARTS1".utf8)
+    /// More parts than this in a saved list is not a list a run made.
+    private static let savedLimit = 4096
+
+    /// `parts`, in the order of their numbers (part `k` has the spool `part-k`), as the staging
+    /// folder's `parts` file: "APPARTS1", then each part's first position and end as
+    /// little-endian UInt32.
+    static func encode(_ parts: [InstallPart]) -> [UInt8] {
+        var bytes = magic
+        for part in parts {
+            for p in [part.sequences.lowerBound, part.sequences.upperBound] { withUnsafeBytes(of: UInt32(p).littleEndian) { bytes += $0 } }
+        }
+        return bytes
+    }
+
+    /// The parts a `parts` file lists, in the order of their numbers; nil unless the file is one
+    /// (its magic, a whole number of parts, at most `savedLimit`) and they tile the stream of
+    /// `index` exactly. Another process may have written the file: a wrong one costs only the
+    /// parts the index gives.
+    static func decode(_ bytes: [UInt8], index: PackIndex, plan: InstallPlan) -> [InstallPart]? {
+        guard bytes.count > magic.count, Array(bytes.prefix(magic.count)) == magic, (bytes.count - magic.count) % 8 == 0 else { return nil }
+        let count = (bytes.count - magic.count) / 8
+        guard count <= savedLimit else { return nil }
+        var ranges: [Range<Int>] = []
+        for k in 0..<count {
+            var words = [Int](repeating: 0, count: 2)
+            for w in 0..<2 {
+                let at = magic.count + k * 8 + w * 4
+                words[w] = Int(UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24)
+            }
+            guard words[0] < words[1] else { return nil }
+            ranges.append(words[0]..<words[1])
+        }
+        let n = index.sequence.count
+        var end = 0
+        for r in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            guard r.lowerBound == end else { return nil }
+            end = r.upperBound
+        }
+        guard end == n else { return nil }
+        return ranges.map { InstallPart($0, index: index, plan: plan, isLast: $0.upperBound == n) }
+    }
+}

@@ -113,7 +113,11 @@ final class PackInstaller: @unchecked Sendable {
         }
         for (peer, why) in client.peers?.demotionsByPeer ?? [:] { sources.demoted(.peer, peer, reason: why.description) }
         countLinked(index: index, plan: plan, besides: fromPeers)
-        let parts = InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
+        // The parts an earlier run of this download had when it stopped (splits included: each
+        // keeps its spool), or those the index gives.
+        let saved = try StorageLayout.confined { () throws(ConfinementError) in try root.contents(of: StorageLayout.stagedParts(staging)) }
+        let parts = saved.flatMap { InstallPart.decode($0, index: index, plan: plan) }
+            ?? InstallPart.split(index: index, plan: plan, count: index.installSize >= parallel.minimumInstallSize ? parallel.parts : 1)
         counters = TransferCounters()
         let assembled = try assembleParts(parts, index: index, plan: plan, seeds: seeds, files: files)
         try fillDeferred(assembled, index: index, plan: plan, files: files)
@@ -135,7 +139,15 @@ final class PackInstaller: @unchecked Sendable {
         let old = previous.map { ContentStreamReader(index: $0.index, directory: try? root.directory($0.directory)) }
         let destination = "\(pack.id) into \(files.path)"
         let limits = client.limits
-        let running = RunningParts(initial, index: index, plan: plan, minimumSplit: parallel.minimumSplit) { PartWatchdog(limit: limits.stallTimeout) }
+        let partsPath = StorageLayout.stagedParts(staging)
+        let running = RunningParts(initial, index: index, plan: plan, minimumSplit: parallel.minimumSplit,
+                                   watchdog: { PartWatchdog(limit: limits.stallTimeout) },
+                                   // Saved at each split, for a resumed run (one that cannot be saved costs
+                                   // only the split parts' spools: the run takes the index's parts).
+                                   split: { [root] parts in try? root.write(InstallPart.encode(parts), to: partsPath) })
+        // A resumed run may start with more parts than it may run at once (those of its splits):
+        // the rest wait for a thread whose part is done.
+        let slots = DispatchSemaphore(value: max(1, parallel.parts))
         @Sendable func start(_ work: @escaping @Sendable () -> Void) {
             workers.enter()
             let t = Thread { work(); workers.leave() }
@@ -188,6 +200,9 @@ final class PackInstaller: @unchecked Sendable {
         }
         for (k, part) in initial.enumerated() {
             start { [self] in
+                slots.wait()
+                defer { slots.signal() }
+                if stop.isCancelled { return }
                 var current: (Int, PartAssembler)
                 do {
                     let first = try assembler(k, part, from: resumePoint(part, index: index, plan: plan, files: files), watchdog: running.watchdog(k))

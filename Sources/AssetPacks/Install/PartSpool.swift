@@ -113,8 +113,10 @@ final class PartSpool: @unchecked Sendable {
         while done < buffer.count {
             let reachedLimit = try condition.withLock {
                 while true {
-                    if let failure { throw failure }
+                    // The end first: the part may be assembled (and its spool closed) as soon as
+                    // the bytes up to it are in, and those this call appended are counted.
                     if start + UInt64(count) >= limit { return true }
+                    if let failure { throw failure }
                     if head + count < capacity { break }
                     if head >= capacity / 4 && !pinned {
                         // Move what is held to the front, once a quarter of the room is free there.

@@ -11,7 +11,8 @@ import Foundation
 /// holds (what the server has already sent on its connection is then still its own), and the
 /// running part gives up the positions after it only if it has not placed them
 /// (`PartAssembler.cede`); so each position is placed by exactly one part. A resumed run starts
-/// from the parts the index gives (`InstallPart.split`) and finds on disk what any part placed.
+/// with the parts as they stood at the last split (saved in the staging folder's `parts` file,
+/// `InstallPart.encode`), so each part takes up its own spool.
 final class RunningParts: @unchecked Sendable {
     private let lock = NSLock()
     private let index: PackIndex
@@ -23,13 +24,21 @@ final class RunningParts: @unchecked Sendable {
     private var all: [InstallPart]
     private var watchdogs: [PartWatchdog]
     private var running: [Int: PartAssembler] = [:]
+    /// Parts not started yet: while any waits, a thread whose part is done makes room for it
+    /// instead of splitting another.
+    private var waiting: Int
+    /// Told of every part, in the order of their numbers, after each split.
+    private let didSplit: ([InstallPart]) -> Void
 
-    init(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, minimumSplit: UInt64, watchdog: () -> PartWatchdog) {
+    init(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, minimumSplit: UInt64, watchdog: () -> PartWatchdog,
+         split didSplit: @escaping ([InstallPart]) -> Void) {
+        self.didSplit = didSplit
         self.index = index
         self.plan = plan
         work = InstallPart.work(index: index)
         self.minimumSplit = minimumSplit
         all = parts
+        waiting = parts.count
         watchdogs = parts.map { _ in watchdog() }
     }
 
@@ -42,7 +51,7 @@ final class RunningParts: @unchecked Sendable {
     func watchdog(_ k: Int) -> PartWatchdog { lock.withLock { watchdogs[k] } }
 
     /// Part `k` is running with `assembler` (a candidate to split).
-    func started(_ k: Int, _ assembler: PartAssembler) { lock.withLock { running[k] = assembler } }
+    func started(_ k: Int, _ assembler: PartAssembler) { lock.withLock { running[k] = assembler; waiting -= 1 } }
 
     /// Part `k` has placed all it had.
     func finished(_ k: Int) { _ = lock.withLock { running.removeValue(forKey: k) } }
@@ -59,7 +68,7 @@ final class RunningParts: @unchecked Sendable {
                 let rest = assembler.remaining
                 if best.map({ weight(rest) > weight($0.rest) }) ?? true { best = (k, assembler, rest) }
             }
-            guard let best, weight(best.rest) >= 2 * minimumSplit else { return nil }
+            guard waiting == 0, let best, weight(best.rest) >= 2 * minimumSplit else { return nil }
             // Half the work left, and twice `minimumSplit` of download past the bytes the part's
             // spool holds: what its server has sent meanwhile (the two sockets' buffers hold up to
             // ~10 MiB on loopback, where the spool is full) is still the part's own, not sent for
@@ -85,6 +94,7 @@ final class RunningParts: @unchecked Sendable {
             all.append(rest)
             watchdogs.append(watchdog)
             running[k] = assembler
+            didSplit(all)
             return (k, assembler)
         }
     }

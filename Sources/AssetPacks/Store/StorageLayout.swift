@@ -40,6 +40,7 @@ package struct StorageLayout: Sendable {
     private static let progressiveName = "progressive"
     private static let incomingName = "incoming"
     private static let stagedSeedsName = "seeded-chunks"
+    private static let stagedPartsName = "parts"
     /// Downloads of earlier client versions kept their frames in `segment-<n>` files.
     private static let obsoleteSegmentPrefix = "segment-"
     private static let agentSocketName = "agent.sock"
@@ -126,6 +127,10 @@ package struct StorageLayout: Sendable {
     /// The chunks a download takes from seed folders (chunk numbers, 4 bytes little-endian
     /// each): the part spools' download offsets were planned without them.
     static func stagedSeededChunks(_ staging: String) -> String { staging + "/" + stagedSeedsName }
+
+    /// The parts of a download as they stood at its last split (`InstallPart.encode`), so that a
+    /// resumed run takes up the same parts and their spools.
+    static func stagedParts(_ staging: String) -> String { staging + "/" + stagedPartsName }
 
     /// Whether `name`, an entry of a staging folder, is a part's spool.
     static func isPartSpool(_ name: String) -> Bool { name.hasPrefix(partSpoolPrefix) }
