@@ -106,15 +106,23 @@ import Testing
         }
         flaky.stop()
 
-        let server = try repo.serve()
-        let second = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0) }
-        try await second.ensureLocalAvailability(of: second.catalogPack(withID: "Pack"))
-        for (name, bytes) in files { #expect(try second.contents(at: FilePath(name)) == Data(bytes), "\(name)") }
-        let fetched = await second.fetchedBytes
-        // Nothing the first manager received is fetched again (the index comes twice).
-        #expect(firstFetched + fetched <= pack.size + UInt64(pack.index.length), "\(firstFetched) + \(fetched) of \(pack.size)")
-        #expect(root.stagingEntries.isEmpty)
+        try await expectResumedWithoutRefetching(repo, root: root, pack: pack, files: files, firstFetched: firstFetched,
+                                                 parallel: .init(parts: 4, minimumInstallSize: 0))
     }
+}
+
+/// A second manager on `root` finishes the download `Pack` a first one stopped: every file comes
+/// out whole, no byte the first one received (`firstFetched`) is fetched again (the index comes
+/// twice), and no staging is left.
+private func expectResumedWithoutRefetching(_ repo: TestRepository, root: StorageRoot, pack: CatalogPack, files: [String: [UInt8]],
+                                            firstFetched: UInt64, parallel: AssetPackManager.ParallelDownloads) async throws {
+    let server = try repo.serve()
+    let second = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = parallel }
+    try await second.ensureLocalAvailability(of: second.catalogPack(withID: "Pack"))
+    for (name, bytes) in files { #expect(try second.contents(at: FilePath(name)) == Data(bytes), "\(name)") }
+    let fetched = await second.fetchedBytes
+    #expect(firstFetched + fetched <= pack.size + UInt64(pack.index.length), "\(firstFetched) + \(fetched) of \(pack.size)")
+    #expect(root.stagingEntries.isEmpty)
 }
 
 /// A part that finishes takes over half of what the busiest running part has left (`RunningParts`):
@@ -184,14 +192,7 @@ import Testing
         let staging = try #require(root.stagingEntries.first)
         let saved = try #require(FileManager.default.contents(atPath: root.path + "/staging/\(staging)/parts"))
         #expect(saved.count > 8 + 4 * 8, "more than the four parts the index gives: \(saved.count) bytes")
-        let server = try repo.serve()
-        let second = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = parallel }
-        try await second.ensureLocalAvailability(of: second.catalogPack(withID: "Pack"))
-        for (name, bytes) in files { #expect(try second.contents(at: FilePath(name)) == Data(bytes), "\(name)") }
-        // Nothing the first run received is fetched again (the index comes twice).
-        let fetched = await second.fetchedBytes
-        #expect(firstFetched + fetched <= pack.size + UInt64(pack.index.length), "\(firstFetched) + \(fetched) of \(pack.size)")
-        #expect(root.stagingEntries.isEmpty)
+        try await expectResumedWithoutRefetching(repo, root: root, pack: pack, files: files, firstFetched: firstFetched, parallel: parallel)
     }
 }
 
