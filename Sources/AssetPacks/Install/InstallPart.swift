@@ -108,15 +108,13 @@ extension InstallPart {
         guard bytes.count > magic.count, Array(bytes.prefix(magic.count)) == magic, (bytes.count - magic.count) % 8 == 0 else { return nil }
         let count = (bytes.count - magic.count) / 8
         guard count <= savedLimit else { return nil }
+        func word(_ at: Int) -> Int {
+            Int(UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: magic.count + at * 4, as: UInt32.self) }))
+        }
         var ranges: [Range<Int>] = []
         for k in 0..<count {
-            var words = [Int](repeating: 0, count: 2)
-            for w in 0..<2 {
-                let at = magic.count + k * 8 + w * 4
-                words[w] = Int(UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24)
-            }
-            guard words[0] < words[1] else { return nil }
-            ranges.append(words[0]..<words[1])
+            guard word(2 * k) < word(2 * k + 1) else { return nil }
+            ranges.append(word(2 * k)..<word(2 * k + 1))
         }
         let n = index.sequence.count
         var end = 0

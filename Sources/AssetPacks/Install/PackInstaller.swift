@@ -216,10 +216,10 @@ final class PackInstaller: @unchecked Sendable {
                 while run(current.1, watchdog: running.watchdog(current.0)) {
                     running.finished(current.0)
                     // Half of what the busiest part has left, in a spool of its own that starts empty.
-                    guard let next = running.split(watchdog: PartWatchdog(limit: limits.stallTimeout), { n, rest, watchdog in
+                    guard let next = running.split({ n, rest, watchdog in
                         try? root.removeTree(StorageLayout.partSpool(staging, part: n))
                         return try assembler(n, rest, from: rest.sequences.lowerBound, watchdog: watchdog)
-                    }) else { break }
+                    }) else { return }
                     current = next
                 }
                 running.finished(current.0)

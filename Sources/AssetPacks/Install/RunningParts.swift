@@ -23,6 +23,7 @@ final class RunningParts: @unchecked Sendable {
     /// Every part so far, by number, as it stands (a split moves one's end down and adds one).
     private var all: [InstallPart]
     private var watchdogs: [PartWatchdog]
+    private let makeWatchdog: () -> PartWatchdog
     private var running: [Int: PartAssembler] = [:]
     /// Parts not started yet: while any waits, a thread whose part is done makes room for it
     /// instead of splitting another.
@@ -30,8 +31,9 @@ final class RunningParts: @unchecked Sendable {
     /// Told of every part, in the order of their numbers, after each split.
     private let didSplit: ([InstallPart]) -> Void
 
-    init(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, minimumSplit: UInt64, watchdog: () -> PartWatchdog,
+    init(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, minimumSplit: UInt64, watchdog: @escaping () -> PartWatchdog,
          split didSplit: @escaping ([InstallPart]) -> Void) {
+        makeWatchdog = watchdog
         self.didSplit = didSplit
         self.index = index
         self.plan = plan
@@ -61,7 +63,7 @@ final class RunningParts: @unchecked Sendable {
     /// watchdog), which is returned, numbered, once the running part has ceded those positions.
     /// Nil when no part has enough left, or when the part could not cede them (it reached the
     /// cut, or its spool already holds bytes past it).
-    func split(watchdog: PartWatchdog, _ make: (Int, InstallPart, PartWatchdog) throws -> PartAssembler) -> (Int, PartAssembler)? {
+    func split(_ make: (Int, InstallPart, PartWatchdog) throws -> PartAssembler) -> (Int, PartAssembler)? {
         lock.withLock {
             var best: (k: Int, assembler: PartAssembler, rest: Range<Int>)?
             for (k, assembler) in running {
@@ -85,6 +87,7 @@ final class RunningParts: @unchecked Sendable {
                   work[m] - work[best.rest.lowerBound] >= minimumSplit, work[best.rest.upperBound] - work[m] >= minimumSplit else { return nil }
             let (kept, rest) = best.assembler.part.split(at: m, index: index, plan: plan)
             let k = all.count
+            let watchdog = makeWatchdog()
             guard let assembler = try? make(k, rest, watchdog) else { return nil }
             guard best.assembler.cede(keeping: kept, rest: rest) else {
                 assembler.spool?.remove()

@@ -101,14 +101,14 @@ package final class SQLiteDatabase: @unchecked Sendable {
     package func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ body: (SQLiteRow) -> Void) throws(SQLiteError) {
         var statement: OpaquePointer?
         var rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
-        guard rc == SQLITE_OK else { throw failure(rc, sql) }
+        guard rc == SQLITE_OK, let statement else { throw failure(rc, sql) }
         defer { sqlite3_finalize(statement) }
-        try bind(arguments, to: statement!, sql)
+        try bind(arguments, to: statement, sql)
         while true {
             rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { return }
             guard rc == SQLITE_ROW else { throw failure(rc, sql) }
-            body(SQLiteRow(statement: statement!))
+            body(SQLiteRow(statement: statement))
         }
     }
 
