@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AssetPackUpload", targets: ["AssetPackUpload"]),
         .library(name: "AssetPacks", targets: ["AssetPacks"]),
         .library(name: "AssetPackMigration", targets: ["AssetPackMigration"]),
+        .library(name: "AppleArchive", targets: ["AppleArchive"]),
         .library(name: "AssetPackAgent", targets: ["AssetPackAgent"]),
         .executable(name: "assetpack", targets: ["assetpack"]),
     ],
@@ -27,9 +28,10 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(name: "CSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(name: "CPOSIX"),
+        .target(name: "CAppleCompression", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("lzma"), .linkedLibrary("lz4")]),
         // The data flow.
         .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto", "CPOSIX"]),
-        .target(name: "AssetPackPackaging", dependencies: ["AssetPackFormat", "CZstd", "CCrypto"]),
+        .target(name: "AssetPackPackaging", dependencies: ["AssetPackFormat", "AppleArchive", "CZstd", "CCrypto"]),
         .target(name: "AssetPackPublishing", dependencies: ["AssetPackPackaging", "AssetPackFormat", "CCrypto"]),
         .target(name: "AssetPackServer", dependencies: ["AssetPackFormat", "CMicroHTTPD", "CX509"]),
         .target(name: "AssetPackTransport", dependencies: ["CCurl"]),
@@ -37,12 +39,15 @@ let package = Package(
         .target(name: "AssetPacks", dependencies: ["AssetPackFormat", "AssetPackTransport", "CSQLite", "CPOSIX"]),
         // The agent: owns a root's downloads, serves the client API on a Unix socket.
         .target(name: "AssetPackAgent", dependencies: ["AssetPacks", "AssetPackFormat", "AssetPackTransport", "CMicroHTTPD", "CPOSIX"]),
+        // Apple's own formats: Apple Archive (pbz* container, LZFSE in Swift, AA01 entries), read and written.
+        // Beside the packager: the client never links it.
+        .target(name: "AppleArchive", dependencies: ["AssetPackFormat", "CAppleCompression", "CPOSIX"]),
         // Beside the flow.
         .target(name: "AssetPackMigration", dependencies: ["AssetPackPackaging", "AssetPackFormat"]),
         .target(name: "ArgumentParsing", dependencies: ["AssetPackFormat"]),
         .executableTarget(name: "assetpack", dependencies: ["AssetPackFormat", "AssetPackPackaging", "AssetPackPublishing", "AssetPackServer",
                                                             "AssetPackTransport", "AssetPackUpload", "AssetPacks",
-                                                            "AssetPackMigration", "ArgumentParsing", "AssetPackAgent", "CPOSIX"]),
+                                                            "AssetPackMigration", "ArgumentParsing", "AssetPackAgent", "AppleArchive", "CPOSIX"]),
         // Tests. TestSupport: temporary folders, seeded bytes, condition waits, the built assetpack
         // executable, loopback servers (nginx, moto, silent sockets) — no package module. TestRepositories:
         // repositories and packs built for a test (publishes and serves, so it sits on the data flow).
@@ -61,8 +66,9 @@ let package = Package(
                     exclude: ["Fixtures"]),
         // Replays the inputs the fuzzers (scripts/fuzz.sh, Fuzz/) once crashed on; the target logic in
         // Targets/ is also what the fuzz binary links.
-        .testTarget(name: "FuzzRegressionTests", dependencies: ["AssetPackFormat", "AssetPackPackaging", "AssetPackServer", "AssetPackMigration"],
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["AssetPackFormat", "AssetPackPackaging", "AssetPackServer", "AssetPackMigration", "AppleArchive"],
                     exclude: ["FuzzRegressions"]),
+        .testTarget(name: "AppleArchiveTests", dependencies: ["AppleArchive", "AssetPackFormat", "TestSupport"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "AssetPackFormat"]),
         .testTarget(name: "CLITests", dependencies: ["AssetPacks", "AssetPackFormat", "TestSupport", "TestRepositories", "assetpack"]),
         .testTarget(name: "AssetPackAgentTests", dependencies: ["AssetPackAgent", "AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer",

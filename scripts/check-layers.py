@@ -15,7 +15,8 @@ import json, os, re, subprocess, sys
 
 CLIENT = "AssetPacks"
 CLIENT_FORBIDDEN = {"AssetPackPackaging", "AssetPackPublishing", "AssetPackServer",
-                    "AssetPackUpload", "AssetPackMigration", "AssetPackAgent", "CMicroHTTPD"}
+                    "AssetPackUpload", "AssetPackMigration", "AssetPackAgent", "CMicroHTTPD",
+                    "AppleArchive", "CAppleCompression"}
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 described = subprocess.run(["swift", "package", "describe", "--type", "json"], cwd=root,
