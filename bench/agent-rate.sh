@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Agent rate benchmark (issue #10): `assetpack agent --max-rate RATE` from nginx on loopback.
+# Agent rate benchmark: `assetpack agent --max-rate RATE` from nginx on loopback.
 #
 #   bench/agent-rate.sh [ROUNDS=3] [SIZE_MIB=96] [RATE=8M]
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Agent benchmark (issue #10): a fresh `ensure` of the benchmark pack through a running
+# Agent benchmark: a fresh `ensure` of the benchmark pack through a running
 # `assetpack agent` (curl on its Unix socket, waiting for the install) against the in-process
 # `assetpack ensure`, from nginx on loopback into fresh roots, alternating, several rounds.
 # Prints the median wall-time ratio (target <= 1.05x), the agent's peak RSS (target <= 128 MiB),

@@ -7,7 +7,7 @@
 #
 #   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024|small|packs] [sealed]
 #
-# `sealed` (issue 16) times, instead of the peers, the same install of the pack published sealed
+# `sealed` times, instead of the peers, the same install of the pack published sealed
 # (`publish --encrypt`, every chunk frame AES-256-GCM) against the unencrypted one, alternating:
 # both from nginx, the sealed one also asking `assetpack key-server` on loopback for its key
 # (a fresh root each round, so every sealed install asks). Target: sealed ≤ 1.05× unencrypted.

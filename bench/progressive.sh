@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Progressive access benchmark (issue #13): one file in the last third of a pack of ~2,000 files,
+# Progressive access benchmark: one file in the last third of a pack of ~2,000 files,
 # read with `assetpack cat PATH --pack ID` from nginx throttled to a realistic link, against a
 # full `assetpack ensure` of the pack over the same link. Prints, as medians over ROUNDS:
 #   fresh        time to the file's bytes on a fresh root ÷ the full ensure      (target <= 0.05)

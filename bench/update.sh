@@ -6,7 +6,7 @@
 #   bench/update.sh [WORKLOAD=edits|model|both|memory] [MODEL_MIB=2047]
 #   bench/update.sh sealed [edits|model] [MODEL_MIB=2047]
 #
-# sealed (issue 16): a workload (edits by default, or model at MODEL_MIB) published twice,
+# sealed: a workload (edits by default, or model at MODEL_MIB) published twice,
 # unencrypted and sealed (`publish --encrypt`: every chunk frame, the index, every patch frame and
 # the patch table AES-256-GCM), v1 installed from each, then each updated to v2: bytes fetched
 # (nginx) and time, sealed ÷ unencrypted. The sealed update asks no key server (its key is cached
@@ -22,7 +22,7 @@
 # is `assetpack update` with v1 installed; its time is set against a fresh `assetpack ensure` of
 # v2 into an empty root, its peak RSS is wait4's, and its writes are /proc/self/io's write_bytes
 # of the reaped process (write amplification = bytes written ÷ bytes of the changed files).
-# Targets (issue 12): fetched ≤ 1.2× the floor and below casync and zsync; update time ≤ fresh
+# Targets: fetched ≤ 1.2× the floor and below casync and zsync; update time ≤ fresh
 # install; peak RSS ≤ 256 MiB. ASSETPACK=path/to/assetpack runs that binary instead of building.
 # memory: the model workload at MODEL_MIB (default 4096, past what zstd --patch-from and so the
 # floor can take) for our update alone: its peak RSS while it applies patches to a file that size
