@@ -41,5 +41,11 @@ have = {d for d, _, _ in old}
 delta = sum(c for d, c, _ in new if d not in have)
 size = os.path.getsize(sys.argv[2])
 print(f'{avg // 1024:>6} KiB {os.path.getsize(sys.argv[1]) / tar:>9.3f}x {delta:>12} {delta / size:>13.2%} {len(new):>10}')
+import result
+result.emit(runners={f'assetpack {avg // 1024} KiB chunks': {'bytes': os.path.getsize(sys.argv[1]), 'delta_bytes': delta, 'chunks': len(new)}},
+            figures={f'size / tar+zstd at {avg // 1024} KiB': round(os.path.getsize(sys.argv[1]) / tar, 4),
+                     f'delta / v2 size at {avg // 1024} KiB': round(delta / size, 4)})
 PY
 done
+python3 bench/result.py --runner tar+zstd bytes="$tarsize"
+python3 bench/result.py size_mib="$size"

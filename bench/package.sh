@@ -21,3 +21,8 @@ python3 -c "print(f'size: assetpack {$ours} B, tar+zstd {$theirs} B -> ratio {$o
 files=$(find content -type f | wc -l)
 index=$(python3 -c "import struct,sys; f=open(sys.argv[1],'rb'); f.seek(-56,2); print(struct.unpack('<Q', f.read(8))[0])" "$out/bench.pack")
 python3 -c "print(f'index: {$index} B for {$files} files ({$index/$files:.2f} B a file)')"
+content=$(du -sb content | cut -f1)
+python3 "$OLDPWD/bench/result.py" --runner assetpack bytes="$ours"
+python3 "$OLDPWD/bench/result.py" --runner tar+zstd bytes="$theirs"
+python3 "$OLDPWD/bench/result.py" size_mib="$((content >> 20))" files="$files" "size assetpack / tar+zstd=$(python3 -c "print(round($ours / $theirs, 4))")" \
+  index_bytes_per_file="$(python3 -c "print(round($index / $files, 2))")"

@@ -117,5 +117,9 @@ for mode in range whole; do
     awk -v l="$label" -v oq="$oq" -v nq="$nq" -v ob="$ob" -v nb="$nb" -v oe="$oe" -v ne="$ne" 'BEGIN {
       printf "%-16s %12.1f %12.1f %10.1f %10.1f %7.2fx %7.2fx%s\n", l, oq, nq, ob, nb, oq / nq, ob / nb,
         (oe + ne > 0 ? "  (errors: ours " oe ", nginx " ne ")" : "") }'
+    python3 bench/result.py --runner "assetpack serve $label" req_s="$oq" mb_s="$ob" errors="$oe"
+    python3 bench/result.py --runner "nginx $label" req_s="$nq" mb_s="$nb" errors="$ne"
+    python3 bench/result.py "MB/s assetpack serve / nginx $label=$(python3 -c "print(round($ob / $nb, 4))")"
   done
 done
+python3 bench/result.py size_mib="$((packs * pack_mib))"

@@ -70,4 +70,9 @@ mo, mc = statistics.median(ours), statistics.median(curl)
 print(f"transport GET {size} MiB from nginx on loopback to a file, {len(ours)} rounds")
 print(f"median wall: assetpack fetch {mo:.3f} s ({size / mo:.0f} MiB/s), curl {mc:.3f} s ({size / mc:.0f} MiB/s)")
 print(f"ratio ours/curl: {mo / mc:.2f}x (target <= 1.10x)")
+sys.path.insert(0, "bench")
+import result
+result.emit(runners={"assetpack fetch": {"wall_s": mo, "mb_s": round(size * 1.048576 / mo, 1)},
+                     "curl": {"wall_s": mc, "mb_s": round(size * 1.048576 / mc, 1)}},
+            figures={"time assetpack fetch / curl": round(mo / mc, 4)}, size_mib=size)
 PY

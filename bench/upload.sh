@@ -40,7 +40,7 @@ for repo in pack files; do
   find "$out/$repo" -type f -exec cat {} + > /dev/null
   echo "== $repo: $(du -sb "$out/$repo" | cut -f1) B in $(find "$out/$repo" -type f | wc -l) files," \
        "largest $(find "$out/$repo" -type f -printf '%s\n' | sort -n | tail -1) B"
-  python3 bench/measure.py --setup "cd '$PWD' && . bench/moto.sh && MOTO_PORT=$MOTO_PORT restart_moto '$out/moto' bench" "$rounds" \
+  python3 bench/measure.py --label "$repo:" --setup "cd '$PWD' && . bench/moto.sh && MOTO_PORT=$MOTO_PORT restart_moto '$out/moto' bench" "$rounds" \
     jobs-4 "'$bin' upload '$out/$repo' s3://bench/repo --endpoint $url --jobs 4 > /dev/null" \
     jobs-1 "'$bin' upload '$out/$repo' s3://bench/repo --endpoint $url --jobs 1 > /dev/null" \
     aws-s3-cp "aws s3 cp '$out/$repo' s3://bench/repo --recursive --endpoint-url $url --only-show-errors"
@@ -54,3 +54,4 @@ for repo in pack files; do
   done
   echo "verify: every file of the repository reads back identical from the store"
 done
+python3 bench/result.py size_mib="$size"

@@ -4,12 +4,13 @@
 # tools its integration tests and benchmarks run beside it (nginx, varnish, curl, openssl, systemd for
 # systemd-socket-activate, util-linux for setpriv, chromium to render the repository report headless), and from PyPI moto (an S3 endpoint) and pyliblzfse (the LZFSE oracle).
 # Idempotent; skips what is already there. Needs root for apt-get (or sudo).
-# With --bench it also installs what the benchmarks in bench/ drive (wrk; the AWS CLI from PyPI).
+# With --bench it also installs what the benchmarks in bench/ drive (wrk, casync, zsync, bc; the AWS CLI
+# from PyPI).
 set -euo pipefail
 packages=(libzstd-dev libssl-dev libcurl4-openssl-dev libmicrohttpd-dev libsqlite3-dev
           zlib1g-dev liblzma-dev liblz4-dev
           zstd nginx-light varnish curl openssl ca-certificates systemd util-linux chromium)
-[ "${1:-}" = "--bench" ] && packages+=(wrk)
+[ "${1:-}" = "--bench" ] && packages+=(wrk casync zsync bc)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
