@@ -70,6 +70,8 @@ let package = Package(
                     exclude: ["FuzzRegressions"]),
         .testTarget(name: "AppleArchiveTests", dependencies: ["AppleArchive", "AssetPackFormat", "TestSupport"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "AssetPackFormat"]),
+        // bench/charts.py: the benchmark report's charts and generated tables from a results file.
+        .testTarget(name: "BenchmarkReportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["AssetPacks", "AssetPackFormat", "TestSupport", "TestRepositories", "assetpack"]),
         .testTarget(name: "AssetPackAgentTests", dependencies: ["AssetPackAgent", "AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer",
                                                               "AssetPackFormat", "AssetPackTransport", "TestSupport", "TestRepositories", "assetpack"]),
