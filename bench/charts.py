@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Draws the results file of bench/run-all.sh (docs/benchmarks/results.json) as one SVG chart per
 benchmark: the cost of each tool against the size of the content, in up to four panels (time per
-GiB, peak RSS, bytes, throughput), one line per tool. Python's standard library only.
+GiB, peak RSS, bytes, throughput), one line per tool; a tool with a `size_mib` of its own (one
+benchmark comparing tools on contents of different sizes) is placed at that size. Python's
+standard library only.
 
   charts.py RESULTS OUTDIR [--page PAGE.md]
 
@@ -16,7 +18,7 @@ from xml.sax.saxutils import escape
 
 # (key, panel title, unit label, value of one run's runner, or None)
 def _per_gib(runner, run):
-    wall, size = runner.get('wall_s'), run.get('size_mib')
+    wall, size = runner.get('wall_s'), runner.get('size_mib', run.get('size_mib'))
     return wall / (size / 1024) if isinstance(wall, (int, float)) and isinstance(size, (int, float)) and size > 0 else None
 
 def _field(name, scale=1.0):
@@ -77,7 +79,8 @@ def series(entry, getter):
         for name, runner in run.get('runners', {}).items():
             value = getter(runner, run)
             if value is not None and math.isfinite(value):
-                lines.setdefault(name, []).append((run['size_mib'], value))
+                size = runner.get('size_mib', run['size_mib'])
+                lines.setdefault(name, []).append((size, value))
     return lines
 
 
@@ -92,6 +95,9 @@ def chart(name, entry):
         runners += [r for r in lines if r not in runners]
     colour = {r: COLOURS[i % len(COLOURS)] for i, r in enumerate(runners)}
     sizes = sorted({s for _, _, _, lines in panels for points in lines.values() for s, _ in points})
+    for _, _, _, lines in panels:
+        for points in lines.values():
+            points.sort()
 
     width = max(len(panels) * PANEL_W, 640)
     legend_columns = max(1, width // 250)
@@ -187,9 +193,9 @@ def table(name, entry, chart_path):
         if run.get('source'):
             head += f' ({run["source"]})'
         lines += [head + ':', '']
-        columns = [c for c in ('wall_s', 'cpu_s', 'peak_rss_mib', 'bytes', 'req_s', 'mb_s')
+        columns = [c for c in ('size_mib', 'wall_s', 'cpu_s', 'peak_rss_mib', 'bytes', 'req_s', 'mb_s')
                    if any(c in r for r in run.get('runners', {}).values())]
-        titles = {'wall_s': 'wall s', 'cpu_s': 'CPU s', 'peak_rss_mib': 'peak RSS MiB', 'bytes': 'bytes',
+        titles = {'size_mib': 'content MiB', 'wall_s': 'wall s', 'cpu_s': 'CPU s', 'peak_rss_mib': 'peak RSS MiB', 'bytes': 'bytes',
                   'req_s': 'req/s', 'mb_s': 'MB/s'}
         if columns:
             lines.append('| tool | ' + ' | '.join(titles[c] for c in columns) + ' |')

@@ -58,7 +58,7 @@ def save(path, data):
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     temporary = f'{path}.{os.getpid()}.tmp'
     with open(temporary, 'w') as f:
-        json.dump(data, f, indent=1, sort_keys=True)
+        json.dump(data, f, indent=1)
         f.write('\n')
     os.replace(temporary, path)
 

@@ -3,6 +3,7 @@
 
 One object per line, with any of
   "runners": {NAME: {"wall_s", "cpu_s", "peak_rss_mib", "bytes", "mb_s", ...}}   per tool compared
+                                                     ("size_mib" too, where its content differs)
   "figures": {KEY: number or string}                                             ratios, targets met
   "size_mib": number                                                             the content measured
 bench/run-all.sh collects every such line of a benchmark's output and merges them (later keys win)

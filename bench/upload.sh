@@ -53,5 +53,8 @@ for repo in pack files; do
       || { echo "verify: $file differs in the store" >&2; exit 1; }
   done
   echo "verify: every file of the repository reads back identical from the store"
+  for runner in jobs-4 jobs-1 aws-s3-cp; do
+    python3 bench/result.py --runner "$repo: $runner" size_mib="$(( $(du -sb "$out/$repo" | cut -f1) >> 20 ))"
+  done
 done
 python3 bench/result.py size_mib="$size"
