@@ -177,7 +177,7 @@ def number(value):
         return str(value)
     if isinstance(value, int) or abs(value) >= 1000:
         return f'{value:,.0f}'
-    return f'{value:.3g}' if abs(value) < 10 else f'{value:.1f}'
+    return f'{value:.4g}' if abs(value) < 10 else f'{value:.1f}'
 
 
 def table(name, entry, chart_path):
@@ -193,10 +193,10 @@ def table(name, entry, chart_path):
         if run.get('source'):
             head += f' ({run["source"]})'
         lines += [head + ':', '']
-        columns = [c for c in ('size_mib', 'wall_s', 'cpu_s', 'peak_rss_mib', 'bytes', 'req_s', 'mb_s')
+        columns = [c for c in ('size_mib', 'wall_s', 'cpu_s', 'peak_rss_mib', 'bytes', 'delta_bytes', 'chunks', 'req_s', 'mb_s')
                    if any(c in r for r in run.get('runners', {}).values())]
         titles = {'size_mib': 'content MiB', 'wall_s': 'wall s', 'cpu_s': 'CPU s', 'peak_rss_mib': 'peak RSS MiB', 'bytes': 'bytes',
-                  'req_s': 'req/s', 'mb_s': 'MB/s'}
+                  'delta_bytes': 'delta bytes', 'chunks': 'chunks', 'req_s': 'req/s', 'mb_s': 'MB/s'}
         if columns:
             lines.append('| tool | ' + ' | '.join(titles[c] for c in columns) + ' |')
             lines.append('|---|' + '---:|' * len(columns))
