@@ -52,10 +52,10 @@ import TestSupport
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.file("charts")).sorted()
         #expect(files == ["package.svg", "scale-packs.svg"])
 
-        let svg = try XMLDocument(contentsOf: URL(fileURLWithPath: directory.file("charts/package.svg")))
-        let root = try #require(svg.rootElement())
-        #expect(root.name == "svg")
-        #expect(root.uri == "http://www.w3.org/2000/svg", "the root is not in SVG's namespace: \(root.uri ?? "none")")
+        let text = try #require(directory.text("charts/package.svg"))
+        #expect(text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""), "the root is not an SVG element in SVG's namespace")
+        let svg = try XMLDocument(data: Data(text.utf8))
+        #expect(svg.rootElement()?.name == "svg")
         // XPath over a namespaced document: elements by local name.
         let panels = try elements(svg, "//*[local-name()='g'][@class='panel']")
         #expect(panels.map { $0.attribute(forName: "data-panel")?.stringValue } == ["time", "rss", "bytes"])
@@ -81,7 +81,7 @@ import TestSupport
         // Time per GiB: 4.2 s for 1 GiB is drawn below 1.1 s for 256 MiB (4.4 s per GiB).
         let time = try #require(panels.first)
         let points = try elements(time, ".//*[local-name()='g'][@data-runner='assetpack']/*[local-name()='circle']")
-            .compactMap { $0.attribute(forName: "cy")?.stringValue.flatMap(Double.init) }
+            .compactMap { $0.attribute(forName: "cy")?.stringValue.flatMap { Double($0) } }
         #expect(points.count == 2 && points[1] > points[0], "y of the 256 MiB and 1 GiB points: \(points)")
     }
 
