@@ -4,11 +4,14 @@
 # appended, one media file replaced) at several average chunk sizes, and prints for each: pack
 # size against tar+zstd -3, the bytes a v1 client downloads to reach v2 (chunks it lacks), and
 # the chunk count (index size). Usage: bench/chunksize.sh [SIZE_MIB=256]
+# ASSETPACK=path/to/assetpack runs that binary instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-256}
-swift build -c release --product assetpack >/dev/null
-bin=$PWD/.build/release/assetpack
+if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
+  swift build -c release --product assetpack >/dev/null
+  bin=$(swift build -c release --show-bin-path)/assetpack
+fi
 out=$PWD/bench/out; v1=$out/corpus-$size; v2=$out/corpus-$size-v2
 [ -f "$v1/Manifest.json" ] || python3 bench/corpus.py "$v1" "$size"
 rm -rf "$v2"; cp -a "$v1" "$v2"

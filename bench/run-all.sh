@@ -18,6 +18,8 @@
 # (docs/benchmarks/NAME.svg) and the generated blocks of docs/BENCHMARKS.md are drawn again from
 # FILE, unless --no-report.
 #
+# ASSETPACK=path/to/assetpack (passed on to every script) runs that binary instead of building one.
+#
 # A new benchmark gets one line in `benchmarks` and one in `command_line` below, and prints its
 # figures as @result lines.
 set -uo pipefail

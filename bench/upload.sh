@@ -11,6 +11,8 @@
 #
 #   bench/upload.sh [ROUNDS=3] [SIZE_MIB=1024]      environment: FILES=400 FILE_KIB=512
 #
+# ASSETPACK=path/to/assetpack runs that binary instead of building.
+#
 # Repositories are read once beforehand, so they are in the page cache for every runner. moto
 # is the bottleneck of any S3 client here (one Python process parsing every request): the
 # figures compare clients against one slow store, not against S3 itself.
@@ -18,8 +20,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}; size=${2:-1024}
 scripts/install-deps.sh --bench
-swift build -c release --product assetpack > /dev/null
-bin=$(swift build -c release --show-bin-path)/assetpack
+if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
+  swift build -c release --product assetpack >/dev/null
+  bin=$(swift build -c release --show-bin-path)/assetpack
+fi
 out=$PWD/bench/out/upload; corpus=$PWD/bench/out/corpus-$size
 [ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
 
