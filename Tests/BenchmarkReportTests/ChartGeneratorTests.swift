@@ -40,8 +40,8 @@ import TestSupport
         return try await ChildProcess.run("/usr/bin/python3", arguments, in: directory.path)
     }
 
-    func elements(_ document: XMLDocument, _ xpath: String) throws -> [XMLElement] {
-        try document.nodes(forXPath: xpath).compactMap { $0 as? XMLElement }
+    func elements(_ node: XMLNode, _ xpath: String) throws -> [XMLElement] {
+        try node.nodes(forXPath: xpath).compactMap { $0 as? XMLElement }
     }
 
     @Test func aResultsFileBecomesOneWellFormedChartPerBenchmarkWithAxesAndOneLinePerTool() async throws {
