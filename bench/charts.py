@@ -192,6 +192,8 @@ def table(name, entry, chart_path):
         head = f'{size}, `{run.get("command", "")}`'
         if run.get('source'):
             head += f' ({run["source"]})'
+        elif isinstance(run.get('load'), list) and run['load']:
+            head += f' (one run; load average {run["load"][0]:g} at its start)'
         lines += [head + ':', '']
         columns = [c for c in ('size_mib', 'wall_s', 'cpu_s', 'peak_rss_mib', 'bytes', 'delta_bytes', 'chunks', 'req_s', 'mb_s')
                    if any(c in r for r in run.get('runners', {}).values())]
