@@ -44,6 +44,12 @@ import TestSupport
         try node.nodes(forXPath: xpath).compactMap { $0 as? XMLElement }
     }
 
+    /// An attribute's value, read by XPath (corelibs' `attribute(forName:)` finds none on an
+    /// element in a default namespace).
+    func attribute(_ element: XMLElement, _ name: String) -> String? {
+        (try? element.nodes(forXPath: "@\(name)"))?.first?.stringValue
+    }
+
     @Test func aResultsFileBecomesOneWellFormedChartPerBenchmarkWithAxesAndOneLinePerTool() async throws {
         let directory = try TemporaryDirectory("charts")
         defer { directory.remove() }
@@ -58,30 +64,30 @@ import TestSupport
         #expect(svg.rootElement()?.name == "svg")
         // XPath over a namespaced document: elements by local name.
         let panels = try elements(svg, "//*[local-name()='g'][@class='panel']")
-        #expect(panels.map { $0.attribute(forName: "data-panel")?.stringValue } == ["time", "rss", "bytes"])
+        #expect(panels.map { attribute($0, "data-panel") } == ["time", "rss", "bytes"])
         for panel in panels {
-            let name = panel.attribute(forName: "data-panel")?.stringValue ?? "?"
+            let name = attribute(panel, "data-panel") ?? "?"
             let axes = try elements(panel, "./*[local-name()='g'][contains(@class, 'axis')]")
-            #expect(axes.map { $0.attribute(forName: "class")?.stringValue } == ["axis y-axis", "axis x-axis"], "panel \(name)")
-            let unit = try #require(axes.first?.attribute(forName: "data-unit")?.stringValue)
+            #expect(axes.map { attribute($0, "class") } == ["axis y-axis", "axis x-axis"], "panel \(name)")
+            let unit = try #require(axes.first.flatMap { attribute($0, "data-unit") })
             #expect(["s / GiB", "MiB", "MB"].contains(unit), "panel \(name) has unit \(unit)")
             let labels = try elements(panel, ".//*[local-name()='text']").compactMap(\.stringValue)
             #expect(labels.contains(unit), "panel \(name) does not write its unit")
             // The x axis names both measured sizes; the failed 8 GiB run is not drawn.
             #expect(labels.contains("256 MiB") && labels.contains("1 GiB") && !labels.contains("8 GiB"), "panel \(name): \(labels)")
             let series = try elements(panel, "./*[local-name()='g'][@class='series']")
-            #expect(series.compactMap { $0.attribute(forName: "data-runner")?.stringValue } == ["assetpack", "tar+zstd"], "panel \(name)")
+            #expect(series.compactMap { attribute($0, "data-runner") } == ["assetpack", "tar+zstd"], "panel \(name)")
             for line in series {
                 #expect(try elements(line, "./*[local-name()='polyline']").count == 1)
                 #expect(try elements(line, "./*[local-name()='circle']").count == 2)
             }
         }
         let legend = try elements(svg, "//*[local-name()='g'][@class='legend-entry']")
-        #expect(legend.compactMap { $0.attribute(forName: "data-runner")?.stringValue } == ["assetpack", "tar+zstd"])
+        #expect(legend.compactMap { attribute($0, "data-runner") } == ["assetpack", "tar+zstd"])
         // Time per GiB: 4.2 s for 1 GiB is drawn below 1.1 s for 256 MiB (4.4 s per GiB).
         let time = try #require(panels.first)
         let points = try elements(time, ".//*[local-name()='g'][@data-runner='assetpack']/*[local-name()='circle']")
-            .compactMap { $0.attribute(forName: "cy")?.stringValue.flatMap { Double($0) } }
+            .compactMap { attribute($0, "cy").flatMap { Double($0) } }
         #expect(points.count == 2 && points[1] > points[0], "y of the 256 MiB and 1 GiB points: \(points)")
     }
 
