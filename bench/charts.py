@@ -73,14 +73,15 @@ def tick_label(value):
 
 
 def series(entry, getter):
-    """{runner: [(size_mib, value)]} over the successful runs, runners in first-seen order."""
+    """{runner: [(size_mib, value, carried over?)]} over the successful runs, runners in first-seen
+    order."""
     lines = {}
     for run in successful_runs(entry):
         for name, runner in run.get('runners', {}).items():
             value = getter(runner, run)
             if value is not None and math.isfinite(value):
                 size = runner.get('size_mib', run['size_mib'])
-                lines.setdefault(name, []).append((size, value))
+                lines.setdefault(name, []).append((size, value, bool(run.get('source'))))
     return lines
 
 
@@ -94,7 +95,8 @@ def chart(name, entry):
     for _, _, _, lines in panels:
         runners += [r for r in lines if r not in runners]
     colour = {r: COLOURS[i % len(COLOURS)] for i, r in enumerate(runners)}
-    sizes = sorted({s for _, _, _, lines in panels for points in lines.values() for s, _ in points})
+    sizes = sorted({p[0] for _, _, _, lines in panels for points in lines.values() for p in points})
+    carried = any(p[2] for _, _, _, lines in panels for points in lines.values() for p in points)
     for _, _, _, lines in panels:
         for points in lines.values():
             points.sort()
@@ -120,6 +122,9 @@ def chart(name, entry):
                    f'<circle cx="{x + 9:.1f}" cy="{y + 7}" r="3.5" fill="{colour[runner]}"/>'
                    f'<text x="{x + 24:.1f}" y="{y + 11}">{escape(runner)}</text></g>')
     out.append('</g>')
+    if carried:
+        out.append(f'<text class="note" x="{width - 10}" y="18" text-anchor="end" fill="#444444">'
+                   'hollow points: carried over from an earlier run, not measured with the others</text>')
 
     panel_w = width / len(panels)
     for k, (key, title, unit, lines) in enumerate(panels):
@@ -127,9 +132,9 @@ def chart(name, entry):
         plot_w = panel_w - MARGIN_L - MARGIN_R
         y0 = top + MARGIN_T
         plot_h = PANEL_H - MARGIN_T - MARGIN_B
-        if key == 'bytes' and max(v for points in lines.values() for _, v in points) >= 10_000:
-            unit, lines = 'GB', {r: [(s, v / 1000) for s, v in points] for r, points in lines.items()}
-        top_value = nice_ceiling(max(v for points in lines.values() for _, v in points) * 1.05)
+        if key == 'bytes' and max(p[1] for points in lines.values() for p in points) >= 10_000:
+            unit, lines = 'GB', {r: [(s, v / 1000, c) for s, v, c in points] for r, points in lines.items()}
+        top_value = nice_ceiling(max(p[1] for points in lines.values() for p in points) * 1.05)
         if len(sizes) == 1:
             sx = lambda s: x0 + plot_w / 2
         else:
@@ -159,13 +164,15 @@ def chart(name, entry):
         out.append(f'<text class="unit" x="{x0 + plot_w / 2:.1f}" y="{y0 + plot_h + 34}" text-anchor="middle" fill="#444444">content size</text>')
         out.append('</g>')
         for runner, points in lines.items():
-            coords = ' '.join(f'{sx(s):.1f},{sy(v):.1f}' for s, v in points)
+            coords = ' '.join(f'{sx(s):.1f},{sy(v):.1f}' for s, v, _ in points)
             out.append(f'<g class="series" data-runner="{escape(runner, {chr(34): "&quot;"})}">')
             if len(points) > 1:
                 out.append(f'<polyline points="{coords}" fill="none" stroke="{colour[runner]}" stroke-width="2"/>')
-            for s, v in points:
-                out.append(f'<circle cx="{sx(s):.1f}" cy="{sy(v):.1f}" r="3.5" fill="{colour[runner]}">'
-                           f'<title>{escape(runner)}: {tick_label(v)} {escape(unit)} at {size_label(s)}</title></circle>')
+            for s, v, c in points:
+                fill = '#ffffff' if c else colour[runner]
+                out.append(f'<circle cx="{sx(s):.1f}" cy="{sy(v):.1f}" r="3.5" fill="{fill}" stroke="{colour[runner]}" stroke-width="1.5">'
+                           f'<title>{escape(runner)}: {tick_label(v)} {escape(unit)} at {size_label(s)}'
+                           f'{" (carried over)" if c else ""}</title></circle>')
             out.append('</g>')
         out.append('</g>')
     out.append('</svg>')
