@@ -63,6 +63,65 @@ public enum LZFSE {
         }
     }
 
+    /// Inputs below this size are coded with LZVN (`bvxn`), larger ones with `bvx2` blocks.
+    static let lzvnThreshold = 4096
+    /// Inputs are matched in segments of at most this size (positions are kept in 32 bits).
+    static let segmentSize = 1 << 30
+
+    /// Encodes `source` as one LZFSE stream ending in `bvx$` (bvx2 blocks; LZVN `bvxn` for small inputs;
+    /// `bvx-` stored when that is smaller). Deterministic.
+    public static func encode(_ source: UnsafeRawBufferPointer) -> [UInt8] {
+        let count = source.count
+        guard count >= 8, let base = source.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return stored(source) }
+        var stream: [UInt8] = []
+        if count < lzvnThreshold {
+            var encoder = LZVNEncoder(input: base, count: count)
+            var finder = LZMatchFinder()
+            finder.run(base, count: count, into: &encoder)
+            guard encoder.payload.count < count else { return stored(source) }
+            appendMagic(.lzvn, to: &stream)
+            appendUInt32(count, to: &stream)
+            appendUInt32(encoder.payload.count, to: &stream)
+            stream += encoder.payload
+        } else {
+            var finder = LZMatchFinder()
+            var offset = 0
+            while offset < count {
+                let length = min(segmentSize, count - offset)
+                var encoder = LZFSEBlockEncoder(input: base + offset, expectedOutput: length / 2)
+                finder.run(base + offset, count: length, into: &encoder)
+                if stream.isEmpty { swap(&stream, &encoder.output) } else { stream += encoder.output }
+                offset += length
+                if stream.count >= count { return stored(source) }
+            }
+        }
+        guard stream.count + 4 < count + 12 else { return stored(source) }
+        appendMagic(.endOfStream, to: &stream)
+        return stream
+    }
+
+    /// `source` as `bvx-` blocks (of at most 1 GiB each) and `bvx$`.
+    private static func stored(_ source: UnsafeRawBufferPointer) -> [UInt8] {
+        var stream: [UInt8] = []
+        stream.reserveCapacity(source.count + 8 * (source.count / segmentSize + 1) + 4)
+        var offset = 0
+        repeat {
+            let length = min(segmentSize, source.count - offset)
+            appendMagic(.stored, to: &stream)
+            appendUInt32(length, to: &stream)
+            stream += UnsafeRawBufferPointer(rebasing: source[offset..<offset + length])
+            offset += length
+        } while offset < source.count
+        appendMagic(.endOfStream, to: &stream)
+        return stream
+    }
+
+    private static func appendMagic(_ magic: LZFSEBlockMagic, to stream: inout [UInt8]) { appendUInt32(Int(magic.rawValue), to: &stream) }
+
+    private static func appendUInt32(_ value: Int, to stream: inout [UInt8]) {
+        withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { stream += $0 }
+    }
+
     private static func readCount(_ source: UnsafeRawBufferPointer, _ offset: Int, _ name: String) throws(LZFSEProblem) -> Int {
         guard source.count - offset >= 4 else { throw LZFSEProblem("header is cut short before its \(name)") }
         return Int(UInt32(littleEndian: source.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
