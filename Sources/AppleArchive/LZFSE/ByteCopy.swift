@@ -1,12 +1,9 @@
-/// The copies the decoders make into the destination. The wide forms may write up to 15 bytes
+/// The copies the decoders make into the destination. The wide forms may write up to 31 bytes
 /// past the end of what they copy, so callers use them only with that much room left.
 enum ByteCopy {
     @inline(__always)
     static func copy16(_ target: UnsafeMutableRawPointer, _ source: UnsafeRawPointer) {
-        let a = source.loadUnaligned(as: UInt64.self)
-        let b = source.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-        target.storeBytes(of: a, as: UInt64.self)
-        target.storeBytes(of: b, toByteOffset: 8, as: UInt64.self)
+        target.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
     }
 
     /// Copies `count` bytes from a region that does not overlap the target, in 16-byte steps.
@@ -15,7 +12,7 @@ enum ByteCopy {
         var done = 0
         while done < count {
             copy16(target + done, source + done)
-            done += 16
+            done &+= 16
         }
     }
 
@@ -24,13 +21,20 @@ enum ByteCopy {
     @inline(__always)
     static func wideMatch(_ target: UnsafeMutableRawPointer, distance: Int, count: Int) {
         let source = UnsafeRawPointer(target - distance)
-        if distance >= 16 {
+        if distance >= 32 && count > 32 {
+            // Long matches from far enough back: 32 bytes a step.
+            var done = 0
+            while done < count {
+                (target + done).storeBytes(of: (source + done).loadUnaligned(as: SIMD32<UInt8>.self), as: SIMD32<UInt8>.self)
+                done &+= 32
+            }
+        } else if distance >= 16 {
             wideCopy(target, source, count: count)
         } else if distance >= 8 {
             var done = 0
             while done < count {
                 (target + done).storeBytes(of: (source + done).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                done += 8
+                done &+= 8
             }
         } else {
             exactMatch(target, distance: distance, count: count)

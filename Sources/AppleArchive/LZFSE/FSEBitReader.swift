@@ -34,25 +34,28 @@ struct FSEBitReader {
         }
     }
 
-    /// Tops the window up to at least 56 bits.
+    /// Tops the window up to at least 56 bits; false when the stream runs past its start.
     @inline(__always)
-    mutating func refill() throws(LZFSEProblem) {
-        let bits = (63 - available) & ~7
-        if bits == 0 { return }
-        let newPosition = position - (bits >> 3)
-        guard newPosition >= lowerBound else { throw LZFSEProblem("bit stream runs past its start") }
+    mutating func refill() -> Bool {
+        let bits = (63 &- available) & ~7
+        if bits == 0 { return true }
+        let newPosition = position &- (bits &>> 3)
+        guard newPosition >= lowerBound else { return false }
         position = newPosition
         let incoming = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: newPosition, as: UInt64.self))
-        window = window &<< UInt64(bits) | (incoming & ((1 &<< UInt64(bits)) &- 1))
-        available += bits
+        window = window &<< UInt64(truncatingIfNeeded: bits) | (incoming & ((1 &<< UInt64(truncatingIfNeeded: bits)) &- 1))
+        available &+= bits
+        return true
     }
+
+    static let overrun = LZFSEProblem("bit stream runs past its start")
 
     /// Takes the top `count` bits (0...available) of the window.
     @inline(__always)
     mutating func take(_ count: Int) -> UInt64 {
-        available -= count
-        let value = window &>> UInt64(available)
-        window &= (1 &<< UInt64(available)) &- 1
+        available &-= count
+        let value = window &>> UInt64(truncatingIfNeeded: available)
+        window &= (1 &<< UInt64(truncatingIfNeeded: available)) &- 1
         return value
     }
 
@@ -60,8 +63,8 @@ struct FSEBitReader {
     @inline(__always)
     mutating func literal(_ state: inout Int, _ table: UnsafePointer<UInt32>, stateMask: Int) -> UInt8 {
         let entry = table[state]
-        let bits = take(Int(entry & 0xff))
-        state = (Int(entry >> 16) + Int(truncatingIfNeeded: bits)) & stateMask
+        let bits = take(Int(truncatingIfNeeded: entry & 0xff))
+        state = (Int(truncatingIfNeeded: entry >> 16) &+ Int(truncatingIfNeeded: bits)) & stateMask
         return UInt8(truncatingIfNeeded: entry >> 8)
     }
 
@@ -70,8 +73,8 @@ struct FSEBitReader {
     mutating func value(_ state: inout Int, _ table: UnsafePointer<UInt64>, stateMask: Int) -> Int {
         let entry = table[state]
         let extraBits = UInt64((entry >> 8) & 0xff)
-        let bits = take(Int(entry & 0xff))
-        state = (Int((entry >> 16) & 0xffff) + Int(truncatingIfNeeded: bits &>> extraBits)) & stateMask
-        return Int(truncatingIfNeeded: entry >> 32) + Int(truncatingIfNeeded: bits & ((1 &<< extraBits) &- 1))
+        let bits = take(Int(truncatingIfNeeded: entry & 0xff))
+        state = (Int(truncatingIfNeeded: (entry >> 16) & 0xffff) &+ Int(truncatingIfNeeded: bits &>> extraBits)) & stateMask
+        return Int(truncatingIfNeeded: entry >> 32) &+ Int(truncatingIfNeeded: bits & ((1 &<< extraBits) &- 1))
     }
 }

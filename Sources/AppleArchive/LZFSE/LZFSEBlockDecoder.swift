@@ -48,39 +48,39 @@ struct LZFSEBlockDecoder: ~Copyable {
                                       finalBits: header.lmdFinalBits)
         var lState = header.literalLengthState, mState = header.matchLengthState, dState = header.distanceState
         let blockEnd = outputStart + header.rawByteCount
-        let capacity = destination.count
+        // Room for the wide copies, which may write 31 bytes past what they copy.
+        let wideLimit = destination.count - 32
         let literalEnd = header.literalCount
         var out = outputStart
         var literal = 0
         var distance = 0
         for index in 0..<header.matchCount {
-            try reader.refill()
+            guard reader.refill() else { throw FSEBitReader.overrun }
             let literalLength = reader.value(&lState, literalLengthTable, stateMask: 63)
             let matchLength = reader.value(&mState, matchLengthTable, stateMask: 63)
             let newDistance = reader.value(&dState, distanceTable, stateMask: 255)
             if newDistance != 0 { distance = newDistance }
-            guard literalLength <= literalEnd - literal else {
-                throw LZFSEProblem("match \(index) takes \(literalLength) literals, only \(literalEnd - literal) remain")
+            // All these values are small (below 2^32), so wrapping arithmetic cannot wrap.
+            let end = out &+ literalLength &+ matchLength
+            guard literal &+ literalLength <= literalEnd, end <= blockEnd else {
+                throw literal &+ literalLength > literalEnd
+                    ? LZFSEProblem("match \(index) takes \(literalLength) literals, only \(literalEnd - literal) remain")
+                    : LZFSEProblem("match \(index) writes past the block's raw byte count \(header.rawByteCount)")
             }
-            guard matchLength <= blockEnd - out - literalLength else {
-                throw LZFSEProblem("match \(index) writes past the block's raw byte count \(header.rawByteCount)")
-            }
-            if matchLength > 0 {
-                guard distance > 0 else { throw LZFSEProblem("match \(index) repeats a distance before any was given") }
-                guard distance <= out + literalLength else {
-                    throw LZFSEProblem("match \(index) reaches \(distance) bytes back, only \(out + literalLength) are written")
-                }
+            // A distance must reach a byte already written (1 ... out + L); any will do without a match.
+            guard UInt(bitPattern: distance &- 1) < UInt(bitPattern: out &+ literalLength) || matchLength == 0 else {
+                throw LZFSEProblem("match \(index) reaches \(distance) bytes back, only \(out + literalLength) are written")
             }
             let target = outputBase + out
-            if out + literalLength + matchLength + 16 <= capacity {
+            if end <= wideLimit {
                 ByteCopy.wideCopy(target, literals + literal, count: literalLength)
                 ByteCopy.wideMatch(target + literalLength, distance: distance, count: matchLength)
             } else {
                 target.copyMemory(from: literals + literal, byteCount: literalLength)
                 ByteCopy.exactMatch(target + literalLength, distance: distance, count: matchLength)
             }
-            out += literalLength + matchLength
-            literal += literalLength
+            out = end
+            literal &+= literalLength
         }
         guard out == blockEnd else {
             throw LZFSEProblem("block decodes to \(out - outputStart) bytes, its header says \(header.rawByteCount)")
@@ -129,7 +129,7 @@ struct LZFSEBlockDecoder: ~Copyable {
         let mask = LZFSEBlockHeader.literalStateCount - 1
         var index = 0
         while index < header.literalCount {
-            try reader.refill()
+            guard reader.refill() else { throw FSEBitReader.overrun }
             out[index] = reader.literal(&s0, table, stateMask: mask)
             out[index + 1] = reader.literal(&s1, table, stateMask: mask)
             out[index + 2] = reader.literal(&s2, table, stateMask: mask)
