@@ -6,11 +6,11 @@
 #   scripts/fuzz.sh --build            only build the fuzz binary and the seed corpora
 #   scripts/fuzz.sh --list             the target names
 #
-# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd, patch, sealed (what each covers:
+# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd, patch, sealed, lzfse (what each covers:
 # Tests/FuzzRegressionTests/Targets/FuzzTarget.swift and docs/RELIABILITY.md).
 #
 # SwiftPM does not drive -sanitize=fuzzer, so this script compiles the modules the targets need
-# (AssetPackFormat, AssetPackPackaging, AssetPackServer, AssetPackMigration and their C shims)
+# (AssetPackFormat, AppleArchive, AssetPackPackaging, AssetPackServer, AssetPackMigration and their C shims)
 # directly with swiftc -sanitize=fuzzer,address, then links them with the target logic
 # (Tests/FuzzRegressionTests/Targets, shared with the regression test) and the libFuzzer entry
 # point (Fuzz/FuzzEntry.swift) into one binary; ASSETPACK_FUZZ_TARGET picks the target. It is
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 work=${FUZZ_WORK:-$root/.fuzz}
-targets=(manifest pack-index catalog trust plist keyvalues http zstd patch sealed)
+targets=(manifest pack-index catalog trust plist keyvalues http zstd patch sealed lzfse)
 regressions=$root/Tests/FuzzRegressionTests/FuzzRegressions
 bin=$work/build/bin/assetpack-fuzz
 
@@ -40,8 +40,8 @@ stale() { local out=$1; shift; [ ! -e "$out" ] || [ -n "$(find "$@" -type f -new
 
 # Compiles each C shim and Swift module only when its sources changed, then links.
 build_binary() {
-  local modules=(AssetPackFormat AssetPackPackaging AssetPackServer AssetPackMigration)
-  local cshims=(CZstd CCrypto CX509 CMicroHTTPD CPOSIX)
+  local modules=(AssetPackFormat AppleArchive AssetPackPackaging AssetPackServer AssetPackMigration)
+  local cshims=(CZstd CCrypto CX509 CMicroHTTPD CPOSIX CAppleCompression)
   local b=$work/build started=$SECONDS rebuilt=
   mkdir -p "$b/obj" "$b/modules" "$b/bin"
   local map=$b/modules/module.modulemap cflags=()
@@ -73,7 +73,7 @@ build_binary() {
   if [ -n "$rebuilt" ] || stale "$bin" Fuzz Tests/FuzzRegressionTests/Targets; then
     echo "fuzz: linking $bin" >&2
     swiftc "${swiftflags[@]}" -module-name AssetPackFuzz Fuzz/FuzzEntry.swift Tests/FuzzRegressionTests/Targets/*.swift \
-      "$b/obj/"*.o -use-ld=lld -lzstd -lcrypto -lmicrohttpd -o "$bin.new"
+      "$b/obj/"*.o -use-ld=lld -lzstd -lcrypto -lmicrohttpd -lz -llzma -llz4 -o "$bin.new"
     mv "$bin.new" "$bin"
     echo "fuzz: built in $((SECONDS - started)) s" >&2
   fi
@@ -179,6 +179,17 @@ key=base64.b64decode(json.load(open(sys.argv[1]))["packs"]["P"][0])
 data=open(sys.argv[2],"rb").read()
 offset,length=struct.unpack("<QQ",data[-64:-48])
 sys.stdout.buffer.write(key+struct.pack("<Q",offset)+data[offset:offset+length])' "$tmp/keys.json" "$f" > "$s/sealed/$(basename "$f" .pack | cut -c1-16)"
+  done
+  # lzfse: the reference encoder's streams of fixture files (bvxn, bvx2, bvx-), and Apple's own
+  # stream from the Sparkle archive cut to its first 4 KiB.
+  python3 -c 'import liblzfse,sys,os
+for i,f in enumerate(sys.argv[2:]):
+    open(os.path.join(sys.argv[1], "%d.lzfse" % i), "wb").write(liblzfse.compress(open(f, "rb").read()[:60000]))
+import random
+open(os.path.join(sys.argv[1], "random.lzfse"), "wb").write(liblzfse.compress(random.Random(1).randbytes(300)))' \
+    "$s/lzfse" $(ls examples/starter/manifests/*.json | head -3) $(find examples/starter/Content -type f | head -3) README.md
+  for sparkle in ../shared/testdata/apple-archive/SparkleTestCodeSignApp.aar ../../shared/testdata/apple-archive/SparkleTestCodeSignApp.aar; do
+    [ -f "$sparkle" ] && dd if="$sparkle" of="$s/lzfse/sparkle-head" bs=1 skip=28 count=4096 2>/dev/null && break
   done
   rm -rf "$tmp"
   echo "${targets[*]}" > "$s/.complete"
