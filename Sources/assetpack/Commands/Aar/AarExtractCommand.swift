@@ -1,4 +1,6 @@
+import AppleArchive
 import ArgumentParsing
+import AssetPackFormat
 
 /// `assetpack aar extract`.
 struct AarExtractCommand: Command {
@@ -6,7 +8,14 @@ struct AarExtractCommand: Command {
         CommandConfiguration(
             name: "extract",
             abstract: "Verify and unpack an Apple Archive into a directory.",
-            discussion: "DIR must not exist or be empty. Entries are written to a staging folder and renamed into place; a failed extraction leaves nothing behind.")
+            discussion: """
+            DIR must not exist or be empty. Entries are written to a staging folder beside DIR and renamed
+            into place once every entry was read and checked; a failed extraction leaves nothing behind.
+            Files, folders and symlinks are created (symlinks are never followed while extracting);
+            permission bits without setuid, setgid and sticky; modification times. Owners, flags and
+            extended attributes are not applied. Metadata entries are skipped and reported; devices,
+            fifos and sockets are refused.
+            """)
     }
 
     @Argument("FILE")
@@ -17,6 +26,14 @@ struct AarExtractCommand: Command {
     init() {}
 
     func run() throws -> Int32 {
-        throw CLIError.failure("\(archive): reading Apple Archives is not available yet")
+        let summary: AppleArchiveExtractionSummary
+        do {
+            summary = try AppleArchiveExtractor().extract(archiveAt: archive, to: output)
+        } catch {
+            throw CLIError.failure("\(archive): \(error)")
+        }
+        for e in summary.skipped { printError("\(archive): skipped \(e.region): a \(e.type) entry has nothing to extract") }
+        print("\(archive): extracted \(summary.files) files, \(summary.directories) folders, \(summary.symbolicLinks) symlinks (\(ByteCount.format(summary.bytes))) to \(output)")
+        return 0
     }
 }
