@@ -10,10 +10,11 @@ enum ChunkDecoder {
 
     static func decode(_ chunk: ContainerChunk, compression: AppleArchiveCompression) throws(AppleArchiveError) -> [UInt8] {
         if chunk.isStored { return chunk.compressed }
-        var out = [UInt8](repeating: 0, count: chunk.rawSize)
+        // Not zero-filled first: every byte is written by the decoder, or the chunk is refused.
         var failure: AppleArchiveError?
-        chunk.compressed.withUnsafeBytes { source in
-            out.withUnsafeMutableBytes { destination in
+        let out = [UInt8](unsafeUninitializedCapacity: chunk.rawSize) { buffer, count in
+            let destination = UnsafeMutableRawBufferPointer(buffer)
+            chunk.compressed.withUnsafeBytes { source in
                 do throws(AppleArchiveError) {
                     switch compression {
                     case .zlib: try inflate(source, into: destination, chunk)
@@ -24,6 +25,7 @@ enum ChunkDecoder {
                     }
                 } catch { failure = error }
             }
+            count = failure == nil ? chunk.rawSize : 0
         }
         if let failure { throw failure }
         return out

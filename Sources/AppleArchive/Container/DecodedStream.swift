@@ -91,5 +91,7 @@ private final class DecodedSlots: @unchecked Sendable {
     private let lock = NSLock()
     init(count: Int) { slots = Array(repeating: nil, count: count) }
     func set(_ i: Int, _ r: Result<[UInt8], AppleArchiveError>) { lock.withLock { slots[i] = r } }
-    var all: [Result<[UInt8], AppleArchiveError>] { lock.withLock { slots.map { $0! } } }
+    var all: [Result<[UInt8], AppleArchiveError>] {
+        lock.withLock { slots.map { $0 ?? .failure(AppleArchiveError(.io, "chunk", at: nil, "a decoding worker gave no result")) } }
+    }
 }
