@@ -44,7 +44,7 @@ import Testing
         #expect(done.stdout.contains("extracted 152 files, 69 folders, 6 symlinks"))
         #expect(s.text("out/SparkleTestCodeSignApp.app/Contents/Frameworks/Sparkle.framework/Versions/Current/Resources/Info.plist")?.contains("CFBundleIdentifier") == true)
         let again = try await Assetpack.run(["aar", "extract", try Self.sample("raw.aa"), "-o", "out"], in: s.path)
-        #expect(again.status == 1 && again.stderr.contains("out: already exists and is not an empty folder"), "\(again.stderr)")
+        #expect(again.status == 1 && again.stderr.contains("out: already exists and is not an empty directory"), "\(again.stderr)")
         let encrypted = try await Assetpack.run(["aar", "extract", try Self.sample("enc.aar"), "-o", "enc"], in: s.path)
         #expect(encrypted.status == 1 && encrypted.stderr.contains("encrypted Apple Archive (AEA1), not supported"), "\(encrypted.stderr)")
         // An entry that climbs out of the output: exit 1, the entry and offset named, nothing left.
