@@ -5,7 +5,7 @@ extension ChunkDecoder {
                         _ chunk: ContainerChunk) throws(AppleArchiveError) {
         let produced: Int
         do { produced = try LZFSE.decode(source, into: destination) } catch {
-            throw bad(chunk, "\(error) (offset \(error.offset) of the chunk's stream)")
+            throw bad(chunk, "in the chunk's LZFSE stream, \(error)")
         }
         guard produced == chunk.rawSize else {
             throw bad(chunk, "the LZFSE stream decodes to \(produced) bytes, not the declared \(chunk.rawSize)")
