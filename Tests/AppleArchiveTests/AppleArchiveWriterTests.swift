@@ -60,7 +60,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: [AppleArchiveCompression.zlib, .lzma, .none])
+    @Test(arguments: [AppleArchiveCompression.lzfse, .zlib, .lzma, .none])
     func theIndependentReaderFindsEveryEntry(_ codec: AppleArchiveCompression) throws {
         let tree = try Tree()
         let listing = try AppleArchiveOracle.read(tree.write("out.aar", compression: codec))
@@ -77,7 +77,7 @@ import TestSupport
         }
     }
 
-    @Test(arguments: [AppleArchiveCompression.zlib, .lzma])
+    @Test(arguments: [AppleArchiveCompression.lzfse, .zlib, .lzma])
     func theBytesDoNotDependOnTheThreads(_ codec: AppleArchiveCompression) throws {
         let tree = try Tree()
         let one = readFile(try tree.write("one.aar", compression: codec, threads: 1))

@@ -24,7 +24,7 @@ import TestSupport
             """)
     }
 
-    @Test(arguments: [AppleArchiveCompression.zlib, .lzma, .none])
+    @Test(arguments: [AppleArchiveCompression.lzfse, .zlib, .lzma, .none])
     func theArchiveHoldsTheSelectedFilesUnderContents(_ codec: AppleArchiveCompression) throws {
         let dir = try TemporaryDirectory("apple-pack")
         try Self.makeTree(dir)
