@@ -32,7 +32,7 @@ let package = Package(
         // The data flow.
         .target(name: "AssetPackFormat", dependencies: ["CZstd", "CCrypto", "CPOSIX"]),
         .target(name: "AssetPackPackaging", dependencies: ["AssetPackFormat", "AppleArchive", "CZstd", "CCrypto"]),
-        .target(name: "AssetPackPublishing", dependencies: ["AssetPackPackaging", "AssetPackFormat", "CCrypto"]),
+        .target(name: "AssetPackPublishing", dependencies: ["AssetPackPackaging", "AssetPackFormat", "AppleArchive", "CCrypto"]),
         .target(name: "AssetPackServer", dependencies: ["AssetPackFormat", "CMicroHTTPD", "CX509"]),
         .target(name: "AssetPackTransport", dependencies: ["CCurl"]),
         .target(name: "AssetPackUpload", dependencies: ["AssetPackFormat", "AssetPackTransport"]),

@@ -18,10 +18,18 @@ struct ServeCommand: Command {
             are sent with 'Cache-Control: public, max-age=31536000, immutable', everything else (the \
             catalog) with 'public, max-age=60'. Runs until SIGINT or SIGTERM.
 
+            Apple's self-hosted convention, as xcrun ba-serve answers it, from what 'publish \
+            --apple-base-url' wrote: GET /manifest is DIR/apple/manifest.json, /manifest?platform=iOS the \
+            packs that platform sees (case-insensitive; other parameters ignored), /assets/<pack ID> the \
+            pack's Apple Archive (ranges, ETags); /channels/NAME/manifest and /channels/NAME/assets/<id> \
+            for a channel. These are sent with 'public, no-cache' (their URLs are mutable). Point a device \
+            at https://HOST:PORT (Developer Mode > Background Assets Testing > URL Override) once it \
+            trusts the CA (--https prints how).
+
             --https creates a root CA and a certificate for --host in --tls-dir (default: \
             DIR/../.assetpack-tls, beside the repository and never served), or reuses them, and prints \
             how to trust the CA. Fault rates are probabilities per response (0 to 1); faults apply to \
-            pack files only unless --fault-catalog is given.
+            pack files and Apple Archives only unless --fault-catalog is given.
             """)
     }
 
