@@ -9,11 +9,12 @@ struct AarCommand: Command {
             discussion: """
             assetpack aar list FILE [--json]
             assetpack aar extract FILE -o DIR
+            assetpack aar create MANIFEST -o FILE [--compression lzfse|zlib|lzma|none] [--block-size SIZE] [--threads N]
 
             Reads pbze (LZFSE), pbzx (xz), pbzz (zlib) and pbz4 (LZ4) containers and bare AA01 streams.
             Encrypted archives (AEA1) are refused. See docs/FORMAT.md, "Apple Archive".
             """,
-            subcommands: [AarListCommand.self, AarExtractCommand.self])
+            subcommands: [AarListCommand.self, AarExtractCommand.self, AarCreateCommand.self])
     }
 
     init() {}
