@@ -22,12 +22,8 @@ import Testing
         }
         let repo = try TestRepository.servingBytes()
         try FileManager.default.createSymbolicLink(atPath: repo.path + "/escape.txt", withDestinationPath: "/etc/hostname")
-        let block = try Self.documentedServerBlock()
-        #expect(block.contains(Self.documentedRoot) && block.contains(Self.documentedListen))
-        let instance = try NginxInstance(nginx: nginx, prefix: repo.dir.file("nginx")) { port in
-            block.replacingOccurrences(of: Self.documentedRoot, with: repo.path)
-                .replacingOccurrences(of: Self.documentedListen, with: "127.0.0.1:\(port)")
-        }
+        let instance = try NginxInstance(nginx: nginx, documented: Self.documentedServerBlock(), root: Self.documentedRoot, listen: Self.documentedListen,
+                                         serving: repo)
         defer { instance.stop() }
         let c = try RawHTTPConnection(port: instance.port)
         let catalog = try c.request("/catalog.json")
@@ -66,12 +62,8 @@ import Testing
             return
         }
         let repo = try AppleConventionTests.applePublished()
-        let block = try DocumentedBlock.first("nginx", in: "docs/HOSTING.md", after: "### nginx")
-        #expect(block.contains(NginxHostingTests.documentedRoot) && block.contains(Self.documentedListen))
-        let instance = try NginxInstance(nginx: nginx, prefix: repo.dir.file("nginx")) { port in
-            block.replacingOccurrences(of: NginxHostingTests.documentedRoot, with: repo.path)
-                .replacingOccurrences(of: Self.documentedListen, with: "127.0.0.1:\(port)")
-        }
+        let instance = try NginxInstance(nginx: nginx, documented: DocumentedBlock.first("nginx", in: "docs/HOSTING.md", after: "### nginx"),
+                                         root: NginxHostingTests.documentedRoot, listen: Self.documentedListen, serving: repo)
         defer { instance.stop() }
         let c = try RawHTTPConnection(port: instance.port)
         let all = try c.request("/manifest")
@@ -143,6 +135,15 @@ final class NginxInstance {
         stop()
         let log = (try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? ""
         throw NginxError("nginx did not start on port \(port): \(log)")
+    }
+
+    /// nginx running a documented configuration `block`, its root and listen address (which the
+    /// block must name) replaced by `repo`'s folder and a free port.
+    convenience init(nginx: String, documented block: String, root: String, listen: String, serving repo: TestRepository) throws {
+        #expect(block.contains(root) && block.contains(listen))
+        try self.init(nginx: nginx, prefix: repo.dir.file("nginx")) { port in
+            block.replacingOccurrences(of: root, with: repo.path).replacingOccurrences(of: listen, with: "127.0.0.1:\(port)")
+        }
     }
 
     func stop() {

@@ -3,7 +3,7 @@ import AssetPackFormat
 import AssetPackPackaging
 import Foundation
 
-/// The Apple side of a publish with `--apple-base-url` (docs/PUBLISHING.md, "Apple devices"):
+/// The Apple side of a publish with `--apple-base-url` (docs/HOSTING.md, "Apple devices"):
 /// the channel's `apple/` folder (`AppleHostingLayout`) gets one Apple Archive per pack at
 /// `assets/<pack ID>` and the download manifests naming them, inside the publish's transaction:
 /// archives and manifests replace the old ones before the catalog is written, the replaced files

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import AssetPackFormat
 import AssetPackPublishing
 import AssetPackServer
 import Foundation
@@ -97,6 +98,9 @@ struct ServeCommand: Command {
         if let tlsDirectory { print(tlsDirectory.trustInstructions(url: server.url)) }
         if configuration.faults.isActive { print("Injecting faults: \(describe(configuration.faults))") }
         print("Serving \(server.directory) at \(server.url)")
+        if FileManager.default.fileExists(atPath: server.directory + "/" + AppleHostingLayout.manifestPath(channel: nil)) {
+            print("Apple devices: \(server.url)manifest?platform=iOS and \(server.url)assets/<pack ID>; URL override \(server.url.dropLast())")
+        }
         fflush(nil)
         let received = stopSignals.wait()
         server.stop()
