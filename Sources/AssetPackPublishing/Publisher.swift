@@ -49,7 +49,10 @@ public struct Publisher {
                      downloadPolicy: input.manifest!.downloadPolicy, files: input.files)
         }
         try checkReadOrder(packs)
-        let linter = PublishLinter(options: options.lint)
+        var lintOptions = options.lint
+        // Apple devices read these packs as Apple's managed packs: Apple's limits apply.
+        if appleBaseURL != nil { lintOptions.appleLimits = true }
+        let linter = PublishLinter(options: lintOptions)
         report.findings = linter.lintContent(packs)
         guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
         if options.checkOnly && !options.lint.needsCompressedSizes { return report }

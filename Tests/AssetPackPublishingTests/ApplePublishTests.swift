@@ -164,6 +164,23 @@ import Testing
         #expect(plain.apple == nil)
     }
 
+    @Test func sealedPacksGetNoArchive() throws {
+        let repo = try Self.threePacks()
+        try Self.publish(repo)
+        let report = try Self.publish(repo) { $0.encrypt = ["beta"]; $0.keyStorePath = repo.dir.file("keys.json") }
+        #expect(report.apple?.leftOut == ["beta"])
+        #expect(report.apple?.removed == ["beta"])
+        #expect(repo.contents("apple/assets/beta") == nil)
+        #expect(try Self.json(repo, "apple/manifest.json").map { $0["id"] as? String } == ["alpha", "gamma"])
+    }
+
+    @Test func appleLimitsApply() throws {
+        let repo = try workspace()
+        for k in 0...AppleLimits.packCount { try repo.put("p\(k)", files: ["f\(k)": [UInt8(k & 0xFF)]]) }
+        #expect(throws: PublishError.self) { try Self.publish(repo) { $0.checkOnly = true } }
+        _ = try repo.publishReport(now: publishedAt) { $0.checkOnly = true }
+    }
+
     @Test func refusesBadBaseURLsAndRollouts() throws {
         let repo = try Self.threePacks()
         for bad in ["ftp://host/x", "https://host/x?y=1", "https://host/x#f", "https://user:pw@host/x", "/local/path", "https:///x", "https://host/a b"] {

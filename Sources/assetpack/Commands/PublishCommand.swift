@@ -233,7 +233,6 @@ struct PublishCommand: Command {
             if let percent = rollout?.value, percent < 100 {
                 throw .usage("--apple-base-url cannot go with --rollout \(percent)%: Apple's download manifest has no staged rollouts")
             }
-            options.lint.appleLimits = true
         }
         if let appleCompression {
             guard appleBaseURL != nil else { throw .usage("--apple-compression goes with --apple-base-url") }
