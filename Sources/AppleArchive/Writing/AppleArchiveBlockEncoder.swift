@@ -53,6 +53,6 @@ enum AppleArchiveBlockEncoder {
     }
 
     private static func lzfse(_ block: UnsafeRawBufferPointer) -> [UInt8]? {
-        nil
+        LZFSE.encode(block)
     }
 }

@@ -14,20 +14,6 @@ public struct ApplePackArchiveSummary: Sendable, Equatable {
     public let contentSize: Int64
 }
 
-/// Why a manifest could not be archived.
-public enum ApplePackArchiveError: Error, CustomStringConvertible {
-    /// The manifest does not decode or select its files: its diagnostics say why.
-    case invalidManifest(path: String, diagnostics: [Diagnostic])
-
-    public var description: String {
-        switch self {
-        case let .invalidManifest(path, diagnostics):
-            let errors = diagnostics.filter { $0.severity == .error }
-            return "\(path): \(errors.count) error(s): " + errors.map(\.description).joined(separator: "; ")
-        }
-    }
-}
-
 /// Writes an asset pack as the Apple Archive `xcrun ba-package` makes of the same manifest
 /// (`ApplePackLayout`): the selected files under `Contents/`, in pack order, each folder before
 /// what it holds. Written atomically; the same files give the same bytes whatever `threads`.
@@ -47,7 +33,7 @@ public struct ApplePackArchiver: Sendable {
 
     /// Resolves the manifest at `manifestPath` (selector paths against `baseDirectory`) and
     /// writes its archive to `path`. An invalid manifest writes nothing and throws
-    /// `ApplePackArchiveError.invalidManifest` with its diagnostics.
+    /// `ApplePackError.invalidManifest` with its diagnostics.
     public func write(manifestAt manifestPath: String, baseDirectory: String = FileManager.default.currentDirectoryPath,
                       to path: String) throws -> ApplePackArchiveSummary {
         try write(ResolvedManifest(path: manifestPath, baseDirectory: baseDirectory), to: path)
@@ -55,7 +41,7 @@ public struct ApplePackArchiver: Sendable {
 
     /// Writes the archive of a resolved manifest's files to `path`.
     public func write(_ resolved: ResolvedManifest, to path: String) throws -> ApplePackArchiveSummary {
-        guard resolved.isValid else { throw ApplePackArchiveError.invalidManifest(path: resolved.path, diagnostics: resolved.diagnostics) }
+        guard resolved.isValid else { throw ApplePackError.invalidManifest(path: resolved.path, diagnostics: resolved.diagnostics) }
         let writer = try AppleArchiveWriter(path: path, compression: compression, blockSize: blockSize, threads: threads)
         defer { writer.discard() }
         try writer.addDirectory(ApplePackLayout.contentsFolder, mode: ApplePackLayout.folderMode)

@@ -37,9 +37,9 @@ public enum AppleArchiveOracle {
     /// Reads the archive at `path`; with `extractingTo`, also writes its tree there. Throws the
     /// oracle's complaint when it refuses the archive.
     public static func read(_ path: String, extractingTo directory: String? = nil) throws -> Listing {
-        var arguments = [script, path]
+        var arguments = ["python3", script, path]
         if let directory { arguments += ["--extract", directory] }
-        let result = try ChildProcess.runBlocking("/usr/bin/python3", arguments)
+        let result = try ChildProcess.runBlocking("/usr/bin/env", arguments)
         guard result.status == 0 else { throw TestSupportError("aar-oracle refused \(path): \(result.stderr)") }
         return try JSONDecoder().decode(Listing.self, from: result.output)
     }

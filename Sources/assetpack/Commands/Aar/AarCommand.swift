@@ -10,11 +10,12 @@ struct AarCommand: Command {
             assetpack aar list FILE [--json]
             assetpack aar extract FILE -o DIR
             assetpack aar create MANIFEST -o FILE [--compression lzfse|zlib|lzma|none] [--block-size SIZE] [--threads N]
+            assetpack aar import FILE --manifest MANIFEST -o PACKFILE [--threads N]
 
             Reads pbze (LZFSE), pbzx (xz), pbzz (zlib) and pbz4 (LZ4) containers and bare AA01 streams.
             Encrypted archives (AEA1) are refused. See docs/FORMAT.md, "Apple Archive".
             """,
-            subcommands: [AarListCommand.self, AarExtractCommand.self, AarCreateCommand.self])
+            subcommands: [AarListCommand.self, AarExtractCommand.self, AarCreateCommand.self, AarImportCommand.self])
     }
 
     init() {}
