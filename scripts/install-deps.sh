@@ -28,6 +28,10 @@ fi
 if ! python3 -c 'import liblzfse' 2>/dev/null; then
   python3 -m pip install -q pyliblzfse >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages pyliblzfse >/dev/null
 fi
+# LZ4's block API: the Apple Archive tests write pbz4 containers with it as an independent writer.
+if ! python3 -c 'import lz4.block' 2>/dev/null; then
+  python3 -m pip install -q lz4 >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages lz4 >/dev/null
+fi
 if [ "${1:-}" = "--bench" ] && ! command -v aws >/dev/null; then
   python3 -m pip install -q awscli >/dev/null 2>&1 || python3 -m pip install -q --break-system-packages awscli >/dev/null
 fi
