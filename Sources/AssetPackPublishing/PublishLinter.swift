@@ -44,7 +44,8 @@ public struct PublishLinter {
         return escalated(findings)
     }
 
-    private func escalated(_ findings: [LintFinding]) -> [LintFinding] {
+    /// `findings` with warnings made errors under `--strict`.
+    func escalated(_ findings: [LintFinding]) -> [LintFinding] {
         guard options.treatWarningsAsErrors else { return findings }
         return findings.map { LintFinding(.error, $0.rule, $0.message) }
     }

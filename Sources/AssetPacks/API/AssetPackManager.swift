@@ -125,7 +125,8 @@ public actor AssetPackManager {
                                       retry: configuration.retryPolicy, limits: configuration.networkLimits, peers: configuration.peers)
         local = LocalRoot(store: store, client: client,
                           catalogClient: CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
-                                                       anchor: try TrustAnchor.configured(configuration), channel: try Self.channel(configuration)),
+                                                       anchor: try TrustAnchor.configured(configuration), channel: try Self.channel(configuration),
+                                                       device: DeviceDetection.capabilities(configuration)),
                           mergedNamespace: MergedNamespace(store: store, layout: layout, root: root, languages: languageChoice),
                           storageLock: storageLock, retired: RetiredFolders(root: root, layout: layout, inBackground: configuration.deletesRetiredFoldersInBackground))
         try Self.reconcile(layout: layout, root: root, store: store, retired: local!.retired)
@@ -214,8 +215,12 @@ public actor AssetPackManager {
         status.insert(.downloaded)
         // The same content under another version number (a channel that numbered it otherwise)
         // is up to date too: updates follow the pack digest.
-        let sameContent = catalog?.pack(withID: assetPack.id).map { $0.version == assetPack.version && $0.digest == installed.digest } ?? false
-        if installed.version == assetPack.version || sameContent { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
+        let entry = catalog?.pack(withID: assetPack.id)
+        let sameContent = entry.map { $0.version == assetPack.version && $0.digest == installed.digest } ?? false
+        // Another variant of the same version chosen now (a capability changed): the next
+        // update switches to it.
+        let switching = entry.map { $0.chosenVariant != nil && $0.version == installed.version && $0.digest != installed.digest } ?? false
+        if (installed.version == assetPack.version || sameContent) && !switching { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
         return status
     }
 

@@ -1,0 +1,50 @@
+import ArgumentParsing
+import AssetPackFormat
+import AssetPacks
+
+/// The device's capabilities for packs' device variants (docs/CLIENT.md, "Device variants"):
+/// what the commands that download take, and the root remembers.
+struct DeviceOptions: ParsableArguments {
+    @Option("--texture-formats", value: "LIST", help: "The texture formats this device decodes, preferred first, comma-separated (\(TextureFormat.validList)); 'none' for none. Chooses packs' device variants. Remembered by the root.")
+    var textureFormats: String?
+    @Option("--memory", value: "SIZE", help: "The device memory device variants' memory tiers are matched against (default: the system's). Remembered by the root; 'system' forgets it.")
+    var memory: String?
+
+    /// `settings` with the options given now in place of what the root remembered.
+    func applied(to settings: RootSettings) throws(CLIError) -> RootSettings {
+        var settings = settings
+        if let textureFormats { settings.textureFormats = try Self.formats(textureFormats).map(\.rawValue) }
+        if let memory { settings.memory = try Self.memory(memory) }
+        return settings
+    }
+
+    /// The options that would change what `settings` hold (refused while an agent runs).
+    func changes(to settings: RootSettings) throws(CLIError) -> [String] {
+        let changed = try applied(to: settings)
+        return (changed.textureFormats != settings.textureFormats ? ["--texture-formats"] : []) + (changed.memory != settings.memory ? ["--memory"] : [])
+    }
+
+    /// `astc,etc2` as formats in that order; `none` as none. An unknown one is a usage error
+    /// listing the valid ones.
+    static func formats(_ list: String) throws(CLIError) -> [TextureFormat] {
+        guard list != "none" else { return [] }
+        var out: [TextureFormat] = []
+        for name in list.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
+            guard let format = TextureFormat(rawValue: name) else {
+                throw .usage("--texture-formats: unknown texture format \"\(name)\"; valid texture formats: \(TextureFormat.validList) (or 'none')")
+            }
+            guard !out.contains(format) else { throw .usage("--texture-formats: \"\(name)\" is listed twice") }
+            out.append(format)
+        }
+        return out
+    }
+
+    /// A size above 0 (`8GiB`), or `system` (nil: read from the system).
+    static func memory(_ text: String) throws(CLIError) -> UInt64? {
+        guard text != "system" else { return nil }
+        guard let bytes = ByteCount.parse(text), bytes > 0 else {
+            throw .usage("--memory takes a size above 0 such as 8GiB (\(ByteCount.grammar)), or 'system', not \"\(text)\"")
+        }
+        return bytes
+    }
+}
