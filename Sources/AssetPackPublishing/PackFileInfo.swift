@@ -56,10 +56,13 @@ struct PackFileInfo {
                        digest: digest, index: index, chunking: chunking)
     }
 
-    func catalogEntry(version: Int, path: String) -> CatalogPack {
-        CatalogPack(id: metadata.assetPackID, version: version, downloadPolicy: metadata.downloadPolicy,
+    /// The pack as the catalog entry of its ID, listing `variants` (nil: none).
+    func catalogEntry(version: Int, path: String, variants: [CatalogVariant]? = nil) -> CatalogPack {
+        var entry = CatalogPack(id: metadata.assetPackID, version: version, downloadPolicy: metadata.downloadPolicy,
                     language: metadata.language, platforms: metadata.platforms, downloadSize: size,
                     installSize: installSize, path: path, size: size, sha256: sha256, digest: digest,
                     index: index, chunking: chunking, userInfo: metadata.userInfo, sealed: keyID.map { CatalogSealing(keyID: $0) })
+        entry.variants = variants
+        return entry
     }
 }

@@ -242,7 +242,7 @@ public struct Publisher {
             guard let folder = transaction.folder else { throw PublishError.io("the publish into \(options.repository) has ended") }
             guard folder.exists(entry.path) else {
                 try transaction.place(staged, at: entry.path)
-                if entry.sha256 != b.info.sha256 { plan.packs[i] = b.info.catalogEntry(version: entry.version, path: entry.path) }
+                if entry.sha256 != b.info.sha256 { plan.packs[i] = b.info.catalogEntry(version: entry.version, path: entry.path, variants: entry.variants) }
                 continue
             }
             // An unchanged pack whose file is in place: the signed old entry describes it (its
@@ -259,7 +259,7 @@ public struct Publisher {
             guard existing.digest == b.info.digest else {
                 throw PublishError.io("\(target) is not the pack its name says (digest \(existing.digest.hex)); remove it")
             }
-            plan.packs[i] = existing.catalogEntry(version: entry.version, path: entry.path)
+            plan.packs[i] = existing.catalogEntry(version: entry.version, path: entry.path, variants: entry.variants)
         }
     }
 

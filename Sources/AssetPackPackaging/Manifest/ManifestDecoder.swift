@@ -147,8 +147,11 @@ public struct ManifestDecoder {
                     if list.contains(name) { warning("\(key).architectures[\(i)]", item, "\"\(s)\" is listed twice") } else { list.append(name) }
                 }
                 conditions.architectures = list
+            } else if case .array = n.value {
+                error("\(key).architectures", n, "must name at least one architecture (such as [\"arm64\", \"x86_64\"]); leave the key out for any")
+                ok = false
             } else {
-                error("\(key).architectures", n, "expected a non-empty array of architecture names (such as [\"arm64\", \"x86_64\"]), found \(n.value.typeDescription)")
+                error("\(key).architectures", n, "expected an array of architecture names (such as [\"arm64\", \"x86_64\"]), found \(n.value.typeDescription)")
                 ok = false
             }
         }

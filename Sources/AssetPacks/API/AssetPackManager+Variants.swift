@@ -11,7 +11,6 @@ extension AssetPackManager {
     /// or the installed file is of a version the catalog no longer describes. In process only.
     public func installedVariant(ofAssetPackWithID id: String) -> String? {
         guard agent == nil, let installed = try? store.installedPack(id) else { return nil }
-        let held: Catalog? = if let catalog { catalog } else { try? catalogClient.cached(now: configuration.now(), allowExpired: true) }
-        return held?.pack(withID: id)?.chosenVariant?.name(of: installed.digest)
+        return heldCatalog?.pack(withID: id)?.chosenVariant?.name(of: installed.digest)
     }
 }

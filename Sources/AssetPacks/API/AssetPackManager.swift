@@ -215,7 +215,7 @@ public actor AssetPackManager {
         status.insert(.downloaded)
         // The same content under another version number (a channel that numbered it otherwise)
         // is up to date too: updates follow the pack digest.
-        let entry = catalog?.pack(withID: assetPack.id)
+        let entry = heldCatalog?.pack(withID: assetPack.id)
         let sameContent = entry.map { $0.version == assetPack.version && $0.digest == installed.digest } ?? false
         // Another variant of the same version chosen now (a capability changed): the next
         // update switches to it.
@@ -232,12 +232,18 @@ public actor AssetPackManager {
     public func localStatus(ofAssetPackWithID id: String) async -> AssetPack.Status {
         guard unavailable == nil else { return [] }
         if let agent { return (try? await agent.localStatus(ofAssetPackWithID: id)) ?? [] }
-        let held: Catalog? = if let catalog { catalog } else { try? catalogClient.cached(now: configuration.now(), allowExpired: true) }
-        if let p = held?.pack(withID: id) { return (try? await status(relativeTo: AssetPack(p))) ?? [] }
+        if let p = heldCatalog?.pack(withID: id) { return (try? await status(relativeTo: AssetPack(p))) ?? [] }
         var status: AssetPack.Status = []
         if (try? store.installedPack(id)) != nil { status.formUnion([.downloaded, .obsolete]) }
         if inFlight[id] != nil || (try? store.pendingDownload(id)) != nil { status.insert(.downloading) }
         return status
+    }
+
+    /// The catalog the manager holds, else the last one accepted (expired or not); nil when
+    /// there is none. Never touches the network.
+    var heldCatalog: Catalog? {
+        if let catalog { return catalog }
+        return try? catalogClient.cached(now: configuration.now(), allowExpired: true)
     }
 
     /// Whether some version of the pack is installed (Apple's
