@@ -50,7 +50,7 @@ struct RepositoryPlan {
             let currentFiles = Set(current?.variantPaths ?? [])
             for v in previous.variants ?? [] where !currentFiles.contains(v.path) {
                 retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: v.path,
-                                                  size: v.size, sha256: v.sha256, retiredIn: catalogVersion))
+                                                  size: v.size, sha256: v.sha256, retiredIn: catalogVersion, variant: v.conditions))
             }
             guard current?.path != previous.path else { continue }
             retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: previous.path,

@@ -40,11 +40,11 @@ import Testing
             #expect(v.path == "packs/Tex/\(v.digest.hex).pack")
         }
         // Published again unchanged: the same version, the same files.
-        let before = ws.snapshot().keys.filter { $0.hasSuffix(".pack") }
+        let before = Set(ws.snapshot().keys.filter { $0.hasSuffix(".pack") })
         let again = try ws.publish()
         #expect(again.pack(withID: "Tex")?.version == 1)
         #expect(again.pack(withID: "Tex")?.variants == variants)
-        #expect(ws.snapshot().keys.filter { $0.hasSuffix(".pack") } == before)
+        #expect(Set(ws.snapshot().keys.filter { $0.hasSuffix(".pack") }) == before)
     }
 
     @Test func aChangedVariantIsANewVersionAndItsOldFileIsRetired() throws {
@@ -150,4 +150,33 @@ import Testing
 extension TestRepository {
     /// The path of the first pack's own file in the published catalog.
     func catalogPath0() -> String { (try? catalog().packs[0].path) ?? "" }
+}
+
+/// `diff` and `report` per variant.
+@Suite struct DeviceVariantSizeTests {
+    @Test func updateSizesArePerVariantAndSwitchesCostWhatDiffers() throws {
+        let ws = try workspace()
+        _ = try DeviceVariantPublishTests.group(ws)
+        try ws.publish()
+        try ws.put("Tex", variant: ["textureFormat": "etc2"], variantName: "etc2", files: ["shared.bin": DeviceVariantPublishTests.shared, "tex.bin": patternBytes(100_000, seed: 99)])
+        let catalog = try ws.publish()
+        let sizes = try RepositoryUpdates.sizes(repository: ws.path, catalog: catalog)
+        // Only the ETC2 variant changed: one update, from its own kept file, of its texture alone.
+        #expect(sizes.map { "\($0.variant ?? "default") v\($0.fromVersion)→v\($0.toVersion)" } == ["etc2 v1→v2"])
+        #expect(sizes.first?.changedFiles == 1 && sizes.first?.unchangedFiles == 1)
+        // A switch between two variants fetches the texture, not the shared file.
+        let switches = try RepositoryUpdates.switches(repository: ws.path, catalog: catalog)
+        #expect(switches.count == 5 * 4)
+        let astcToBC7 = try #require(switches.first { $0.variant == "astc → bc7-x86_64" })
+        #expect(astcToBC7.changedFiles == 1 && astcToBC7.unchangedFiles == 1)
+        #expect(astcToBC7.frameBytes > 100_000 && astcToBC7.frameBytes < 150_000, "\(astcToBC7)")
+        let report = try RepositoryReport.make(repository: ws.path, keys: [ws.publicKey])
+        let tex = try #require(report.channels.first?.packs.first)
+        #expect(tex.variants?.map(\.name) == ["astc", "astc-6GiB", "bc7-x86_64", "etc2"])
+        #expect(tex.variants?.allSatisfy { $0.installSize == 300_000 && $0.downloadSize > 300_000 } == true)
+        // Every hosted variant file counts towards Apple's limit figures: 5 current, 1 kept.
+        let hosted = Set(catalog.packs[0].variantPaths).union(catalog.retired.map(\.path))
+        let bytes = try hosted.map { try #require(ws.contents($0)).count }.reduce(0, +)
+        #expect(report.apple.hostedBytes == UInt64(bytes))
+    }
 }

@@ -253,8 +253,12 @@ public struct RetiredPackFile: Sendable, Equatable, Codable {
     public var sha256: SHA256Digest
     /// The catalog version that stopped listing this file as current.
     public var retiredIn: Int
+    /// For a device variant's pack file, that variant's conditions (an optional key, absent for
+    /// a default's pack and for patch files).
+    public var variant: VariantConditions?
 
-    public init(id: String, version: Int, path: String, size: UInt64, sha256: SHA256Digest, retiredIn: Int) {
+    public init(id: String, version: Int, path: String, size: UInt64, sha256: SHA256Digest, retiredIn: Int, variant: VariantConditions? = nil) {
+        self.variant = variant
         self.id = id
         self.version = version
         self.path = path

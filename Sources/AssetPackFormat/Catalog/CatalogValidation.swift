@@ -20,6 +20,7 @@ extension Catalog {
         let seen = Set(packs.map(\.id))
         for (i, r) in retired.enumerated() {
             if let why = RepositoryPath.problem(with: r.path) { return "retired[\(i)].path: \"\(r.path)\" \(why)" }
+            if let why = r.variant?.problem(key: "retired[\(i)].variant") { return why }
         }
         for (i, r) in removed.enumerated() where seen.contains(r.id) {
             return "removed[\(i)].id: \"\(r.id)\" is also a current pack"

@@ -48,7 +48,8 @@ struct StatusCommand: Command {
                 if let one { packs = [try await agent.assetPack(withID: one)] } else { packs = try await agent.allAssetPacks().sorted { $0.id < $1.id } }
                 return packs.map { p in
                     Row(id: p.id, version: p.version, policy: p.downloadPolicy.name, downloadSize: p.downloadSize, installSize: p.installSize,
-                        language: p.language, status: p.status, request: p.request, error: p.error)
+                        language: p.language, status: p.status, request: p.request, error: p.error,
+                        variant: p.variant?.name, variantReason: p.variant?.description)
                 }
             }
         } catch { throw agentFailure(error) }
