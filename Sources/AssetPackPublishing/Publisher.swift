@@ -92,6 +92,10 @@ public struct Publisher {
             packs[i].compressedSize = built[i].info.size
         }
         let variants = try buildVariants(groups, resolved: resolved, defaults: built, builder: &builder, staging: staging, sealing: sealing.current)
+        // A device downloads one file of a group: the download allowances count the largest.
+        for i in packs.indices {
+            packs[i].compressedSize = ([built[i].info.size] + variants.filter { $0.id == packs[i].id }.map(\.pack.info.size)).max()
+        }
         report.cacheWarnings += builder.warnings
         report.builds = (built + variants.map(\.pack)).map { PackBuild(id: $0.info.metadata.assetPackID, reused: $0.reused, cached: false) }
         for (i, v) in variants.enumerated() { report.builds[built.count + i].variant = v.conditions.name }

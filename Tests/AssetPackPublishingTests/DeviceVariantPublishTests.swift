@@ -100,6 +100,15 @@ import Testing
         #expect(solo.variants == nil)
     }
 
+    @Test func downloadAllowancesCountTheLargestFileOfAGroup() throws {
+        let ws = try workspace()
+        let d = try ws.put("Tex", policy: prefetch, files: ["t.bin": patternBytes(10_000, seed: 1)])
+        let v = try ws.put("Tex", policy: prefetch, variant: ["textureFormat": "bc7"], variantName: "bc7", files: ["t.bin": patternBytes(300_000, seed: 2)])
+        let findings = try lintFindings(ws, [d, v]) { $0.lint.downloadAllowance = 100_000 }
+        #expect(findings.map(\.rule) == [.downloadAllowance], "\(findings)")
+        #expect(try lintFindings(ws, [d, v]) { $0.lint.downloadAllowance = 400_000 }.isEmpty)
+    }
+
     /// A published catalog with `change` made to its entry's variants, signed again.
     static func tampered(_ ws: TestRepository, _ change: (inout [CatalogVariant], CatalogPack) -> Void) throws -> [UInt8] {
         var catalog = try ws.catalog()

@@ -119,4 +119,19 @@ import Testing
         #expect(try await manager.installUpdates().updated.isEmpty)
         #expect(hosted.packBytes(since: after).isEmpty)
     }
+
+    @Test func progressiveReadsTakeTheDevicesVariant() async throws {
+        let hosted = try Hosted()
+        let entry = try #require(try hosted.repo.catalog().pack(withID: "Tex"))
+        let bc7 = try #require(entry.variants?.first { $0.conditions.name == "bc7-x86_64" })
+        let before = hosted.nginx.accessLog().count
+        let manager = try hosted.manager("root", formats: [.bc7], memory: 8 * Self.gib, architecture: "x86_64")
+        // A file of a pack not installed, read ahead of its download: the BC7 variant's bytes,
+        // from its file alone.
+        let data = try await manager.contents(at: "tex.bin", searchingInAssetPackWithID: "Tex", access: .progressive)
+        #expect(data == Data(Self.texture("bc7-x86_64")))
+        let sent = hosted.packBytes(since: before)
+        #expect(Array(sent.keys) == [bc7.path], "\(sent)")
+        #expect(sent.values.reduce(0, +) < 500_000 + 100_000, "\(sent)")
+    }
 }
