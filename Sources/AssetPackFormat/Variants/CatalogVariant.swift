@@ -3,30 +3,17 @@
 /// content. A pack entry's own file is the default variant, for the devices no variant fits.
 public struct CatalogVariant: Sendable, Equatable, Codable {
     public var conditions: VariantConditions
-    /// Compressed bytes a fresh install of this variant fetches: its pack file's size.
-    public var downloadSize: UInt64
-    /// Uncompressed bytes its files take once installed.
-    public var installSize: UInt64
-    /// The variant's pack file, relative to the catalog's URL (`packs/<id>/<digest>.pack`).
-    public var path: String
-    public var size: UInt64
-    public var sha256: SHA256Digest
-    /// The variant's pack digest (its index's SHA-256).
-    public var digest: SHA256Digest
-    public var index: CatalogIndexLocation
-    public var chunking: ChunkingParameters
+    // The variant's pack file, each field as `CatalogPack`'s of the same name describes the
+    // default's file.
+    public var downloadSize: UInt64, installSize: UInt64
+    public var path: String, size: UInt64, sha256: SHA256Digest
+    public var digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters
 
     public init(conditions: VariantConditions, downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64,
                 sha256: SHA256Digest, digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters) {
         self.conditions = conditions
-        self.downloadSize = downloadSize
-        self.installSize = installSize
-        self.path = path
-        self.size = size
-        self.sha256 = sha256
-        self.digest = digest
-        self.index = index
-        self.chunking = chunking
+        (self.downloadSize, self.installSize, self.path, self.size) = (downloadSize, installSize, path, size)
+        (self.sha256, self.digest, self.index, self.chunking) = (sha256, digest, index, chunking)
     }
 
     /// The variant as a pack entry of its own (`pack`'s ID, version, policy and metadata, this
