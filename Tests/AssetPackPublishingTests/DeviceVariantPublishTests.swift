@@ -109,6 +109,22 @@ import Testing
         #expect(try lintFindings(ws, [d, v]) { $0.lint.downloadAllowance = 400_000 }.isEmpty)
     }
 
+    @Test func rollbackToAVersionWhoseVariantFileWasPrunedNamesIt() throws {
+        let ws = try workspace()
+        _ = try Self.group(ws)
+        let v1 = try #require(try ws.publishReport(now: publishedAt) { $0.keep = 1 }.catalog)
+        try ws.put("Tex", variant: ["textureFormat": "etc2"], variantName: "etc2", files: ["shared.bin": Self.shared, "tex.bin": patternBytes(100_000, seed: 98)])
+        try ws.publishReport(now: publishedAt) { $0.keep = 1 }
+        let etc2 = try #require(v1.packs[0].variants?.first { $0.conditions.textureFormat == "etc2" })
+        #expect(ws.contents(etc2.path) == nil, "--keep 1 deletes the old ETC2 file")
+        let before = ws.snapshot()
+        var editor = ChannelEditor(repository: ws.path, key: ws.key)
+        editor.now = publishedAt
+        let error = #expect(throws: PublishError.self) { try editor.rollback(to: 1, channel: nil) }
+        #expect(error?.description.contains("Tex v1 (\(etc2.path))") == true, "\(String(describing: error))")
+        #expect(ws.snapshot() == before)
+    }
+
     /// A published catalog with `change` made to its entry's variants, signed again.
     static func tampered(_ ws: TestRepository, _ change: (inout [CatalogVariant], CatalogPack) -> Void) throws -> [UInt8] {
         var catalog = try ws.catalog()
