@@ -8,13 +8,13 @@ struct DeviceOptions: ParsableArguments {
     @Option("--texture-formats", value: "LIST", help: "The texture formats this device decodes, preferred first, comma-separated (\(TextureFormat.validList)); 'none' for none. Chooses packs' device variants. Remembered by the root.")
     var textureFormats: String?
     @Option("--memory", value: "SIZE", help: "The device memory device variants' memory tiers are matched against (default: the system's). Remembered by the root; 'system' forgets it.")
-    var memory: String?
+    var memory: MemoryArgument?
 
     /// `settings` with the options given now in place of what the root remembered.
     func applied(to settings: RootSettings) throws(CLIError) -> RootSettings {
         var settings = settings
         if let textureFormats { settings.textureFormats = try Self.formats(textureFormats).map(\.rawValue) }
-        if let memory { settings.memory = try Self.memory(memory) }
+        if let memory { settings.memory = memory.bytes }
         return settings
     }
 
@@ -38,13 +38,18 @@ struct DeviceOptions: ParsableArguments {
         }
         return out
     }
+}
 
-    /// A size above 0 (`8GiB`), or `system` (nil: read from the system).
-    static func memory(_ text: String) throws(CLIError) -> UInt64? {
-        guard text != "system" else { return nil }
-        guard let bytes = ByteCount.parse(text), bytes > 0 else {
-            throw .usage("--memory takes a size above 0 such as 8GiB (\(ByteCount.grammar)), or 'system', not \"\(text)\"")
-        }
-        return bytes
+/// The value of `--memory`: a size above 0, or `system` (nil: read from the system).
+struct MemoryArgument: ArgumentValue {
+    var bytes: UInt64?
+
+    init?(argument: String) {
+        if argument.lowercased() == "system" { bytes = nil; return }
+        guard let size = ByteSize(argument: argument), size.bytes > 0 else { return nil }
+        bytes = size.bytes
     }
+
+    static var expectation: String { "a size above 0 in \(ByteCount.grammar), or 'system'" }
+    static var helpNote: String? { ByteSize.helpNote }
 }
