@@ -271,7 +271,6 @@ public struct Publisher {
     struct BuiltVariant {
         var id: String
         var conditions: VariantConditions
-        var manifestPath: String
         var pack: BuiltPack
     }
 
@@ -290,7 +289,7 @@ public struct Publisher {
                 if let other = seen.updateValue(m.path, forKey: pack.info.digest) {
                     throw PublishError.lintFailed([LintFinding(.error, .variantConditions, "\(other) and \(m.path) make the same pack of \"\(id)\" (digest \(pack.info.digest.hex.prefix(16))…); a variant must differ from the default and from the other variants")])
                 }
-                out.append(BuiltVariant(id: id, conditions: m.conditions!, manifestPath: m.path, pack: pack))
+                out.append(BuiltVariant(id: id, conditions: m.conditions!, pack: pack))
             }
         }
         return out

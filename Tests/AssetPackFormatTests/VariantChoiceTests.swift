@@ -72,6 +72,12 @@ import Testing
         #expect(none.description == "default: no variant's conditions hold on this device (textures astc, etc2; memory 8GiB; arm64)")
     }
 
+    @Test func namesAreExactSoThatTiersNeverShareOne() {
+        let names = [UInt64(4) << 30, 512 << 20, 4_000_000_000, 1_500_000_000, 1_500_000_001, 64 << 10].map { VariantConditions(minimumMemory: $0).name }
+        #expect(names == ["4GiB", "512MiB", "4GB", "1500MB", "1500000001B", "64KiB"])
+        #expect(VariantConditions(textureFormat: "bc7", minimumMemory: 2 << 30, architectures: ["x86_64", "arm64"]).name == "bc7-2GiB-arm64+x86_64")
+    }
+
     @Test func architectureNamesAreNormalized() {
         #expect(DeviceCapabilities(textureFormats: [], memory: 1, architecture: "aarch64").architecture == "arm64")
         #expect(DeviceCapabilities(textureFormats: [], memory: 1, architecture: "AMD64").architecture == "x86_64")

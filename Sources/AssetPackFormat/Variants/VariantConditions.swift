@@ -58,11 +58,12 @@ public struct VariantConditions: Sendable, Hashable, Codable, Comparable, Custom
         VariantConditions(textureFormat: textureFormat, minimumMemory: minimumMemory, architectures: architectures?.sorted())
     }
 
-    /// The variant's name, from its conditions: `astc`, `astc-4GiB`, `bc7-x86_64`, `2GiB-arm64+x86_64`.
+    /// The variant's name, from its conditions (distinct conditions, distinct names): `astc`,
+    /// `astc-4GiB`, `bc7-x86_64`, `2GiB-arm64+x86_64`.
     public var name: String {
         var parts: [String] = []
         if let textureFormat { parts.append(textureFormat) }
-        if let minimumMemory { parts.append(Self.memoryName(minimumMemory)) }
+        if let minimumMemory { parts.append(Self.exactMemoryName(minimumMemory)) }
         if let architectures { parts.append(architectures.sorted().joined(separator: "+")) }
         return parts.joined(separator: "-")
     }
@@ -71,7 +72,7 @@ public struct VariantConditions: Sendable, Hashable, Codable, Comparable, Custom
     public var description: String {
         var parts: [String] = []
         if let textureFormat { parts.append("texture \(textureFormat)") }
-        if let minimumMemory { parts.append("memory ≥ \(Self.memoryName(minimumMemory))") }
+        if let minimumMemory { parts.append("memory ≥ \(Self.exactMemoryName(minimumMemory))") }
         if let architectures { parts.append("architecture \(architectures.sorted().joined(separator: " or "))") }
         return parts.joined(separator: ", ")
     }
@@ -80,6 +81,15 @@ public struct VariantConditions: Sendable, Hashable, Codable, Comparable, Custom
     /// conditions alone.
     public static func < (a: VariantConditions, b: VariantConditions) -> Bool {
         (a.name, a.minimumMemory ?? 0) < (b.name, b.minimumMemory ?? 0)
+    }
+
+    /// `4GiB`, `512MiB`, `4GB`, `1500MB`, `64KiB`, else `1500000001B`: exact, so that two tiers
+    /// never share a name.
+    static func exactMemoryName(_ bytes: UInt64) -> String {
+        for (unit, size) in [("GiB", UInt64(1) << 30), ("MiB", 1 << 20), ("GB", 1_000_000_000), ("MB", 1_000_000), ("KiB", 1 << 10)] where bytes % size == 0 {
+            return "\(bytes / size)\(unit)"
+        }
+        return "\(bytes)B"
     }
 
     /// `4GiB` when a whole number of GiB or MiB, else the byte count as `ByteCount` writes it.
