@@ -53,6 +53,9 @@ public struct Publisher {
             LintPack(id: input.manifest!.assetPackID, language: input.manifest!.language,
                      downloadPolicy: input.manifest!.downloadPolicy, files: input.files)
         }
+        for i in packs.indices {
+            packs[i].variantInstallSize = groups.variants[packs[i].id]?.map { resolved[$0.input].installSize }.max()
+        }
         try checkReadOrder(packs)
         report.findings += linter.lintContent(packs)
         guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }

@@ -100,13 +100,16 @@ import Testing
         #expect(solo.variants == nil)
     }
 
-    @Test func downloadAllowancesCountTheLargestFileOfAGroup() throws {
+    @Test func sizeLimitsCountTheLargestFileOfAGroup() throws {
         let ws = try workspace()
         let d = try ws.put("Tex", policy: prefetch, files: ["t.bin": patternBytes(10_000, seed: 1)])
         let v = try ws.put("Tex", policy: prefetch, variant: ["textureFormat": "bc7"], variantName: "bc7", files: ["t.bin": patternBytes(300_000, seed: 2)])
         let findings = try lintFindings(ws, [d, v]) { $0.lint.downloadAllowance = 100_000 }
         #expect(findings.map(\.rule) == [.downloadAllowance], "\(findings)")
         #expect(try lintFindings(ws, [d, v]) { $0.lint.downloadAllowance = 400_000 }.isEmpty)
+        // The install sizes too: the variant installs 300 kB, the default 10 kB.
+        #expect(try lintFindings(ws, [d, v]) { $0.lint.maxInstallSize = 100_000 }.map(\.rule) == [.maxInstallSize])
+        #expect(try lintFindings(ws, [d, v]) { $0.lint.maxInstallSize = 300_000 }.isEmpty)
     }
 
     @Test func rollbackToAVersionWhoseVariantFileWasPrunedNamesIt() throws {
