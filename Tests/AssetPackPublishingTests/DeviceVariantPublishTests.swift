@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 @testable import AssetPackPublishing
 import Foundation
 import TestRepositories
@@ -126,6 +127,22 @@ import Testing
         let error = #expect(throws: PublishError.self) { try editor.rollback(to: 1, channel: nil) }
         #expect(error?.description.contains("Tex v1 (\(etc2.path))") == true, "\(String(describing: error))")
         #expect(ws.snapshot() == before)
+    }
+
+    @Test func applesDownloadManifestAndArchiveAreTheDefaults() throws {
+        let ws = try workspace()
+        let paths = try Self.group(ws)
+        let report = try ws.publishReport(now: publishedAt) { $0.appleBaseURL = "https://cdn.example.com/apple/" }
+        let catalog = try #require(report.catalog)
+        let bytes = try #require(ws.contents("apple/manifest.json"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        let packs = try #require(manifest["assetPacks"] as? [[String: Any]])
+        #expect(packs.map { $0["id"] as? String } == ["Tex"])
+        #expect(packs.first?["version"] as? Int == catalog.pack(withID: "Tex")?.version)
+        // The archive is the default manifest's, byte for byte as aar create writes it.
+        let expected = ws.dir.file("default.aar")
+        _ = try ApplePackArchiver(threads: 2).write(manifestAt: paths[0], baseDirectory: ws.dir.path, to: expected)
+        #expect(ws.contents("apple/assets/Tex") == ws.dir.contents("default.aar"))
     }
 
     /// A published catalog with `change` made to its entry's variants, signed again.

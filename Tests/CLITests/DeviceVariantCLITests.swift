@@ -80,5 +80,10 @@ import Testing
         #expect(validate.stderr.contains("[variant-default]") && validate.stderr.contains("Textures.astc.json, Textures.bc7.json"), "\(validate.stderr)")
         let publish = try await w.run(["publish", "Textures.astc.json", "Textures.bc7.json", "--repo", "site", "--key", "signing.pem"], status: 1)
         #expect(publish.stderr.contains("[variant-default]"), "\(publish.stderr)")
+        // Apple's tools take the default: aar create refuses a variant, writing nothing.
+        let aar = try await w.run(["aar", "create", "Textures.astc.json", "-o", "astc.aar"], status: 1)
+        #expect(aar.stderr.contains("is a device variant of \"Textures\" (texture astc)"), "\(aar.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: w.dir.file("astc.aar")))
+        _ = try await w.run(["aar", "create", "Textures.default.json", "-o", "default.aar"])
     }
 }

@@ -28,7 +28,8 @@ public final class TestRepository: @unchecked Sendable {
     /// under `variantName`: content/<id>@<name>/, <id>@<name>.json.
     @discardableResult
     public func put(_ id: String, policy: DownloadPolicy = .onDemand, language: String? = nil, userInfo: Any? = nil,
-                    variant: [String: Any]? = nil, variantName: String? = nil, files: [String: [UInt8]]) throws -> String {
+                    platforms: [Platform] = [.iOS], variant: [String: Any]? = nil, variantName: String? = nil,
+                    files: [String: [UInt8]]) throws -> String {
         let key = variantName.map { "\(id)@\($0)" } ?? id
         let content = dir.file("content/\(key)")
         try? FileManager.default.removeItem(atPath: content)
@@ -37,7 +38,7 @@ public final class TestRepository: @unchecked Sendable {
             "assetPackID": id,
             "downloadPolicy": try JSONSerialization.jsonObject(with: JSONEncoder().encode(policy)),
             "fileSelectors": files.keys.sorted().map { ["file": $0] },
-            "platforms": ["iOS"],
+            "platforms": platforms.map(\.rawValue),
             "sourceRoot": "content/\(key)",
         ]
         if let language { manifest["language"] = language }
