@@ -51,6 +51,17 @@ struct FileStamp: Equatable {
     init?(path: String) {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
+        self.init(st)
+    }
+
+    /// Stats the open file `fd`; nil if it fails.
+    init?(descriptor fd: Int32) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        self.init(st)
+    }
+
+    init(_ st: stat) {
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)
         mode = UInt32(st.st_mode)

@@ -28,6 +28,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case sealed
     /// The LZFSE codec: LZFSE.decode into a bounded destination, and LZFSE.encode round trips.
     case lzfse
+    /// An Apple Archive: the pbz* container, its codecs, AA01 entries and their data (AppleArchiveReader).
+    case aar
 
     /// Runs one input through the target.
     func run(_ bytes: [UInt8]) {
@@ -43,6 +45,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .patch: PatchFuzzTarget.run(bytes)
         case .sealed: SealedFuzzTarget.run(bytes)
         case .lzfse: LZFSEFuzzTarget.run(bytes)
+        case .aar: AppleArchiveFuzzTarget.run(bytes)
         }
     }
 }

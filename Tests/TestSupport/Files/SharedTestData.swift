@@ -17,6 +17,11 @@ public enum SharedTestData {
         throw TestSupportError("no shared/testdata above \(DocumentedBlock.packageRoot.path)")
     }
 
+    /// The absolute path of `file` in the vector set `set` (such as "apple-archive").
+    public static func path(_ file: String, in set: String) throws -> String {
+        ((try folder() as NSString).appendingPathComponent(set) as NSString).appendingPathComponent(file)
+    }
+
     /// The bytes of `relative` (such as `apple-archive/SparkleTestCodeSignApp.aar`) in that folder.
     public static func bytes(_ relative: String) throws -> [UInt8] {
         let path = (try folder() as NSString).appendingPathComponent(relative)
