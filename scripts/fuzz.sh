@@ -234,6 +234,8 @@ run_target() {
   local maxlen=4096
   [ "$t" = pack-index ] && maxlen=16384
   [ "$t" = catalog ] || [ "$t" = trust ] || [ "$t" = plist ] && maxlen=32768
+  # lzfse: room for whole bvx2 streams, and for inputs the encoder codes as bvx2 (4 KiB and up).
+  [ "$t" = lzfse ] && maxlen=65536
   set +e
   # shellcheck disable=SC2086
   TMPDIR=$work/tmp ASSETPACK_FUZZ_TARGET=$t "$bin" -max_total_time="$seconds" -max_len=$maxlen -rss_limit_mb=2048 \
