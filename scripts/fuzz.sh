@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh --build            only build the fuzz binary and the seed corpora
 #   scripts/fuzz.sh --list             the target names
 #
-# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd, patch, sealed, aar (what each covers:
+# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd, patch, sealed, lzfse, aar (what each covers:
 # Tests/FuzzRegressionTests/Targets/FuzzTarget.swift and docs/RELIABILITY.md).
 #
 # SwiftPM does not drive -sanitize=fuzzer, so this script compiles the modules the targets need
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 work=${FUZZ_WORK:-$root/.fuzz}
-targets=(manifest pack-index catalog trust plist keyvalues http zstd patch sealed aar)
+targets=(manifest pack-index catalog trust plist keyvalues http zstd patch sealed lzfse aar)
 regressions=$root/Tests/FuzzRegressionTests/FuzzRegressions
 bin=$work/build/bin/assetpack-fuzz
 
@@ -179,6 +179,17 @@ key=base64.b64decode(json.load(open(sys.argv[1]))["packs"]["P"][0])
 data=open(sys.argv[2],"rb").read()
 offset,length=struct.unpack("<QQ",data[-64:-48])
 sys.stdout.buffer.write(key+struct.pack("<Q",offset)+data[offset:offset+length])' "$tmp/keys.json" "$f" > "$s/sealed/$(basename "$f" .pack | cut -c1-16)"
+  done
+  # lzfse: the reference encoder's streams of fixture files (bvxn, bvx2, bvx-), and Apple's own
+  # stream from the Sparkle archive cut to its first 4 KiB.
+  python3 -c 'import liblzfse,sys,os
+for i,f in enumerate(sys.argv[2:]):
+    open(os.path.join(sys.argv[1], "%d.lzfse" % i), "wb").write(liblzfse.compress(open(f, "rb").read()[:60000]))
+import random
+open(os.path.join(sys.argv[1], "random.lzfse"), "wb").write(liblzfse.compress(random.Random(1).randbytes(300)))' \
+    "$s/lzfse" $(ls examples/starter/manifests/*.json | head -3) $(find examples/starter/Content -type f | head -3) README.md
+  for sparkle in ../shared/testdata/apple-archive/SparkleTestCodeSignApp.aar ../../shared/testdata/apple-archive/SparkleTestCodeSignApp.aar; do
+    [ -f "$sparkle" ] && dd if="$sparkle" of="$s/lzfse/sparkle-head" bs=1 skip=28 count=4096 2>/dev/null && break
   done
   # aar: small archives, a bare AA01 stream and the same in each container the reader decodes
   # (zlib, xz, LZ4 in Apple's framing; one chunk and several), written by Python.

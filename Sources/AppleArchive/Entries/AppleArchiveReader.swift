@@ -55,11 +55,10 @@ public final class AppleArchiveReader {
             throw .malformed(region, at: start + 4, "header size \(size) is smaller than the header's own magic and size (6)")
         }
         let fields = try cursor.read(size - AppleArchiveHeader.fixedSize, region: region)
-        var header = try AppleArchiveHeader.decode(fixed + fields, index: index, offset: start)
+        let header = try AppleArchiveHeader.decode(fixed + fields, index: index, offset: start)
         guard paths.insert(header.entry.path).inserted else {
             throw .malformed(header.entry.region, at: start, "the path appears twice in the archive (duplicate entry)")
         }
-        header.entry.index = index
         count += 1
         current = header
         pendingBlobs = header.blobs[...]

@@ -26,46 +26,18 @@ public struct AppleArchiveExtractor {
     /// Extracts what `reader` reads (from its first entry) to `destination`.
     @discardableResult
     public func extract(_ reader: AppleArchiveReader, to destination: String) throws(AppleArchiveError) -> AppleArchiveExtractionSummary {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        if fm.fileExists(atPath: destination, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue, (try? fm.contentsOfDirectory(atPath: destination))?.isEmpty == true else {
-                throw AppleArchiveError(.io, destination, at: nil, "already exists and is not an empty folder")
-            }
-        }
-        let url = URL(fileURLWithPath: destination).standardizedFileURL
-        let parent = url.deletingLastPathComponent()
-        // Missing parent folders are created, and removed again if the extraction fails.
-        var createdParents: [URL] = []
-        var p = parent
-        while !fm.fileExists(atPath: p.path) { createdParents.append(p); p = p.deletingLastPathComponent() }
-        let staging = parent.path + "/.\(url.lastPathComponent).extracting-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        func removeParents() { for d in createdParents { rmdir(d.path) } }
-        do {
-            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-        } catch {
-            removeParents()
-            throw AppleArchiveError(.io, parent.path, at: nil, "cannot create the folder: \(error.localizedDescription)")
-        }
-        guard mkdir(staging, 0o755) == 0 else {
-            let e = errno
-            removeParents()
-            throw AppleArchiveError(.io, staging, at: nil, "cannot create the staging folder: \(String(cString: strerror(e)))")
-        }
+        let staged: StagedDestination
+        do { staged = try StagedDestination(destination) } catch { throw AppleArchiveError(.io, error.path, at: nil, error.reason) }
         do throws(AppleArchiveError) {
             let root: ConfinedDirectory
-            do { root = try ConfinedDirectory(root: staging) } catch { throw AppleArchiveError(.io, staging, at: nil, error.description) }
+            do { root = try ConfinedDirectory(root: staged.staging) } catch { throw AppleArchiveError(.io, staged.staging, at: nil, error.description) }
             var tree = ExtractedTree(root: root)
             while let entry = try reader.nextEntry() { try tree.create(entry, reading: reader) }
             try tree.finish()
-            if isDirectory.boolValue { rmdir(destination) }
-            guard rename(staging, destination) == 0 else {
-                throw AppleArchiveError(.io, destination, at: nil, "cannot move the extracted tree into place: \(String(cString: strerror(errno)))")
-            }
+            do { try staged.commit() } catch { throw AppleArchiveError(.io, error.path, at: nil, error.reason) }
             return tree.summary
         } catch {
-            if let root = try? ConfinedDirectory(root: parent.path) { try? root.removeTree(URL(fileURLWithPath: staging).lastPathComponent) }
-            removeParents()
+            staged.discard()
             throw error
         }
     }
