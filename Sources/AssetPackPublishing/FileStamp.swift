@@ -51,6 +51,10 @@ struct FileStamp: Equatable {
     init?(path: String) {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
+        self.init(st)
+    }
+
+    init(_ st: stat) {
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)
         mode = UInt32(st.st_mode)

@@ -20,8 +20,10 @@ struct RepositoryPlan {
     init(old: Catalog?, built: [CatalogPack], catalogVersion: Int, keep: Int, versions: PackVersions = PackVersions()) {
         let oldRetired = old?.retired ?? []
         var retiredNow = oldRetired
+        // By ID, so that a plan costs one look-up a pack, not a scan of the old catalog.
+        let oldPacks = Dictionary((old?.packs ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for var entry in built.sorted(by: { $0.id < $1.id }) {
-            let previous = old?.pack(withID: entry.id)
+            let previous = oldPacks[entry.id]
             if let previous, previous.digest == entry.digest {
                 packs.append(previous)
                 changes.append(PackChange(id: entry.id, kind: .unchanged, previousVersion: previous.version, version: previous.version))
@@ -43,8 +45,9 @@ struct RepositoryPlan {
             changes.append(PackChange(id: entry.id, kind: previous == nil ? .added : .updated, previousVersion: previous?.version, version: entry.version))
         }
         let currentIDs = Set(packs.map(\.id))
+        let currentPathByID = Dictionary(packs.map { ($0.id, $0.path) }, uniquingKeysWith: { a, _ in a })
         removed = (old?.removed ?? []).filter { !currentIDs.contains($0.id) }
-        for previous in old?.packs ?? [] where packs.first(where: { $0.id == previous.id })?.path != previous.path {
+        for previous in old?.packs ?? [] where currentPathByID[previous.id] != previous.path {
             retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: previous.path,
                                               size: previous.size, sha256: previous.sha256, retiredIn: catalogVersion))
             // Its patch files are retired with it, and deleted with it.

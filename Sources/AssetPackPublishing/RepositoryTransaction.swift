@@ -89,11 +89,26 @@ final class RepositoryTransaction {
             committed = true
             return
         }
-        let file = try AtomicFile(destination: "\(repository)/\(CatalogFormat.fileName)")
+        let path = "\(repository)/\(CatalogFormat.fileName)"
+        let file = try AtomicFile(destination: path)
         try file.write(bytes)
+        Self.advanceModificationTime(of: file.fd, past: path)
         try file.commit()
         Self.syncDirectory(repository)
         committed = true
+    }
+
+    /// Gives the new file (`fd`) a modification time in a later whole second than the file at
+    /// `path` it replaces. nginx's `ETag` and every server's `Last-Modified` are made of the
+    /// mtime in whole seconds (and the size): two publishes within one second could otherwise
+    /// leave both unchanged, and a client or a cache asking conditionally would be told that
+    /// nothing changed. Only publishes that follow each other within a second move the time
+    /// ahead of the clock, by a second each.
+    static func advanceModificationTime(of fd: Int32, past path: String) {
+        var old = stat(), new = stat()
+        guard stat(path, &old) == 0, fstat(fd, &new) == 0, new.st_mtim.tv_sec <= old.st_mtim.tv_sec else { return }
+        var times = [new.st_atim, timespec(tv_sec: old.st_mtim.tv_sec + 1, tv_nsec: 0)]
+        _ = futimens(fd, &times)
     }
 
     /// Writes `relativePath` durably and atomically (write-temporary-then-rename), creating the

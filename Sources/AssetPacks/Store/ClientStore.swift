@@ -137,6 +137,15 @@ final class ClientStore: @unchecked Sendable {
         try db.transaction { try recordCatalog(version: version, payload: payload, envelope: envelope, channel: channel) }
     }
 
+    /// The entity tag a mirror sent with the accepted catalog (`CatalogValidator`); nil when none.
+    func catalogValidator() throws -> CatalogValidator? {
+        try setting(CatalogValidator.settingKey).flatMap(CatalogValidator.init(text:))
+    }
+
+    func setCatalogValidator(_ validator: CatalogValidator?) throws {
+        try setSetting(CatalogValidator.settingKey, validator?.text)
+    }
+
     /// The highest catalog version accepted from `channel` (the `catalogFloor.NAME` setting; for
     /// the default channel, before any channel was followed, the catalog row's version); nil
     /// when none was.
