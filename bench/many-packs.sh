@@ -43,9 +43,9 @@ for i in range(n):
         f.write('{"assetPackID": "%s", "downloadPolicy": {"essential": {"installationEventTypes": ["firstInstallation"]}}, '
                 '"fileSelectors": [{"directory": "content/%s"}], "platforms": ["iOS"]}\n' % (name, name))
 PY
-"$bin" keygen -o "$out/key" >/dev/null
-"$bin" keygen --root -o "$out/root.key" >/dev/null
-"$bin" keygen -o "$out/timestamp.key" >/dev/null
+"$bin" keygen -o "$out/key" >/dev/null 2>&1
+"$bin" keygen --root -o "$out/root.key" >/dev/null 2>&1
+"$bin" keygen -o "$out/timestamp.key" >/dev/null 2>&1
 # Files changed within the last second or two are not recorded in the publish cache; let them settle.
 sleep 2
 

@@ -73,7 +73,7 @@ func catalogOfManyPacks(_ count: Int, version: Int = 7) -> Catalog {
         envelope.format = 2
         #expect(throws: CatalogError.self) { try verifier.verify(envelope.encoded(), now: verifyClock) }
         do { _ = try verifier.verify(envelope.encoded(), now: verifyClock) } catch {
-            guard case .malformed(let why) = error as? CatalogError else { Issue.record("\(error)"); return }
+            guard case .malformed(let why) = error else { Issue.record("\(error)"); return }
             #expect(why.contains("not valid JSON"), "\(why)")
         }
         // Signed plain, presented as format 3: not a zstd frame.

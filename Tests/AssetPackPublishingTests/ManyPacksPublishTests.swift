@@ -55,8 +55,10 @@ import Testing
         try bytes.write(to: URL(fileURLWithPath: path))
         let third = try Publisher(key: testKey, options: ws.options { $0.now += 120 }).publish(manifests: ws.manifestPaths)
         #expect(third.indexesRead == 1)
-        #expect(third.builds.allSatisfy(\.reused))
+        let thirdReused = third.builds.allSatisfy { $0.reused }
+        #expect(thirdReused)
         let fourth = try Publisher(key: testKey, options: ws.options { $0.now += 180 }).publish(manifests: ws.manifestPaths)
-        #expect(fourth.indexesRead == 0 && fourth.builds.allSatisfy(\.reused))
+        let fourthReused = fourth.builds.allSatisfy { $0.reused }
+        #expect(fourth.indexesRead == 0 && fourthReused)
     }
 }
