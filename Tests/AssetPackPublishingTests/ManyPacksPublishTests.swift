@@ -61,4 +61,26 @@ import Testing
         let fourthReused = fourth.builds.allSatisfy { $0.reused }
         #expect(fourth.indexesRead == 0 && fourthReused)
     }
+
+    /// nginx's ETag and every server's Last-Modified are the mtime in whole seconds (and the
+    /// size): publishes within one second must still change them, or a client asking
+    /// conditionally would be told that nothing changed.
+    @Test func everyPublishMovesTheCatalogToALaterSecond() throws {
+        let ws = try workspace()
+        try ws.put("Pack", files: ["a.txt": Array("a\n".utf8)])
+        func mtime(_ relative: String) throws -> Int {
+            var st = stat()
+            guard stat("\(ws.path)/\(relative)", &st) == 0 else { throw TestSupportError("no \(relative)") }
+            return st.st_mtim.tv_sec
+        }
+        for channel in [nil, "beta"] {
+            let path = ChannelName.catalogPath(channel)
+            var seconds: [Int] = []
+            for k in 0..<3 {
+                try Publisher(key: testKey, options: ws.options { $0.channel = channel; $0.now += Double(k) }).publish(manifests: ws.manifestPaths)
+                seconds.append(try mtime(path))
+            }
+            #expect(zip(seconds, seconds.dropFirst()).allSatisfy { $0 < $1 }, "\(path): \(seconds)")
+        }
+    }
 }
