@@ -75,6 +75,31 @@ import Testing
         #expect(sent <= 64 << 10, "\(sent) bytes for an update with nothing new")
     }
 
+    @Test func nothingNewInRootModeCostsTheRootAndTheTimestamp() async throws {
+        let repo = try TestRepository("many-packs-root")
+        for i in 0..<Self.packCount {
+            try repo.put(String(format: "Pack%03d", i), files: [String(format: "file%03d.txt", i): Array("pack \(i)\n".utf8)])
+        }
+        let keys = try TestRootKeys()
+        try repo.startRoot(keys)
+        try repo.publish(keys)
+        let nginx = try NginxServer(root: repo.path, accessLog: true)
+        let root = repo.dir.file("root")
+        func update() async throws {
+            let manager = try repo.manager(root: root, urls: [nginx.url("/")]) { $0.rootKey = keys.root.publicKey }
+            _ = try await manager.installUpdates()
+        }
+        try await update()
+        try await waitUntil("nginx logs the catalog request") { nginx.accessLog().contains { $0.first == "/catalog.json" } }
+        let before = nginx.accessLog().count
+        try await update()
+        try await waitUntil("nginx logs the timestamp request") { nginx.accessLog().dropFirst(before).contains { $0.first == "/timestamp.json" } }
+        let lines = nginx.accessLog().dropFirst(before)
+        #expect(!lines.contains { $0.first == "/catalog.json" }, "\(lines)")
+        let sent = lines.reduce(0) { $0 + (Int($1[2]) ?? 0) }
+        #expect(sent <= 64 << 10, "\(sent) bytes for an update with nothing new")
+    }
+
     @Test func aNotModifiedAnswerIsVerifiedAgainLikeTheCatalogItStandsFor() async throws {
         let repo = try TestRepository("conditional-expiry")
         try repo.put("Pack", files: ["a.txt": Array("a\n".utf8)])
