@@ -99,7 +99,9 @@ public struct Publisher {
         let entries = built.map { $0.info.catalogEntry(version: 0, path: PackFileInfo.repositoryPath(id: $0.info.metadata.assetPackID, digest: $0.info.digest)) }
         let others = transaction == nil ? [] : try catalogs.others(than: channel).map(\.catalog)
         var versions = PackVersions(others)
-        try catalogs.historyVersions(into: &versions)
+        // The history only matters to a pack that needs a version number: new or changed content.
+        let oldDigests = Dictionary((old?.packs ?? []).map { ($0.id, $0.digest) }, uniquingKeysWith: { a, _ in a })
+        if entries.contains(where: { oldDigests[$0.id] != $0.digest }) { try catalogs.historyVersions(into: &versions) }
         var plan = RepositoryPlan(old: old, built: entries, catalogVersion: version, keep: options.keep, versions: versions)
         var largestHosted: [String: UInt64] = [:]
         for r in plan.retired { largestHosted[r.id] = max(largestHosted[r.id] ?? 0, r.size) }
