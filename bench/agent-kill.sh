@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The agent killed at random moments (issue #10): one detached request for a 256 MiB pack is
+# The agent killed at random moments: one detached request for a 256 MiB pack is
 # made to `assetpack agent`, then the agent is killed with SIGKILL at random moments (seeded:
 # 0.2-1.2 s after each start answers), KILLS times, restarted each time with no client asking
 # for anything; the last start must complete the pack from its durable queue. The installed tree

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Agent rate benchmark (issue #10): `assetpack agent --max-rate RATE` from nginx on loopback.
+# Agent rate benchmark: `assetpack agent --max-rate RATE` from nginx on loopback.
 #
 #   bench/agent-rate.sh [ROUNDS=3] [SIZE_MIB=96] [RATE=8M]
 #
@@ -75,6 +75,9 @@ if len(mid) < 2: sys.exit('background: too few progress events in the middle of 
 r = (b1 - b0) / (t1 - t0)
 print(f'background pace: {r:,.0f} B/s over {t1 - t0:.1f} s ({len(mid)} progress events) = {r / cap:.3f}x the cap '
       f'(target 0.90-1.10); the whole request {size / (time.monotonic() - start):,.0f} B/s')
+sys.path.insert(0, 'bench')
+import result
+result.emit(figures={'background pace / cap': round(r / cap, 4)}, size_mib=round(size / 2**20))
 PY
 
 # 2. Foreground share: alone vs beside the background download.

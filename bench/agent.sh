@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Agent benchmark (issue #10): a fresh `ensure` of the benchmark pack through a running
+# Agent benchmark: a fresh `ensure` of the benchmark pack through a running
 # `assetpack agent` (curl on its Unix socket, waiting for the install) against the in-process
 # `assetpack ensure`, from nginx on loopback into fresh roots, alternating, several rounds.
 # Prints the median wall-time ratio (target <= 1.05x), the agent's peak RSS (target <= 128 MiB),
@@ -88,5 +88,8 @@ sleep 3   # settled: 2 s after its last download the agent hands memory back (Id
 before=$(ticks); sleep 10; after=$(ticks)
 mib() { echo $(( $(awk -v k="$1:" '$1 == k { print $2 }' /proc/$agent_pid/status) / 1024 )); }
 echo "idle agent: $((after - before)) CPU ticks ($(getconf CLK_TCK)/s) in 10 s, RSS $(mib VmRSS) MiB ($(mib RssAnon) MiB anonymous, $(mib RssFile) MiB mapped files)"
+python3 bench/result.py --runner agent peak_rss_mib="$(( $(sort -n "$state/peak-kib" | tail -1) / 1024 ))" bytes="$(stat -c %s "$out/repo/$pack")"
+python3 bench/result.py size_mib="$size" idle_cpu_ticks_10s="$((after - before))" idle_rss_mib="$(mib VmRSS)" \
+  idle_rss_anon_mib="$(mib RssAnon)" idle_rss_file_mib="$(mib RssFile)"
 installed=$(echo "$agent_root"/packs/bench-corpus/*/)
 diff -r "$corpus/content" "$installed/content" && echo "verify: the agent's installed tree equals the corpus"

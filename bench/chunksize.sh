@@ -4,11 +4,14 @@
 # appended, one media file replaced) at several average chunk sizes, and prints for each: pack
 # size against tar+zstd -3, the bytes a v1 client downloads to reach v2 (chunks it lacks), and
 # the chunk count (index size). Usage: bench/chunksize.sh [SIZE_MIB=256]
+# ASSETPACK=path/to/assetpack runs that binary instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-256}
-swift build -c release --product assetpack >/dev/null
-bin=$PWD/.build/release/assetpack
+if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
+  swift build -c release --product assetpack >/dev/null
+  bin=$(swift build -c release --show-bin-path)/assetpack
+fi
 out=$PWD/bench/out; v1=$out/corpus-$size; v2=$out/corpus-$size-v2
 [ -f "$v1/Manifest.json" ] || python3 bench/corpus.py "$v1" "$size"
 rm -rf "$v2"; cp -a "$v1" "$v2"
@@ -41,5 +44,11 @@ have = {d for d, _, _ in old}
 delta = sum(c for d, c, _ in new if d not in have)
 size = os.path.getsize(sys.argv[2])
 print(f'{avg // 1024:>6} KiB {os.path.getsize(sys.argv[1]) / tar:>9.3f}x {delta:>12} {delta / size:>13.2%} {len(new):>10}')
+import result
+result.emit(runners={f'assetpack {avg // 1024} KiB chunks': {'bytes': os.path.getsize(sys.argv[1]), 'delta_bytes': delta, 'chunks': len(new)}},
+            figures={f'size / tar+zstd at {avg // 1024} KiB': round(os.path.getsize(sys.argv[1]) / tar, 4),
+                     f'delta / v2 size at {avg // 1024} KiB': round(delta / size, 4)})
 PY
 done
+python3 bench/result.py --runner tar+zstd bytes="$tarsize"
+python3 bench/result.py size_mib="$size"

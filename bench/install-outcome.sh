@@ -10,12 +10,17 @@ check_install_outcome() {
   echo "verify: installed tree equals the corpus $what"
   fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")
   requests=$(awk '$1 ~ /\.pack$/' "$NGINX_LOG" | wc -l)
-  python3 - "$fetched" "$pack_size" "$requests" <<'PY'
+  python3 - "$fetched" "$pack_size" "$requests" "$size" "$what" <<'PY'
 import sys
 fetched, size, requests = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 extra = 100 * (fetched - size) / size
 print(f"pack bytes fetched over all runs: {fetched} B in {requests} requests; pack {size} B")
 print(f"re-downloaded extra: {extra:.2f} % -> {'PASS' if extra <= 10 else 'FAIL'} (limit 10 %)")
+sys.path.insert(0, 'bench')
+import result
+result.emit(runners={'assetpack': {'bytes': fetched}},
+            figures={'re-downloaded extra %': round(extra, 2), 'requests': requests, 'pack bytes': size, 'outcome': sys.argv[5]},
+            size_mib=int(sys.argv[4]))
 sys.exit(0 if extra <= 10 else 1)
 PY
 }

@@ -7,7 +7,7 @@
 #
 #   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024|small|packs] [sealed]
 #
-# `sealed` (issue 16) times, instead of the peers, the same install of the pack published sealed
+# `sealed` times, instead of the peers, the same install of the pack published sealed
 # (`publish --encrypt`, every chunk frame AES-256-GCM) against the unencrypted one, alternating:
 # both from nginx, the sealed one also asking `assetpack key-server` on loopback for its key
 # (a fresh root each round, so every sealed install asks). Target: sealed ≤ 1.05× unencrypted.
@@ -98,6 +98,10 @@ if [ "$variant" = sealed ]; then
   diff -r "$corpus/content" "$(echo "$out"/dst/assetpack-sealed/packs/bench-corpus/*/)content" \
     && diff -r "$corpus/content" "$(echo "$out"/dst/assetpack/packs/bench-corpus/*/)content" && echo "verify: both installed trees equal the corpus"
   echo "key server decisions: $(grep -c ' 200 granted' "$out/keyserver.log") granted, $(grep -vc ' 200 granted' "$out/keyserver.log") other"
+  python3 bench/result.py size_mib="$(($(du -sb "$corpus/content" | cut -f1) >> 20))" \
+    "bytes assetpack-sealed / assetpack=$(python3 -c "print(round($sealedbytes / $packbytes, 5))")"
+  python3 bench/result.py --runner assetpack-sealed bytes="$sealedbytes"
+  python3 bench/result.py --runner assetpack bytes="$packbytes"
   exit 0
 fi
 python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync;
@@ -119,6 +123,9 @@ diff -r "$corpus/content" "$installed/content" && diff -r "$corpus/content" "$ou
 fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")
 runs=$(grep -c '/catalog.json ' "$NGINX_LOG")
 echo "pack bytes served per install: $((fetched / runs)) B ($packbytes B of pack files)"
+python3 bench/result.py --runner assetpack bytes="$((fetched / runs))"
+python3 bench/result.py --runner tar+zstd bytes="$(stat -c %s "$out/repo/bench.tar.zst")"
+python3 bench/result.py size_mib="$(($(du -sb "$corpus/content" | cut -f1) >> 20))" files="$(find "$corpus/content" -type f | wc -l)"
 if [ "$size" = packs ]; then
   # The namespace at 100 packs and 100,000 files: each command 20 times, alternating with its peer.
   root=$out/dst/assetpack; file=content/p42/dialogue/dialogu-04/49/dialogu-12485.json

@@ -2,7 +2,7 @@
 # Kill and resume: `assetpack ensure` of a 256 MiB pack is killed with SIGKILL at random moments
 # (seeded: 0.1-1.5 s after each start), up to KILLS times, then run to completion. The installed
 # tree must equal the corpus, and all runs together may fetch at most 10 % more pack bytes than
-# the pack's size (issue 4). Bytes fetched are nginx's $body_bytes_sent summed over every request
+# the pack's size (a killed install must resume, not start over). Bytes fetched are nginx's $body_bytes_sent summed over every request
 # for the pack file — bytes handed to the socket, so bytes lost in flight when a process dies
 # count as fetched.
 #

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Runs commands alternately for several rounds and prints median wall-time ratios, median CPU
 time (user + system, of the command and every process it waited for) and peak RSS.
-Usage: measure.py [--setup 'SHELL_CMD'] [--warmup] ROUNDS NAME_A 'SHELL_CMD_A' NAME_B 'SHELL_CMD_B' [NAME 'CMD']...
+Usage: measure.py [--label TEXT] [--setup 'SHELL_CMD'] [--warmup] ROUNDS NAME_A 'SHELL_CMD_A' NAME_B 'SHELL_CMD_B' [NAME 'CMD']...
 The first command is ours; the ratio is printed against each of the others. The order of the
 commands rotates every round. Each command runs under /bin/sh; peak RSS is the largest resident
 set of any process in it (from wait4's rusage of the shell, which includes its waited-for
 children). --setup runs before every timed command, untimed, with the command's NAME as $1 (for
 example to move its previous output aside and flush dirty pages with sync). --warmup runs every
 command once, untimed, before the rounds (the first run after a benchmark's set-up is slower,
-whichever command it is)."""
+whichever command it is). --label names the comparison in the @result line (when one benchmark
+compares several things). The same figures go out as one `@result` line (bench/result.py).
+"""
 import os, statistics, subprocess, sys, time
+import result
 
 def run(cmd):
     start = time.perf_counter()
@@ -22,6 +25,9 @@ def run(cmd):
 
 def main():
     args = sys.argv[1:]
+    label = ''
+    if args[:1] == ['--label']:
+        label, args = args[1] + ' ', args[2:]
     setup = None
     if args[:1] == ['--setup']:
         setup, args = args[1], args[2:]
@@ -61,6 +67,9 @@ def main():
         if cpu_median[name] > 0:
             print(f'CPU ratio {ours} / {name}: {cpu_median[ours] / cpu_median[name]:.2f}x')
     print('peak RSS: ' + ', '.join(f'{name} {rss[name] / 1024:.1f} MiB' for name, _ in commands))
+    result.emit(runners={label + name: {'wall_s': round(median[name], 4), 'cpu_s': round(cpu_median[name], 4),
+                                'peak_rss_mib': round(rss[name] / 1024, 1), 'rounds': rounds} for name, _ in commands},
+                figures={f'{label}time {ours} / {name}': round(median[ours] / median[name], 4) for name, _ in commands[1:]})
 
 if __name__ == '__main__':
     main()

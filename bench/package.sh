@@ -2,9 +2,9 @@
 # Packaging benchmark: `assetpack package` against `tar -cf - DIR | zstd -3 -T0` on the same
 # ~1 GiB corpus (text/JSON, incompressible media, many small files, one model-like file of half
 # the size), alternating, several rounds. Prints the median wall-time ratio, the size ratio and
-# our peak RSS. Targets (issue 2): time <= 1.0x, size <= 1.05x, peak RSS <= 256 MiB.
+# our peak RSS. Targets: time <= 1.0x, size <= 1.05x, peak RSS <= 256 MiB.
 # SIZE `small` packs the small-files corpus instead: 100,000 JSON files of ~200 B to 4 KiB, ~80 MB
-# in nested folders (bench/corpus.py; issue 11: the same targets, and an index that grows no
+# in nested folders (bench/corpus.py; the same targets, and an index that grows no
 # faster than the content, printed as index bytes per file).
 # Usage: bench/package.sh [SIZE_MIB=1024|small] [ROUNDS=5]
 set -euo pipefail
@@ -21,3 +21,8 @@ python3 -c "print(f'size: assetpack {$ours} B, tar+zstd {$theirs} B -> ratio {$o
 files=$(find content -type f | wc -l)
 index=$(python3 -c "import struct,sys; f=open(sys.argv[1],'rb'); f.seek(-56,2); print(struct.unpack('<Q', f.read(8))[0])" "$out/bench.pack")
 python3 -c "print(f'index: {$index} B for {$files} files ({$index/$files:.2f} B a file)')"
+content=$(du -sb content | cut -f1)
+python3 "$OLDPWD/bench/result.py" --runner assetpack bytes="$ours"
+python3 "$OLDPWD/bench/result.py" --runner tar+zstd bytes="$theirs"
+python3 "$OLDPWD/bench/result.py" size_mib="$((content >> 20))" files="$files" "size assetpack / tar+zstd=$(python3 -c "print(round($ours / $theirs, 4))")" \
+  index_bytes_per_file="$(python3 -c "print(round($index / $files, 2))")"

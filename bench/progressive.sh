@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Progressive access benchmark (issue #13): one file in the last third of a pack of ~2,000 files,
+# Progressive access benchmark: one file in the last third of a pack of ~2,000 files,
 # read with `assetpack cat PATH --pack ID` from nginx throttled to a realistic link, against a
 # full `assetpack ensure` of the pack over the same link. Prints, as medians over ROUNDS:
 #   fresh        time to the file's bytes on a fresh root ÷ the full ensure      (target <= 0.05)
@@ -102,6 +102,7 @@ for round in $(seq 1 "$rounds"); do
 
   r_fresh+=("$(echo "$t_cat / $t_full" | bc -l)"); r_dl+=("$(echo "$t_cat_dl / $t_full" | bc -l)")
   r_bytes+=("$(echo "$read_bytes / $target_chunks" | bc -l)"); r_twenty+=("$(echo "$t_twenty / $t_plain" | bc -l)")
+  a_full+=("$t_full"); a_cat+=("$t_cat")
   printf 'round %d: ensure %.2f s; cat fresh %.3f s, while downloading %.3f s; read %d pack bytes (+ index %d); through the agent %.2f s alone, %.2f s with 20 reads\n' \
     "$round" "$t_full" "$t_cat" "$t_cat_dl" "$read_bytes" "$index_length" "$t_plain" "$t_twenty"
 done
@@ -111,5 +112,9 @@ printf 'fresh:       %.4f (target <= 0.05)\n' "$(median "${r_fresh[@]}")"
 printf 'downloading: %.4f (target <= 0.05)\n' "$(median "${r_dl[@]}")"
 printf 'bytes:       %.3fx the file'"'"'s compressed chunks, plus the %d-byte index (target <= 1.1)\n' "$(median "${r_bytes[@]}")" "$index_length"
 printf '20 reads:    %.3f (target <= 1.05)\n' "$(median "${r_twenty[@]}")"
+python3 bench/result.py --runner "assetpack ensure (whole pack)" wall_s="$(median "${a_full[@]}")"
+python3 bench/result.py --runner "assetpack cat (one file)" wall_s="$(median "${a_cat[@]}")"
+python3 bench/result.py size_mib="$size" "fresh cat / ensure=$(median "${r_fresh[@]}")" "downloading cat / ensure=$(median "${r_dl[@]}")" \
+  "bytes / file's chunks=$(median "${r_bytes[@]}")" "20 reads / none=$(median "${r_twenty[@]}")" index_bytes="$index_length"
 installed=$(echo "$out"/twenty/packs/$id/*/)
 diff -r "$corpus/content" "$installed" > /dev/null && echo "verify: the installed tree equals the corpus"

@@ -48,8 +48,8 @@ for r in $(seq "$rounds"); do
   results+=("$first $unchanged $touch_t $nocache $peer")
 done
 echo "packs reused by one more unchanged publish: $(reused) of 5"
-python3 - "${results[@]}" <<'PY'
-import sys, statistics
+BENCH_DIR=$OLDPWD/bench CONTENT_MIB=$(($(du -sb content | cut -f1) >> 20)) python3 - "${results[@]}" <<'PY'
+import os, sys, statistics
 rows = [list(map(float, arg.split())) for arg in sys.argv[1:]]
 names = ["first publish", "unchanged re-publish", "one file touched", "--no-cache re-publish", "tar | zstd -3 -T0"]
 print(f"medians over {len(rows)} round(s); ratios per round, then the median:")
@@ -59,4 +59,12 @@ for i, name in enumerate(names):
     first = statistics.median(r[i] / r[0] for r in rows)
     peer = statistics.median(r[i] / r[4] for r in rows)
     print(f"{name:22}{t:8.2f}s  {first:7.3f}x  {peer:9.3f}x")
+sys.path.insert(0, os.environ["BENCH_DIR"])
+import result
+keys = ["first", "unchanged", "touched", "no-cache", "tar+zstd"]
+result.emit(runners={("assetpack publish " + k if k != "tar+zstd" else k): {"wall_s": round(statistics.median(r[i] for r in rows), 4)}
+                     for i, k in enumerate(keys)},
+            figures={f"time {k} / first": round(statistics.median(r[i] / r[0] for r in rows), 4) for i, k in enumerate(keys[1:4], 1)}
+            | {f"time {k} / tar+zstd": round(statistics.median(r[i] / r[4] for r in rows), 4) for i, k in enumerate(keys[:4])},
+            size_mib=int(os.environ["CONTENT_MIB"]))
 PY

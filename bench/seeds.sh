@@ -80,4 +80,11 @@ print(f'bytes fetched with seed / without: assetpack {med["ours-seed"][1] / med[
 print(f'seeded bytes fetched, assetpack / casync: {med["ours-seed"][1] / med["casync-seed"][1]:.3f}')
 print(f'seeded time, assetpack / casync: {med["ours-seed"][0] / med["casync-seed"][0]:.3f}; unseeded: {med["ours"][0] / med["casync"][0]:.3f}')
 print(f'seeded time / unseeded time: assetpack {med["ours-seed"][0] / med["ours"][0]:.3f}, casync {med["casync-seed"][0] / med["casync"][0]:.3f}')
+sys.path.insert(0, 'bench')
+import result
+names = {'ours': 'assetpack', 'ours-seed': 'assetpack --seed', 'casync': 'casync', 'casync-seed': 'casync --seed'}
+result.emit(runners={names[n]: {'wall_s': med[n][0], 'bytes': int(med[n][1])} for n in names},
+            figures={'seeded bytes assetpack / casync': round(med["ours-seed"][1] / med["casync-seed"][1], 4),
+                     'seeded time assetpack / casync': round(med["ours-seed"][0] / med["casync-seed"][0], 4),
+                     'bytes with seed / without assetpack': round(med["ours-seed"][1] / med["ours"][1], 4)})
 PY

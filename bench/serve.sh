@@ -10,6 +10,7 @@
 # runs the server block from docs/HOSTING.md with `worker_processes` = cores; assetpack serve
 # runs its default thread per connection. Both write an access log. The machine's other load
 # moves both servers' numbers; the rounds alternate so that it hits both alike.
+# ASSETPACK=path/to/assetpack runs that binary instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=3 duration=5 packs=4 pack_mib=16
@@ -27,8 +28,10 @@ for tool in wrk nginx python3; do command -v "$tool" >/dev/null || { echo "error
 
 out="$PWD/bench/out/serve"
 rm -rf "$out"; mkdir -p "$out/repo/packs" "$out/nginx/tmp"
-swift build -c release --product assetpack >/dev/null
-bin="$(swift build -c release --show-bin-path)/assetpack"
+if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
+  swift build -c release --product assetpack >/dev/null
+  bin=$(swift build -c release --show-bin-path)/assetpack
+fi
 
 # Repository: catalog plus $packs pack files of $pack_mib MiB.
 echo '{"version": 1, "packs": []}' > "$out/repo/catalog.json"
@@ -117,5 +120,9 @@ for mode in range whole; do
     awk -v l="$label" -v oq="$oq" -v nq="$nq" -v ob="$ob" -v nb="$nb" -v oe="$oe" -v ne="$ne" 'BEGIN {
       printf "%-16s %12.1f %12.1f %10.1f %10.1f %7.2fx %7.2fx%s\n", l, oq, nq, ob, nb, oq / nq, ob / nb,
         (oe + ne > 0 ? "  (errors: ours " oe ", nginx " ne ")" : "") }'
+    python3 bench/result.py --runner "assetpack serve $label" req_s="$oq" mb_s="$ob" errors="$oe"
+    python3 bench/result.py --runner "nginx $label" req_s="$nq" mb_s="$nb" errors="$ne"
+    python3 bench/result.py "MB/s assetpack serve / nginx $label=$(python3 -c "print(round($ob / $nb, 4))")"
   done
 done
+python3 bench/result.py size_mib="$((packs * pack_mib))"

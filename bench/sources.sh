@@ -110,8 +110,10 @@ for round in $(seq "$rounds"); do
 done
 
 # Medians per scenario and N, and the ratios against the origin alone.
-python3 - "$results" "$packbytes" <<'PY'
+python3 - "$results" "$packbytes" "$size" <<'PY'
 import statistics, sys
+sys.path.insert(0, 'bench')
+import result
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 pack = int(sys.argv[2])
 data = {}
@@ -125,4 +127,8 @@ for n in sorted({k[1] for k in data}):
         t = statistics.median(t for t, _ in data[(name, n)])
         b = statistics.median(b for _, b in data[(name, n)])
         print(f"{n:>2} {name:<8} {t:8.2f} {t / base:8.2f}x {b:14.0f} {b / pack:7.2%} {b / n / pack:17.2%}")
+        result.emit(runners={f'{name} N={n}': {'wall_s': t, 'bytes': int(b)}},
+                    figures={f'time {name} / origin N={n}': round(t / base, 4),
+                             f'origin bytes per client / pack {name} N={n}': round(b / n / pack, 4)})
+result.emit(size_mib=int(sys.argv[3]))
 PY

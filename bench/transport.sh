@@ -3,7 +3,8 @@
 # through AssetPackTransport (`assetpack fetch`, libcurl with our callbacks writing to a file
 # descriptor) against the curl CLI (`curl -s -o FILE URL`, the same libcurl writing with stdio).
 # Alternates the two, ROUNDS rounds (default 3), and prints the median wall-time ratio ours/curl
-# (below 1.0 means faster than curl). Environment: SIZE_MIB, ROUNDS.
+# (below 1.0 means faster than curl). Environment: SIZE_MIB, ROUNDS; ASSETPACK=path/to/assetpack
+# runs that binary instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size_mib=${SIZE_MIB:-1024}
@@ -11,8 +12,10 @@ rounds=${ROUNDS:-3}
 out=$PWD/bench/out/transport
 mkdir -p "$out/www" "$out/nginx/tmp"
 
-swift build -c release --product assetpack >/dev/null
-bin=$(swift build -c release --show-bin-path)/assetpack
+if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
+  swift build -c release --product assetpack >/dev/null
+  bin=$(swift build -c release --show-bin-path)/assetpack
+fi
 
 blob=$out/www/blob.bin
 if [ ! -f "$blob" ] || [ "$(stat -c %s "$blob")" -ne $((size_mib << 20)) ]; then
@@ -70,4 +73,9 @@ mo, mc = statistics.median(ours), statistics.median(curl)
 print(f"transport GET {size} MiB from nginx on loopback to a file, {len(ours)} rounds")
 print(f"median wall: assetpack fetch {mo:.3f} s ({size / mo:.0f} MiB/s), curl {mc:.3f} s ({size / mc:.0f} MiB/s)")
 print(f"ratio ours/curl: {mo / mc:.2f}x (target <= 1.10x)")
+sys.path.insert(0, "bench")
+import result
+result.emit(runners={"assetpack fetch": {"wall_s": mo, "mb_s": round(size * 1.048576 / mo, 1)},
+                     "curl": {"wall_s": mc, "mb_s": round(size * 1.048576 / mc, 1)}},
+            figures={"time assetpack fetch / curl": round(mo / mc, 4)}, size_mib=size)
 PY

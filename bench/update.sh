@@ -6,7 +6,7 @@
 #   bench/update.sh [WORKLOAD=edits|model|both|memory] [MODEL_MIB=2047]
 #   bench/update.sh sealed [edits|model] [MODEL_MIB=2047]
 #
-# sealed (issue 16): a workload (edits by default, or model at MODEL_MIB) published twice,
+# sealed: a workload (edits by default, or model at MODEL_MIB) published twice,
 # unencrypted and sealed (`publish --encrypt`: every chunk frame, the index, every patch frame and
 # the patch table AES-256-GCM), v1 installed from each, then each updated to v2: bytes fetched
 # (nginx) and time, sealed ÷ unencrypted. The sealed update asks no key server (its key is cached
@@ -22,7 +22,7 @@
 # is `assetpack update` with v1 installed; its time is set against a fresh `assetpack ensure` of
 # v2 into an empty root, its peak RSS is wait4's, and its writes are /proc/self/io's write_bytes
 # of the reaped process (write amplification = bytes written ÷ bytes of the changed files).
-# Targets (issue 12): fetched ≤ 1.2× the floor and below casync and zsync; update time ≤ fresh
+# Targets: fetched ≤ 1.2× the floor and below casync and zsync; update time ≤ fresh
 # install; peak RSS ≤ 256 MiB. ASSETPACK=path/to/assetpack runs that binary instead of building.
 # memory: the model workload at MODEL_MIB (default 4096, past what zstd --patch-from and so the
 # floor can take) for our update alone: its peak RSS while it applies patches to a file that size
@@ -149,7 +149,18 @@ print(f'update peak RSS {rss / 1024:.1f} MiB; bytes written {mb(written)} for {m
 checks = [('fetched <= 1.2x floor', ours <= 1.2 * floor), ('below casync', ours < casync), ('below zsync', ours < zsync),
           ('update time <= fresh install', update_s <= fresh_s), ('peak RSS <= 256 MiB', rss <= 256 * 1024)]
 print('targets: ' + ', '.join(f'{n} {"PASS" if ok else "FAIL"}' for n, ok in checks))
+sys.path.insert(0, 'bench')
+import result
+result.emit(runners={'assetpack update': {'wall_s': update_s, 'bytes': ours, 'peak_rss_mib': round(rss / 1024, 1)},
+                     'assetpack fresh install': {'wall_s': fresh_s, 'bytes': fresh_bytes},
+                     'casync': {'wall_s': casync_s, 'bytes': casync}, 'zsync': {'wall_s': zsync_s, 'bytes': zsync},
+                     'floor (zstd --patch-from)': {'bytes': floor}},
+            figures={'bytes assetpack / floor': round(ours / floor, 4), 'bytes assetpack / casync': round(ours / casync, 4),
+                     'bytes assetpack / zsync': round(ours / zsync, 4), 'time update / fresh install': round(update_s / fresh_s, 4),
+                     'write amplification': round(written / changed, 4)}
+                    | {'target ' + n: 'PASS' if ok else 'FAIL' for n, ok in checks})
 PY
+  python3 bench/result.py size_mib="$(( $(du -sb "$out/v2/content" | cut -f1) >> 20 ))"
 }
 
 # Our update alone on a model file too large for the floor and the peers (see above).
@@ -180,6 +191,8 @@ run_memory() {
 rss = $update_rss / 1024
 print(f'update of a $model_mib MiB file: {$ours / 1e6:.3f} MB fetched, {$update_s:.2f} s, peak RSS {rss:.1f} MiB; '
       f'target peak RSS <= 256 MiB {\"PASS\" if rss <= 256 else \"FAIL\"}; the tree equals v2')"
+  python3 bench/result.py --runner "assetpack update" wall_s="$update_s" bytes="$ours" peak_rss_mib="$((update_rss / 1024))"
+  python3 bench/result.py size_mib="$model_mib"
 }
 
 # A workload (edits or model), unencrypted and sealed side by side.
@@ -227,6 +240,10 @@ print(f'update bytes fetched: unencrypted {plain / 1e6:.3f} MB, sealed {sealed /
       f'(target <= 1.02x {\"PASS\" if sealed <= 1.02 * plain else \"FAIL\"})')
 print(f'update time: unencrypted {$plain_s:.2f} s, sealed {$sealed_s:.2f} s ({$sealed_s / $plain_s:.2f}x); peak RSS {$plain_rss / 1024:.1f} / {$sealed_rss / 1024:.1f} MiB')
 print('key server requests during the updates: ' + str(sum(1 for l in open('$out/keyserver.log') if ' GET /v1/keys/' in l) - 1) + ' (the key is cached with v1)')"
+  python3 bench/result.py --runner "assetpack update" wall_s="$plain_s" bytes="$plain" peak_rss_mib="$((plain_rss / 1024))"
+  python3 bench/result.py --runner "assetpack update, sealed" wall_s="$sealed_s" bytes="$sealed" peak_rss_mib="$((sealed_rss / 1024))"
+  python3 bench/result.py size_mib="$(( $(du -sb "$out/v2/content" | cut -f1) >> 20 ))" \
+    "bytes sealed / unencrypted=$(python3 -c "print(round($sealed / $plain, 5))")"
 }
 
 case $workload in

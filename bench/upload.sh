@@ -11,6 +11,8 @@
 #
 #   bench/upload.sh [ROUNDS=3] [SIZE_MIB=1024]      environment: FILES=400 FILE_KIB=512
 #
+# ASSETPACK=path/to/assetpack runs that binary instead of building.
+#
 # Repositories are read once beforehand, so they are in the page cache for every runner. moto
 # is the bottleneck of any S3 client here (one Python process parsing every request): the
 # figures compare clients against one slow store, not against S3 itself.
@@ -18,8 +20,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}; size=${2:-1024}
 scripts/install-deps.sh --bench
-swift build -c release --product assetpack > /dev/null
-bin=$(swift build -c release --show-bin-path)/assetpack
+if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
+  swift build -c release --product assetpack >/dev/null
+  bin=$(swift build -c release --show-bin-path)/assetpack
+fi
 out=$PWD/bench/out/upload; corpus=$PWD/bench/out/corpus-$size
 [ -f "$corpus/Manifest.json" ] || python3 bench/corpus.py "$corpus" "$size"
 
@@ -40,7 +44,7 @@ for repo in pack files; do
   find "$out/$repo" -type f -exec cat {} + > /dev/null
   echo "== $repo: $(du -sb "$out/$repo" | cut -f1) B in $(find "$out/$repo" -type f | wc -l) files," \
        "largest $(find "$out/$repo" -type f -printf '%s\n' | sort -n | tail -1) B"
-  python3 bench/measure.py --setup "cd '$PWD' && . bench/moto.sh && MOTO_PORT=$MOTO_PORT restart_moto '$out/moto' bench" "$rounds" \
+  python3 bench/measure.py --label "$repo:" --setup "cd '$PWD' && . bench/moto.sh && MOTO_PORT=$MOTO_PORT restart_moto '$out/moto' bench" "$rounds" \
     jobs-4 "'$bin' upload '$out/$repo' s3://bench/repo --endpoint $url --jobs 4 > /dev/null" \
     jobs-1 "'$bin' upload '$out/$repo' s3://bench/repo --endpoint $url --jobs 1 > /dev/null" \
     aws-s3-cp "aws s3 cp '$out/$repo' s3://bench/repo --recursive --endpoint-url $url --only-show-errors"
@@ -53,4 +57,8 @@ for repo in pack files; do
       || { echo "verify: $file differs in the store" >&2; exit 1; }
   done
   echo "verify: every file of the repository reads back identical from the store"
+  for runner in jobs-4 jobs-1 aws-s3-cp; do
+    python3 bench/result.py --runner "$repo: $runner" size_mib="$(( $(du -sb "$out/$repo" | cut -f1) >> 20 ))"
+  done
 done
+python3 bench/result.py size_mib="$size"

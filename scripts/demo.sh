@@ -4,8 +4,9 @@
 # repository; serves it over HTTPS with a local CA made on the spot; then, as a client, runs the
 # install step (essential + prefetch packs), fetches an on-demand pack with progress, reads a
 # file from the merged namespace, shows status and removes a pack; the agent takes over the root
-# and finishes a detached install with no client waiting; finally a level is edited, published
-# again (with a binary patch from the version installed), and the client updates by the patch.
+# and finishes a detached install with no client waiting; a level is edited, published
+# again (with a binary patch from the version installed), and the client updates by the patch;
+# finally the same folder gets Apple Archives and Apple's download manifest for Apple devices.
 # The repository is signed in root mode: an offline root key names the catalog and timestamp
 # keys, and the client pins the root key. Everything goes to .demo/ (the example is copied there,
 # so the edit leaves examples/ alone).
@@ -77,4 +78,14 @@ step "$ap" publish manifests/*.json --repo "$out/repo" --key "$out/publisher.key
 step "$ap" diff --repo "$out/repo"
 step "$ap" update --root "$root"
 step "$ap" cat Levels/World1/level2.json --root "$root" | head -4
-echo; echo "Done. Packs: $out/packs, repository: $out/repo, client root: $root"
+
+# 6. Apple devices from the same folder: one pack as ba-package makes it, then every pack as an
+#    Apple Archive with Apple's download manifest, which the running server answers as ba-serve
+#    does (/manifest?platform=iOS, /assets/<id> by range).
+step "$ap" aar create manifests/Tutorial.json -o "$out/Tutorial.aar"
+step "$ap" publish manifests/*.json --repo "$out/repo" --key "$out/publisher.key" --timestamp-key "$out/timestamp.key" --expires 7d \
+  --apple-base-url "${url}assets"
+step curl -sS --fail --cacert "$out/tls/ca.pem" "${url}manifest?platform=iOS"
+step "$ap" fetch "${url}assets/Tutorial" -o "$out/Tutorial-served.aar" --ca "$out/tls/ca.pem"
+step "$ap" aar list "$out/Tutorial-served.aar"
+echo; echo "Done. Packs: $out/packs, repository: $out/repo (Apple devices: $out/repo/apple), client root: $root"

@@ -6,11 +6,11 @@
 #   scripts/fuzz.sh --build            only build the fuzz binary and the seed corpora
 #   scripts/fuzz.sh --list             the target names
 #
-# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd, patch, sealed (what each covers:
+# Targets: manifest, pack-index, catalog, trust, plist, keyvalues, http, zstd, patch, sealed, lzfse, aar (what each covers:
 # Tests/FuzzRegressionTests/Targets/FuzzTarget.swift and docs/RELIABILITY.md).
 #
 # SwiftPM does not drive -sanitize=fuzzer, so this script compiles the modules the targets need
-# (AssetPackFormat, AssetPackPackaging, AssetPackServer, AssetPackMigration and their C shims)
+# (AssetPackFormat, AppleArchive, AssetPackPackaging, AssetPackServer, AssetPackMigration and their C shims)
 # directly with swiftc -sanitize=fuzzer,address, then links them with the target logic
 # (Tests/FuzzRegressionTests/Targets, shared with the regression test) and the libFuzzer entry
 # point (Fuzz/FuzzEntry.swift) into one binary; ASSETPACK_FUZZ_TARGET picks the target. It is
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 work=${FUZZ_WORK:-$root/.fuzz}
-targets=(manifest pack-index catalog trust plist keyvalues http zstd patch sealed)
+targets=(manifest pack-index catalog trust plist keyvalues http zstd patch sealed lzfse aar)
 regressions=$root/Tests/FuzzRegressionTests/FuzzRegressions
 bin=$work/build/bin/assetpack-fuzz
 
@@ -40,8 +40,8 @@ stale() { local out=$1; shift; [ ! -e "$out" ] || [ -n "$(find "$@" -type f -new
 
 # Compiles each C shim and Swift module only when its sources changed, then links.
 build_binary() {
-  local modules=(AssetPackFormat AssetPackPackaging AssetPackServer AssetPackMigration)
-  local cshims=(CZstd CCrypto CX509 CMicroHTTPD CPOSIX)
+  local modules=(AssetPackFormat AppleArchive AssetPackPackaging AssetPackServer AssetPackMigration)
+  local cshims=(CZstd CCrypto CX509 CMicroHTTPD CPOSIX CAppleCompression)
   local b=$work/build started=$SECONDS rebuilt=
   mkdir -p "$b/obj" "$b/modules" "$b/bin"
   local map=$b/modules/module.modulemap cflags=()
@@ -73,7 +73,7 @@ build_binary() {
   if [ -n "$rebuilt" ] || stale "$bin" Fuzz Tests/FuzzRegressionTests/Targets; then
     echo "fuzz: linking $bin" >&2
     swiftc "${swiftflags[@]}" -module-name AssetPackFuzz Fuzz/FuzzEntry.swift Tests/FuzzRegressionTests/Targets/*.swift \
-      "$b/obj/"*.o -use-ld=lld -lzstd -lcrypto -lmicrohttpd -o "$bin.new"
+      "$b/obj/"*.o -use-ld=lld -lzstd -lcrypto -lmicrohttpd -lz -llzma -llz4 -o "$bin.new"
     mv "$bin.new" "$bin"
     echo "fuzz: built in $((SECONDS - started)) s" >&2
   fi
@@ -180,6 +180,48 @@ data=open(sys.argv[2],"rb").read()
 offset,length=struct.unpack("<QQ",data[-64:-48])
 sys.stdout.buffer.write(key+struct.pack("<Q",offset)+data[offset:offset+length])' "$tmp/keys.json" "$f" > "$s/sealed/$(basename "$f" .pack | cut -c1-16)"
   done
+  # lzfse: the reference encoder's streams of fixture files (bvxn, bvx2, bvx-), and Apple's own
+  # stream from the Sparkle archive cut to its first 4 KiB.
+  python3 -c 'import liblzfse,sys,os
+for i,f in enumerate(sys.argv[2:]):
+    open(os.path.join(sys.argv[1], "%d.lzfse" % i), "wb").write(liblzfse.compress(open(f, "rb").read()[:60000]))
+import random
+open(os.path.join(sys.argv[1], "random.lzfse"), "wb").write(liblzfse.compress(random.Random(1).randbytes(300)))' \
+    "$s/lzfse" $(ls examples/starter/manifests/*.json | head -3) $(find examples/starter/Content -type f | head -3) README.md
+  for sparkle in ../shared/testdata/apple-archive/SparkleTestCodeSignApp.aar ../../shared/testdata/apple-archive/SparkleTestCodeSignApp.aar; do
+    [ -f "$sparkle" ] && dd if="$sparkle" of="$s/lzfse/sparkle-head" bs=1 skip=28 count=4096 2>/dev/null && break
+  done
+  # aar: small archives, a bare AA01 stream and the same in each container the reader decodes
+  # (zlib, xz, LZ4 in Apple's framing; one chunk and several), written by Python.
+  python3 - "$s/aar" <<'PY'
+import lzma, struct, sys, zlib
+import lz4.block
+def header(fields):
+    body = b''.join(fields)
+    return b'AA01' + struct.pack('<H', len(body) + 6) + body
+def entry(typ, path, data=None, link=None):
+    f = [b'TYP1' + typ, b'PATP' + struct.pack('<H', len(path)) + path, b'MOD2' + struct.pack('<H', 0o644)]
+    if link is not None: f.append(b'LNKP' + struct.pack('<H', len(link)) + link)
+    f.append(b'MTMT' + struct.pack('<qI', 1428952187, 5))
+    if data is not None: f.append(b'DATA' + struct.pack('<H', len(data)))
+    return header(f) + (data or b'')
+aa = entry(b'D', b'') + entry(b'D', b'Contents') + entry(b'F', b'Contents/a.txt', b'hello ' * 20) + entry(b'L', b'Contents/l', link=b'a.txt')
+aa += header([b'TYP1F', b'PATP' + struct.pack('<H', 1) + b'x', b'XATA' + struct.pack('<H', 3), b'DATB' + struct.pack('<I', 2)]) + b'xyzab'
+def lz4frame(raw):
+    b = lz4.block.compress(raw, store_size=False)
+    return b'bv41' + struct.pack('<II', len(raw), len(b)) + b + b'bv4-' + struct.pack('<I', 0) + b'bv4$'
+def container(letter, block, codec):
+    out = b'pbz' + letter + struct.pack('>Q', block)
+    for i in range(0, len(aa), block):
+        raw = aa[i:i + block]; c = codec(raw)
+        if len(c) >= len(raw): c = raw
+        out += struct.pack('>QQ', len(raw), len(c)) + c
+    return out
+open(sys.argv[1] + '/bare.aa', 'wb').write(aa)
+for name, letter, codec in [('zlib', b'z', lambda r: zlib.compress(r)), ('xz', b'x', lambda r: lzma.compress(r)), ('lz4', b'4', lz4frame)]:
+    open(sys.argv[1] + '/' + name + '.aar', 'wb').write(container(letter, 1 << 20, codec))
+    open(sys.argv[1] + '/' + name + '-chunks.aar', 'wb').write(container(letter, 100, codec))
+PY
   rm -rf "$tmp"
   echo "${targets[*]}" > "$s/.complete"
 }

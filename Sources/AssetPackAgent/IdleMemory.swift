@@ -4,8 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// What the agent does so that, with nothing to do, it holds little memory (issue #10: an idle
-/// agent at ≤ 32 MiB RSS). Two things fill an idle agent's RSS: memory malloc keeps after a
+/// What the agent does so that, with nothing to do, it holds little memory (an idle
+/// agent at ≤ 32 MiB RSS, so that a service that waits most of the time costs little). Two things fill an idle agent's RSS: memory malloc keeps after a
 /// download (glibc gives threads up to 8 arenas per core, each keeping what was freed into it),
 /// and the pages of program code the process has run — its own and its libraries', clean
 /// copies of files already in the page cache, mapped 64 KiB at a time as the code faults them

@@ -54,6 +54,13 @@ struct FileStamp: Equatable {
         self.init(st)
     }
 
+    /// Stats the open file `fd`; nil if it fails.
+    init?(descriptor fd: Int32) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        self.init(st)
+    }
+
     init(_ st: stat) {
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)

@@ -42,9 +42,15 @@ struct PublishCache {
     static let version = 1
 
     private(set) var entries: [SHA256Digest: PublishCacheEntry] = [:]
+    /// The Apple Archives the last publishes wrote, by repository-relative path.
+    private(set) var appleArchives: [String: AppleArchiveRecord] = [:]
 
     private struct Header: Codable { var format: String?; var version: Int? }
-    private struct Contents: Codable { var format: String; var version: Int; var entries: [PublishCacheEntry] }
+    private struct Contents: Codable {
+        var format: String; var version: Int; var entries: [PublishCacheEntry]
+        /// Absent in caches written before Apple Archives were published (and then empty).
+        var appleArchives: [AppleArchiveRecord]?
+    }
 
     /// Reads the cache at `path`; a missing file is an empty cache without a warning.
     static func load(path: String) -> (cache: PublishCache, warning: String?) {
@@ -64,14 +70,16 @@ struct PublishCache {
             return ignored("malformed (\(describe(error)))")
         }
         for entry in contents.entries { cache.entries[entry.key] = entry }
+        for record in contents.appleArchives ?? [] { cache.appleArchives[record.path] = record }
         return (cache, nil)
     }
 
     /// Writes `entries` to `path` atomically: a temporary file beside it, flushed, then renamed.
-    static func save(_ entries: [PublishCacheEntry], to path: String) throws {
+    static func save(_ entries: [PublishCacheEntry], appleArchives: [AppleArchiveRecord] = [], to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let bytes = try encoder.encode(Contents(format: format, version: version, entries: entries.sorted { $0.id < $1.id }))
+        let bytes = try encoder.encode(Contents(format: format, version: version, entries: entries.sorted { $0.id < $1.id },
+                                                appleArchives: appleArchives.isEmpty ? nil : appleArchives.sorted { $0.path < $1.path }))
         let file = try AtomicFile(destination: path)
         try file.write([UInt8](bytes) + [0x0A])
         try file.commit()

@@ -1,3 +1,4 @@
+import AppleArchive
 import AssetPackFormat
 import AssetPackPackaging
 import Foundation
@@ -55,6 +56,13 @@ public struct PublishOptions {
     /// The key store (`--key-store`): required to publish or rotate a sealed pack; created 0600
     /// when missing, refused with other permissions, never inside the repository.
     public var keyStorePath: String?
+
+    /// Where Apple devices download the archives (`--apple-base-url`): with it, the publish also
+    /// writes the channel's `apple/` folder (`AppleHostingLayout`): an Apple Archive per pack and
+    /// the download manifest naming `BASE/<pack ID>`. Checked by `AppleBaseURL`.
+    public var appleBaseURL: String?
+    /// The codec of those archives (`--apple-compression`; LZFSE, as Apple's tools write).
+    public var appleCompression = AppleArchiveCompression.lzfse
 
     public init(repository: String) { self.repository = repository }
 
@@ -173,6 +181,11 @@ public struct PublishReport: Sendable {
     /// For each pack this publish changed, what a client on each kept earlier version fetches
     /// and writes to reach the new one.
     public var updates: [UpdateSize] = []
+    /// What the publish wrote for Apple devices (with `appleBaseURL`).
+    public var apple: ApplePublishSummary?
+    /// Why the channel's `apple/` folder may be out of date (a publish without `appleBaseURL`
+    /// into a channel that has one), or a source file that changed while it was archived.
+    public var appleWarnings: [String] = []
 }
 
 /// Why a publish stopped. Whatever the case, the repository is as it was before.

@@ -1,3 +1,4 @@
+import AppleArchive
 import AssetPackFormat
 import AssetPackPackaging
 import Foundation
@@ -35,6 +36,7 @@ public struct Publisher {
         guard manifests.count <= Catalog.maximumPacks else {
             throw PublishError.invalidOption("\(manifests.count) manifests, more than the \(Catalog.maximumPacks) packs a repository may hold (a catalog lists at most \(Catalog.maximumPacks)); nothing was published")
         }
+        let appleBaseURL = try checkedAppleBaseURL()
         var report = PublishReport()
         let inputs = manifests.map { ResolvedManifest(path: $0, baseDirectory: options.baseDirectory) }
         let diagnostics = inputs.flatMap(\.diagnostics)
@@ -52,7 +54,10 @@ public struct Publisher {
                      downloadPolicy: input.manifest!.downloadPolicy, files: input.files)
         }
         try checkReadOrder(packs)
-        let linter = PublishLinter(options: options.lint)
+        var lintOptions = options.lint
+        // Apple devices read these packs as Apple's managed packs: Apple's limits apply.
+        if appleBaseURL != nil { lintOptions.appleLimits = true }
+        let linter = PublishLinter(options: lintOptions)
         report.findings = linter.lintContent(packs)
         guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
         if options.checkOnly && !options.lint.needsCompressedSizes { return report }
@@ -111,6 +116,21 @@ public struct Publisher {
 
         try placePackFiles(&plan, built: built, old: old, transaction: transaction, keys: sealing.all)
         try makePatches(&plan, staging: staging, transaction: transaction, report: &report, keys: sealing.all)
+        var appleRecords: [AppleArchiveRecord] = []
+        if let appleBaseURL {
+            let publication = ApplePublication(baseURL: appleBaseURL, channel: channel,
+                                               archiver: ApplePackArchiver(compression: options.appleCompression, threads: options.writer.threads),
+                                               transaction: transaction, records: cache?.appleArchives ?? [:])
+            let byID = Dictionary(inputs.map { ($0.manifest!.assetPackID, $0) }, uniquingKeysWith: { a, _ in a })
+            let (summary, records) = try publication.publish(plan.packs, inputs: byID)
+            report.apple = summary
+            appleRecords = records
+            if !summary.changedWhileArchived.isEmpty {
+                report.appleWarnings.append("a file of \(summary.changedWhileArchived.joined(separator: ", ")) changed while its Apple Archive was written; the archive holds the bytes read then, and the next publish writes it again")
+            }
+        } else if transaction.folder?.exists(AppleHostingLayout.manifestPath(channel: channel)) == true {
+            report.appleWarnings.append("\(AppleHostingLayout.manifestPath(channel: channel)) was left as it was: pass --apple-base-url to bring Apple devices this publish too")
+        }
         for i in plan.packs.indices { plan.packs[i].readOrder = options.readOrder[plan.packs[i].id] }
         var catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
                               packs: plan.packs, retired: plan.retired, removed: plan.removed, channel: channel)
@@ -125,7 +145,9 @@ public struct Publisher {
         report.timestamp = try commit.commit(catalog, transaction: transaction, trust: trust).timestamp
         report.catalog = catalog
         report.changes = plan.changes
-        if let cachePath { recordCache(built, plan: plan, folder: transaction.folder, at: cachePath, in: &report) }
+        if let cachePath {
+            recordCache(built, plan: plan, folder: transaction.folder, apple: appleRecords, channel: channel, previous: cache, at: cachePath, in: &report)
+        }
         let changed = Set(plan.changes.filter { $0.kind == .updated || $0.kind == .added }.map(\.id))
         if !changed.isEmpty {
             report.updates = (try? RepositoryUpdates.sizes(repository: options.repository, catalog: catalog, ids: changed, keys: sealing.all)) ?? []
@@ -190,6 +212,21 @@ public struct Publisher {
         }
     }
 
+    /// The checked `--apple-base-url`, or nil without one. Apple's manifest has no staged
+    /// rollouts (every device reads the same file), so it is refused with a rollout under 100 %.
+    private func checkedAppleBaseURL() throws -> String? {
+        guard let text = options.appleBaseURL else { return nil }
+        let base: String
+        switch AppleBaseURL.checked(text) {
+        case .success(let b): base = b
+        case .failure(let problem): throw PublishError.invalidOption("--apple-base-url: \(problem)")
+        }
+        if let percent = options.rolloutPercent, percent < 100 {
+            throw PublishError.invalidOption("--apple-base-url with --rollout \(percent)%: Apple's download manifest has no staged rollouts (every device reads the same file); publish the Apple manifest once the rollout is at 100 %, or to a channel of its own")
+        }
+        return base
+    }
+
     /// Refuses a read-order hint for a pack this publish does not have, or with an entry that is
     /// not a file or folder of the pack (or is not a pack path, or is listed twice), naming it.
     private func checkReadOrder(_ packs: [LintPack]) throws {
@@ -214,7 +251,8 @@ public struct Publisher {
     /// Writes the publish cache: an entry for every pack whose inputs were trustworthy and whose
     /// file is in the catalog at its content-addressed path. A failure is a warning.
     /// Each entry holds the stamp of its pack file as it lies in `folder` now.
-    private func recordCache(_ built: [BuiltPack], plan: RepositoryPlan, folder: ConfinedDirectory?, at path: String, in report: inout PublishReport) {
+    private func recordCache(_ built: [BuiltPack], plan: RepositoryPlan, folder: ConfinedDirectory?, apple: [AppleArchiveRecord], channel: String?,
+                             previous: PublishCache?, at path: String, in report: inout PublishReport) {
         var entries: [PublishCacheEntry] = []
         let catalogPaths = Dictionary(plan.packs.map { ($0.id, $0.path) }, uniquingKeysWith: { a, _ in a })
         for (i, b) in built.enumerated() {
@@ -225,8 +263,11 @@ public struct Publisher {
             entries.append(entry)
             report.builds[i].cached = true
         }
+        // The other channels' archives stay recorded: this publish did not touch them.
+        let appleFolder = AppleHostingLayout.folder(channel: channel) + "/"
+        let others = (previous?.appleArchives.values).map { $0.filter { !$0.path.hasPrefix(appleFolder) } } ?? []
         do {
-            try PublishCache.save(entries, to: path)
+            try PublishCache.save(entries, appleArchives: apple + others, to: path)
         } catch {
             report.cacheWarnings.append("could not write the publish cache \(path): \(error); the next publish packages every pack")
             for i in report.builds.indices { report.builds[i].cached = false }

@@ -18,6 +18,10 @@ final class RepositoryTransaction {
     private var createdRepository = false
     private var createdDirectories: [String] = []
     private var placedFiles: [String] = []
+    /// Mutable files replaced or removed before the commit (`replace`, `setAside`), in order:
+    /// the path, whether a new file was placed there, and where a file moved out of the way
+    /// waits in staging (a roll-back undoes them in reverse order).
+    private var displaced: [(path: String, placed: Bool, aside: String?)] = []
     private var committed = false
 
     /// Creates the repository folder if needed, locks it and makes the staging folder.
@@ -57,10 +61,45 @@ final class RepositoryTransaction {
     /// The folders on the way are created and opened without following a link: a link planted
     /// in their place is refused, and the error names it.
     func place(_ stagedFile: String, at relativePath: String) throws {
-        guard let folder else { throw PublishError.io("the publish into \(repository) has ended") }
         let target = "\(repository)/\(relativePath)"
+        let (parent, name) = try parentFolder(of: relativePath)
+        guard !parent.exists(name) else { throw PublishError.io("\(target) already exists; pack files are never replaced") }
+        guard renameat(AT_FDCWD, stagedFile, parent.fd, name) == 0 else { throw PublishError.io("cannot move a pack file to \(target): \(Self.lastError())") }
+        placedFiles.append(relativePath)
+        fsync(parent.fd)
+    }
+
+    /// Moves a staged file to `relativePath` in the repository, replacing the file there (a
+    /// mutable file: Apple's `assets/<id>` archives and download manifests). The replaced file
+    /// waits in staging until the commit, so a roll-back puts it back; the folders on the way are
+    /// created and opened without following a link, and whatever lies at `relativePath` (a link
+    /// planted there included) is moved aside, never written through.
+    func replace(_ stagedFile: String, at relativePath: String) throws {
+        try setAside(relativePath)
+        let (parent, name) = try parentFolder(of: relativePath)
+        guard renameat(AT_FDCWD, stagedFile, parent.fd, name) == 0 else {
+            throw PublishError.io("cannot move a file to \(repository)/\(relativePath): \(Self.lastError())")
+        }
+        displaced.append((relativePath, true, nil))
+        fsync(parent.fd)
+    }
+
+    /// Removes the file `relativePath` (a pack's archive that left the manifest) by moving it
+    /// into staging, so that a roll-back can put it back; nothing there is no error.
+    func setAside(_ relativePath: String) throws {
+        guard let folder else { throw PublishError.io("the publish into \(repository) has ended") }
+        guard folder.exists(relativePath) else { return }
+        let aside = (staging as NSString).lastPathComponent + "/displaced-\(displaced.count)-\((relativePath as NSString).lastPathComponent)"
+        try Self.confined { () throws(ConfinementError) in try folder.rename(relativePath, to: aside) }
+        displaced.append((relativePath, false, aside))
+    }
+
+    /// The folder that holds `relativePath` (created with its parents, each recorded for the
+    /// roll-back, none reached through a link) and the last component.
+    private func parentFolder(of relativePath: String) throws -> (ConfinedDirectory, String) {
+        guard let folder else { throw PublishError.io("the publish into \(repository) has ended") }
         let parts = relativePath.split(separator: "/").map(String.init)
-        guard let name = parts.last else { throw PublishError.io("an empty pack path") }
+        guard let name = parts.last else { throw PublishError.io("an empty path in \(repository)") }
         let parent = try Self.confined { () throws(ConfinementError) -> ConfinedDirectory in
             var dir = ""
             for part in parts.dropLast() {
@@ -70,10 +109,7 @@ final class RepositoryTransaction {
             }
             return try folder.directory(dir)
         }
-        guard !parent.exists(name) else { throw PublishError.io("\(target) already exists; pack files are never replaced") }
-        guard renameat(AT_FDCWD, stagedFile, parent.fd, name) == 0 else { throw PublishError.io("cannot move a pack file to \(target): \(Self.lastError())") }
-        placedFiles.append(relativePath)
-        fsync(parent.fd)
+        return (parent, name)
     }
 
     /// Runs `body`, reporting a path refused inside the repository as an I/O error naming it.
@@ -159,6 +195,11 @@ final class RepositoryTransaction {
     func rollBack() {
         for f in placedFiles.reversed() { try? folder?.removeTree(f) }
         placedFiles = []
+        for d in displaced.reversed() {
+            if d.placed { try? folder?.removeTree(d.path) }
+            if let aside = d.aside { try? folder?.rename(aside, to: d.path) }
+        }
+        displaced = []
         for d in createdDirectories.reversed() { folder?.removeEmptyFolder(d) }
         createdDirectories = []
         removeStaging()

@@ -9,6 +9,11 @@ import Foundation
 /// that is not there yet, nor a timestamp naming a catalog not yet there. These are five stages:
 /// files of one stage may go up in parallel, but a stage starts only once every file of the one
 /// before it is stored.
+///
+/// Apple's self-hosted files (`apple/…`, `channels/NAME/apple/…`: `AppleHostingLayout`) keep
+/// their names when they change, so they are never taken as immutable: always uploaded, sent
+/// with `public, no-cache`; the archives go with the first stage, the download manifests that
+/// name them with the second.
 public struct UploadPlan: Sendable {
     public struct Item: Sendable, Equatable {
         /// `/`-separated path inside the repository folder.
@@ -29,6 +34,7 @@ public struct UploadPlan: Sendable {
     public static let timestampName = "timestamp.json"
     public static let immutableCacheControl = "public, max-age=31536000, immutable"
     public static let mutableCacheControl = "public, max-age=60"
+    public static let revalidatedCacheControl = "public, no-cache"
     /// S3's limit for one object (a multipart upload of up to 10,000 parts).
     public static let maxObjectSize: UInt64 = MultipartPolicy.maximumObjectSize
 
@@ -57,7 +63,8 @@ public struct UploadPlan: Sendable {
             throw .invalidRepository(path: directory, reason: "no \(Self.catalogName): not a repository (run 'assetpack publish' first)")
         }
         func rank(_ relative: String) -> Int {
-            relative == Self.timestampName ? 4 : relative == Self.catalogName ? 3 : Self.isChannelCatalog(relative) ? 2 : relative.contains("/") ? 0 : 1
+            if let apple = Self.appleHostedFile(relative) { return apple == "assets" ? 0 : 1 }
+            return relative == Self.timestampName ? 4 : relative == Self.catalogName ? 3 : Self.isChannelCatalog(relative) ? 2 : relative.contains("/") ? 0 : 1
         }
         items = files
             .sorted { a, b in
@@ -65,12 +72,22 @@ public struct UploadPlan: Sendable {
                 return rankA != rankB ? rankA < rankB : a.relative.utf8.lexicographicallyPrecedes(b.relative.utf8)
             }
             .map { file in
-                let immutable = rank(file.relative) == 0
+                let apple = Self.appleHostedFile(file.relative) != nil
+                let immutable = rank(file.relative) == 0 && !apple
                 return Item(relativePath: file.relative, path: file.path, key: location.key(for: file.relative), size: file.size,
                             contentType: file.relative.hasSuffix(".json") ? "application/json" : "application/octet-stream",
-                            cacheControl: immutable ? Self.immutableCacheControl : Self.mutableCacheControl,
+                            cacheControl: immutable ? Self.immutableCacheControl : apple ? Self.revalidatedCacheControl : Self.mutableCacheControl,
                             isImmutable: immutable, stage: rank(file.relative))
             }
+    }
+
+    /// For a file in a channel's Apple folder (`apple/…` or `channels/NAME/apple/…`), the folder
+    /// below it that holds it (`assets`, `manifests`, or `""` for `manifest.json`); nil otherwise.
+    static func appleHostedFile(_ relative: String) -> String? {
+        var parts = relative.split(separator: "/", omittingEmptySubsequences: false)[...]
+        if parts.count > 3, parts.first == "channels" { parts = parts.dropFirst(2) }
+        guard parts.count >= 2, parts.first == "apple" else { return nil }
+        return parts.count == 2 ? "" : String(parts[parts.startIndex + 1])
     }
 
     /// `channels/NAME/catalog.json`: a channel's catalog, mutable like `catalog.json`.

@@ -144,7 +144,7 @@ import TestRepositories
 }
 
 /// Lists every regular file below `root` with its bytes and permission bits.
-private func snapshot(_ root: String) -> [String: ([UInt8], Int)] {
+func snapshot(_ root: String) -> [String: ([UInt8], Int)] {
     var out: [String: ([UInt8], Int)] = [:]
     let e = FileManager.default.enumerator(atPath: root)!
     while let rel = e.nextObject() as? String {

@@ -6,7 +6,7 @@ import TestRepositories
 import TestSupport
 import Testing
 
-/// Channels, promotion, staged rollout and rollback on the publishing side (issue #15): every
+/// Channels, promotion, staged rollout and rollback on the publishing side: every
 /// catalog is signed for its channel, pack files are shared, and every bad input is refused
 /// without changing the repository.
 @Suite struct ChannelPublishTests {

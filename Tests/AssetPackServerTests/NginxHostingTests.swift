@@ -22,12 +22,8 @@ import Testing
         }
         let repo = try TestRepository.servingBytes()
         try FileManager.default.createSymbolicLink(atPath: repo.path + "/escape.txt", withDestinationPath: "/etc/hostname")
-        let block = try Self.documentedServerBlock()
-        #expect(block.contains(Self.documentedRoot) && block.contains(Self.documentedListen))
-        let instance = try NginxInstance(nginx: nginx, prefix: repo.dir.file("nginx")) { port in
-            block.replacingOccurrences(of: Self.documentedRoot, with: repo.path)
-                .replacingOccurrences(of: Self.documentedListen, with: "127.0.0.1:\(port)")
-        }
+        let instance = try NginxInstance(nginx: nginx, documented: Self.documentedServerBlock(), root: Self.documentedRoot, listen: Self.documentedListen,
+                                         serving: repo)
         defer { instance.stop() }
         let c = try RawHTTPConnection(port: instance.port)
         let catalog = try c.request("/catalog.json")
@@ -52,6 +48,44 @@ import Testing
         try Data("x".utf8).write(to: URL(fileURLWithPath: repo.path + "/.staging"))
         #expect(try c.request("/.staging").status == 404)
         #expect(try c.request("/escape.txt").status == 403)
+    }
+}
+
+/// Serves Apple's self-hosted convention through the nginx configuration documented in
+/// docs/HOSTING.md ("Apple devices"), from a repository published with `--apple-base-url`.
+@Suite struct NginxAppleHostingTests {
+    static let documentedListen = "127.0.0.1:8081"
+
+    @Test func documentedConfigurationAnswersManifestAndArchives() throws {
+        guard let nginx = NginxHostingTests.nginxPath else {
+            Issue.record("nginx is not installed: run scripts/install-deps.sh (Debian package nginx-light)")
+            return
+        }
+        let repo = try AppleConventionTests.applePublished()
+        let instance = try NginxInstance(nginx: nginx, documented: DocumentedBlock.first("nginx", in: "docs/HOSTING.md", after: "### nginx"),
+                                         root: NginxHostingTests.documentedRoot, listen: Self.documentedListen, serving: repo)
+        defer { instance.stop() }
+        let c = try RawHTTPConnection(port: instance.port)
+        let all = try c.request("/manifest")
+        #expect(all.status == 200 && all.body == repo.contents("apple/manifest.json"))
+        #expect(all.header("Content-Type") == "application/json")
+        #expect(all.header("Cache-Control") == "public, no-cache")
+        #expect(try AppleConventionTests.ids(c.request("/manifest?platform=iOS")) == ["alpha", "gamma"])
+        #expect(try AppleConventionTests.ids(c.request("/manifest?x=1&platform=MACOS")) == ["beta", "gamma"])
+        #expect(try AppleConventionTests.ids(c.request("/manifest?foo=bar")) == ["alpha", "beta", "gamma"])
+        let archive = try #require(repo.contents("apple/assets/alpha"))
+        let range = try c.request("/assets/alpha", headers: ["Range": "bytes=100-1099"])
+        #expect(range.status == 206 && range.body == Array(archive[100...1099]))
+        #expect(range.header("Content-Range") == "bytes 100-1099/\(archive.count)")
+        #expect(range.header("Content-Type") == "application/octet-stream")
+        #expect(range.header("Cache-Control") == "public, no-cache")
+        let etag = try #require(range.header("ETag"))
+        #expect(try c.request("/assets/alpha", headers: ["If-None-Match": etag]).status == 304)
+        // Nothing else of the repository, nothing hidden, no link out.
+        #expect(try c.request("/catalog.json").status == 404)
+        #expect(try c.request("/assets/.hidden").status == 404)
+        try FileManager.default.createSymbolicLink(atPath: repo.path + "/apple/assets/escape", withDestinationPath: "/etc/hostname")
+        #expect(try c.request("/assets/escape").status != 200)
     }
 }
 
@@ -101,6 +135,15 @@ final class NginxInstance {
         stop()
         let log = (try? String(contentsOfFile: prefix + "/error.log", encoding: .utf8)) ?? ""
         throw NginxError("nginx did not start on port \(port): \(log)")
+    }
+
+    /// nginx running a documented configuration `block`, its root and listen address (which the
+    /// block must name) replaced by `repo`'s folder and a free port.
+    convenience init(nginx: String, documented block: String, root: String, listen: String, serving repo: TestRepository) throws {
+        #expect(block.contains(root) && block.contains(listen))
+        try self.init(nginx: nginx, prefix: repo.dir.file("nginx")) { port in
+            block.replacingOccurrences(of: root, with: repo.path).replacingOccurrences(of: listen, with: "127.0.0.1:\(port)")
+        }
     }
 
     func stop() {

@@ -65,6 +65,26 @@ import Testing
         #expect(plan.items.first { $0.relativePath == "history/1.catalog.json" }?.isImmutable == true)
     }
 
+    /// Apple's files keep their names when they change: never immutable, always sent, archives
+    /// with the packs and the download manifests that name them after.
+    @Test func appleFilesAreRevalidatedAndTheirManifestsGoAfterTheArchives() throws {
+        let dir = try repository()
+        try dir.write("apple/assets/Levels", [1, 2, 3])
+        try dir.write("apple/manifest.json", Array("{}".utf8))
+        try dir.write("apple/manifests/ios.json", Array("{}".utf8))
+        try dir.write("channels/beta/apple/assets/Levels", [4])
+        try dir.write("channels/beta/apple/manifest.json", Array("{}".utf8))
+        let plan = try UploadPlan(directory: dir.path, location: S3Location(bucket: "bucket"))
+        #expect(plan.stages.map { $0.map(\.relativePath) }.prefix(2) == [
+            ["apple/assets/Levels", "channels/beta/apple/assets/Levels", "packs/Z.pack", "packs/a/11.pack", "packs/b/22.pack"],
+            ["apple/manifest.json", "apple/manifests/ios.json", "catalog.json.sig", "channels/beta/apple/manifest.json"],
+        ])
+        for item in plan.items where item.relativePath.contains("apple/") {
+            #expect(!item.isImmutable && item.cacheControl == "public, no-cache", "\(item.relativePath)")
+            #expect(item.contentType == (item.relativePath.hasSuffix(".json") ? "application/json" : "application/octet-stream"))
+        }
+    }
+
     @Test func emptyPrefixUsesRelativePathsAsKeys() throws {
         let dir = try repository()
         let plan = try UploadPlan(directory: dir.path, location: S3Location(parsing: "s3://bucket"))

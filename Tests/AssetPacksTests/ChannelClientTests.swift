@@ -6,7 +6,7 @@ import TestRepositories
 import TestSupport
 import Testing
 
-/// The client side of channels and rollouts (issue #15): a manager follows the channel its
+/// The client side of channels and rollouts: a manager follows the channel its
 /// configuration names, switching is an update by delta, a rollout bucket is drawn once per root
 /// and kept, a rollback is an update (never refused as a rollback attack), and a channel's catalog
 /// served at another channel's URL, or a channel that was deleted, is a clear error that keeps

@@ -26,7 +26,7 @@ public final class TestRepository: @unchecked Sendable {
     /// <id>.json in `dir`; returns the manifest's path.
     @discardableResult
     public func put(_ id: String, policy: DownloadPolicy = .onDemand, language: String? = nil, userInfo: Any? = nil,
-                    files: [String: [UInt8]]) throws -> String {
+                    platforms: [Platform] = [.iOS], files: [String: [UInt8]]) throws -> String {
         let content = dir.file("content/\(id)")
         try? FileManager.default.removeItem(atPath: content)
         for (name, bytes) in files { try dir.write("content/\(id)/\(name)", bytes) }
@@ -34,7 +34,7 @@ public final class TestRepository: @unchecked Sendable {
             "assetPackID": id,
             "downloadPolicy": try JSONSerialization.jsonObject(with: JSONEncoder().encode(policy)),
             "fileSelectors": files.keys.sorted().map { ["file": $0] },
-            "platforms": ["iOS"],
+            "platforms": platforms.map(\.rawValue),
             "sourceRoot": "content/\(id)",
         ]
         if let language { manifest["language"] = language }

@@ -12,36 +12,13 @@ public struct PackExtractor {
     public init(reader: PackReader) { self.reader = reader }
 
     public func extract(to destination: String) throws {
-        let fm = FileManager.default
-        var isDir: ObjCBool = false
-        if fm.fileExists(atPath: destination, isDirectory: &isDir) {
-            guard isDir.boolValue, (try? fm.contentsOfDirectory(atPath: destination))?.isEmpty == true else {
-                throw PackError.io("\(destination) already exists and is not an empty directory")
-            }
-        }
-        let url = URL(fileURLWithPath: destination).standardizedFileURL
-        let parent = url.deletingLastPathComponent()
-        // Missing parent folders are created, and removed again if the extraction fails.
-        var createdParents: [URL] = []
-        var p = parent
-        while !fm.fileExists(atPath: p.path) { createdParents.append(p); p = p.deletingLastPathComponent() }
-        let staging = parent.path + "/.\(url.lastPathComponent).extracting-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staged: StagedDestination
+        do { staged = try StagedDestination(destination) } catch { throw PackError.io(error.description) }
         do {
-            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-            guard mkdir(staging, 0o755) == 0 else { throw PackError.io("cannot create \(staging): \(String(cString: strerror(errno)))") }
+            try writeFiles(into: staged.staging)
+            do { try staged.commit() } catch { throw PackError.io(error.description) }
         } catch {
-            for d in createdParents { rmdir(d.path) }
-            throw error
-        }
-        do {
-            try writeFiles(into: staging)
-            if isDir.boolValue { rmdir(destination) }
-            guard rename(staging, destination) == 0 else {
-                throw PackError.io("cannot move the extracted files to \(destination): \(String(cString: strerror(errno)))")
-            }
-        } catch {
-            try? fm.removeItem(atPath: staging)
-            for d in createdParents { rmdir(d.path) }
+            staged.discard()
             throw error
         }
     }

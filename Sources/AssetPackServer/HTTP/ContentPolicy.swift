@@ -7,9 +7,17 @@
 /// minute, and publish keeps the previous pack versions, so a client holding a catalog up to a
 /// minute old still finds every pack it names. Kept root versions (`roots/N.root.json`) are
 /// never rewritten either; `root.json` and `timestamp.json` are mutable.
+///
+/// Apple's self-hosted files (`apple/…`, `channels/NAME/apple/…`) live at mutable URLs: a pack's
+/// archive keeps its URL (`/assets/<id>`) when its content changes, and the download manifest
+/// names its size. Caches may store them but must check them again (by ETag, a cheap 304) before
+/// every use (`no-cache`), so that a publish reaches devices at once and a cache never pairs a
+/// new manifest with an old archive it still holds. Fault injection treats the archives as
+/// pack files.
 public struct ContentPolicy: Sendable {
     public static let immutableCacheControl = "public, max-age=31536000, immutable"
     public static let mutableCacheControl = "public, max-age=60"
+    public static let revalidatedCacheControl = "public, no-cache"
 
     /// File name suffixes of immutable, content-addressed files.
     public var immutableSuffixes: [String] = [".pack", ".patch", ".root.json"]
@@ -20,8 +28,22 @@ public struct ContentPolicy: Sendable {
         immutableSuffixes.contains { path.hasSuffix($0) }
     }
 
+    /// Whether `path` lies in a channel's Apple folder (`AppleHostingLayout`).
+    public func isAppleHosted(_ path: String) -> Bool {
+        if path.hasPrefix("apple/") { return true }
+        let parts = path.split(separator: "/", maxSplits: 3)
+        return parts.count == 4 && parts[0] == "channels" && parts[2] == "apple"
+    }
+
+    /// Whether fault injection applies to `path` without `--fault-catalog`: pack and patch
+    /// files, kept root versions, and Apple Archives (`…/apple/assets/<id>`).
+    public func isPackContent(_ path: String) -> Bool {
+        isImmutable(path) || (isAppleHosted(path) && path.split(separator: "/").dropLast().last == "assets")
+    }
+
     public func cacheControl(_ path: String) -> String {
-        isImmutable(path) ? Self.immutableCacheControl : Self.mutableCacheControl
+        if isImmutable(path) { return Self.immutableCacheControl }
+        return isAppleHosted(path) ? Self.revalidatedCacheControl : Self.mutableCacheControl
     }
 
     public func contentType(_ path: String) -> String {

@@ -1,3 +1,4 @@
+import AssetPackFormat
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,13 +12,17 @@ struct FileRequest {
     var target: String
     /// The target as received, to refuse control bytes before anything else looks at it.
     var targetBytes: RequestTargetBytes
+    /// The target's query (`?platform=iOS`), which libmicrohttpd cuts off `target`.
+    var query = QueryParameters(target: [])
     var version: String
     /// Looks up a request header by name (case-insensitive).
     var header: (String) -> String?
 }
 
 /// Decides the response to a GET or HEAD of a repository file: control bytes in the target
-/// (400, before anything else), path checks, conditional
+/// (400, before anything else), path checks, Apple's self-hosted convention (`/manifest`,
+/// `/manifest?platform=iOS`, `/assets/<pack ID>`, optionally under `/channels/NAME/`, answered
+/// from the channel's `apple/` folder: `AppleHostingLayout`), conditional
 /// requests (If-Match, If-None-Match, If-Modified-Since, If-Range), ranges, cache headers and
 /// injected faults.
 struct FileResponder: Sendable {
@@ -35,11 +40,15 @@ struct FileResponder: Sendable {
             return .status(400, note: "no Host header")  // RFC 9112 §3.2: MUST answer 400
         }
         let file: OpenedFile
-        switch root.openFile(target: request.target) {
+        let opened = root.segments(of: request.target).flatMap { segments in
+            root.openFile(relative: AppleHostingLayout.file(for: segments, platform: request.query.value("platform"))
+                ?? segments.joined(separator: "/"))
+        }
+        switch opened {
         case .success(let f): file = f
         case .failure(let refusal): return .status(refusal.status, note: refusal.reason)
         }
-        let faulty = faults.flatMap { $0.configuration.includeCatalog || policy.isImmutable(file.relativePath) ? $0 : nil }
+        let faulty = faults.flatMap { $0.configuration.includeCatalog || policy.isPackContent(file.relativePath) ? $0 : nil }
         if let faulty {
             if faulty.shouldFail() { return .status(503, note: "fault=fail", headers: [("Retry-After", "1"), ("Cache-Control", "no-store")]) }
             let ms = faulty.configuration.latencyMilliseconds

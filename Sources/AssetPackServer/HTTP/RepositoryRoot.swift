@@ -29,6 +29,12 @@ struct RepositoryRoot: Sendable {
 
     /// Opens the file a request target names, or says which status refuses it.
     func openFile(target: String) -> Result<OpenedFile, RequestRefusal> {
+        segments(of: target).flatMap { openFile(relative: $0.joined(separator: "/")) }
+    }
+
+    /// The decoded segments of a request target's path, or which status refuses it: a
+    /// malformed escape (400), a `..` segment (403), a hidden name (404), no name at all (404).
+    func segments(of target: String) -> Result<[Substring], RequestRefusal> {
         guard target.hasPrefix("/") else { return .failure(.init(400, "request target is not an absolute path")) }
         guard let decoded = Self.percentDecoded(target) else { return .failure(.init(400, "bad percent-encoding in path")) }
         var segments: [Substring] = []
@@ -38,7 +44,12 @@ struct RepositoryRoot: Sendable {
             segments.append(segment)
         }
         guard !segments.isEmpty else { return .failure(.init(404, "no file named")) }
-        let relative = segments.joined(separator: "/")
+        return .success(segments)
+    }
+
+    /// Opens `relative` (checked segments joined by `/`) below the root: a regular file whose
+    /// real path lies inside the root's.
+    func openFile(relative: String) -> Result<OpenedFile, RequestRefusal> {
         let full = realPath + "/" + relative
         let fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {

@@ -41,7 +41,7 @@ final class ServingContext: @unchecked Sendable {
             MHD_lookup_connection_value(connection, cmhd_header_kind, name).map { String(cString: $0) }
         }
         let request = FileRequest(method: method, target: String(cString: url), targetBytes: record.targetBytes(url: url, version: version),
-                                  version: versionText, header: header)
+                                  query: QueryParameters(target: record.targetPrefix), version: versionText, header: header)
         let plan = responder.respond(to: request)
         let reason = MHD_get_reason_phrase_for(UInt32(plan.status)).map { String(cString: $0) } ?? ""
         record.answer = AnsweredRequest(

@@ -40,6 +40,7 @@ struct AssetpackCommand: Command {
                 DeleteRetiredCommand.self,
                 AuditCommand.self,
                 ConvertCommand.self,
+                AarCommand.self,
             ])
     }
 }

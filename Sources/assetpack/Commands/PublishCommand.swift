@@ -1,3 +1,4 @@
+import AppleArchive
 import ArgumentParsing
 import AssetPackFormat
 import AssetPackPublishing
@@ -21,6 +22,12 @@ struct PublishCommand: Command {
             Paid packs: --encrypt ID seals pack ID (every chunk frame and its index, AES-256-GCM under a
             random content key kept in --key-store FILE, mode 0600, outside DIR); 'assetpack key-server'
             hands the key to entitled clients. A sealed pack stays sealed; --rotate-key ID gives it a new key.
+            Apple devices: --apple-base-url URL also writes DIR/apple/ (DIR/channels/NAME/apple/ with --channel):
+            assets/<id>, each pack's Apple Archive, and manifest.json, the download manifest of Apple's
+            self-hosted managed packs naming URL/<id> (with manifests/<platform>.json, the packs each
+            platform sees). Serve DIR/apple as BASE/manifest and BASE/assets/<id> ('assetpack serve' does,
+            with URL = https://HOST:PORT/assets); Apple's hosting limits (--limits apple) are checked. Sealed
+            packs get no archive; a rollout below 100 % is refused (the manifest has no rollouts).
             Sizes: \(ByteCount.grammar): 500MB, 2GiB, 1.5GB or plain bytes. Durations: 90s, 15m, 12h, 30d.
             """)
     }
@@ -78,6 +85,10 @@ struct PublishCommand: Command {
     var rotateKey: [String]
     @Option("--key-store", value: "FILE", help: "The content keys of sealed packs (created 0600; never inside DIR; back it up).")
     var keyStore: String?
+    @Option("--apple-base-url", value: "URL", help: "Also write DIR/apple/ for Apple devices: Apple Archives and the download manifest naming URL/<id>.")
+    var appleBaseURL: String?
+    @Option("--apple-compression", value: "CODEC", help: "The Apple Archives' codec: lzfse (default), zlib, lzma, lz4 or none.")
+    var appleCompression: String?
     @Flag("--json", help: "Print the result as JSON.")
     var json: Bool
     @Option("--read-order", value: "ID=FILE", help: "A read-order hint for pack ID: FILE lists paths of files or folders of the pack, one a line, in the order the app needs them (# starts a comment); downloads fetch them first.")
@@ -108,22 +119,28 @@ struct PublishCommand: Command {
         }
         for d in report.diagnostics { printError(d.description) }
         for f in report.findings { printError(f.description) }
-        for w in report.cleanupWarnings + report.cacheWarnings { printError("warning: \(w)") }
+        for w in report.cleanupWarnings + report.cacheWarnings + report.appleWarnings { printError("warning: \(w)") }
         if json {
             struct Change: Encodable { var id: String; var change: String; var previousVersion: Int?; var version: Int? }
             struct Build: Encodable { var id: String; var reused: Bool; var cached: Bool }
+            struct Archive: Encodable { var id: String; var version: Int; var downloadSize: UInt64; var written: Bool }
+            struct Apple: Encodable { var manifest: String; var archives: [Archive]; var leftOut: [String]; var removed: [String] }
             struct Out: Encodable {
                 var repository: String; var checked: Bool; var catalogVersion: Int?; var expires: String?; var packs: [Change]
                 var packaging: [Build]; var cache: String?; var deletedFiles: [String]; var warnings: [String]
-                var patchFiles: [String]; var patchNote: String?; var updates: [UpdateSize]
+                var patchFiles: [String]; var patchNote: String?; var updates: [UpdateSize]; var apple: Apple?
             }
             print(jsonString(Out(repository: options.repository, checked: options.checkOnly, catalogVersion: report.catalog?.version,
                                  expires: report.catalog.map { RFC3339.string($0.expires) },
                                  packs: report.changes.map { Change(id: $0.id, change: $0.kind.rawValue, previousVersion: $0.previousVersion, version: $0.version) },
                                  packaging: report.builds.map { Build(id: $0.id, reused: $0.reused, cached: $0.cached) }, cache: report.cachePath,
                                  deletedFiles: report.deletedFiles,
-                                 warnings: report.findings.map(\.description) + report.cleanupWarnings + report.cacheWarnings,
-                                 patchFiles: report.patchFiles, patchNote: report.patchNote, updates: report.updates)))
+                                 warnings: report.findings.map(\.description) + report.cleanupWarnings + report.cacheWarnings + report.appleWarnings,
+                                 patchFiles: report.patchFiles, patchNote: report.patchNote, updates: report.updates,
+                                 apple: report.apple.map { a in
+                                     Apple(manifest: a.manifestPath, archives: a.archives.map { Archive(id: $0.id, version: $0.version, downloadSize: $0.size, written: $0.written) },
+                                           leftOut: a.leftOut, removed: a.removed)
+                                 })))
             return 0
         }
         let reused = report.builds.filter(\.reused).count
@@ -146,6 +163,12 @@ struct PublishCommand: Command {
         if let note = report.patchNote { print("  \(note)") }
         for line in UpdateSizeText.lines(report.updates, indent: "  update ") { print(line) }
         if !report.deletedFiles.isEmpty { print("  deleted \(report.deletedFiles.count) retired file(s)") }
+        if let apple = report.apple {
+            let written = apple.archives.filter(\.written).count
+            print("  apple: \(apple.manifestPath), \(apple.archives.count) pack(s); wrote \(written) archive(s), kept \(apple.archives.count - written)"
+                  + (apple.removed.isEmpty ? "" : ", removed \(apple.removed.joined(separator: ", "))"))
+            if !apple.leftOut.isEmpty { print("  apple: left out sealed pack(s) \(apple.leftOut.joined(separator: ", ")) (an Apple Archive is not encrypted)") }
+        }
         if let file = self.report { print("  report: \(file)") }
         return 0
     }
@@ -202,6 +225,22 @@ struct PublishCommand: Command {
             options.channel = ChannelName.normalized(channel)
         }
         options.rolloutPercent = rollout?.value
+        if let appleBaseURL {
+            switch AppleBaseURL.checked(appleBaseURL) {
+            case .success: options.appleBaseURL = appleBaseURL
+            case .failure(let problem): throw .usage("--apple-base-url: \(problem)")
+            }
+            if let percent = rollout?.value, percent < 100 {
+                throw .usage("--apple-base-url cannot go with --rollout \(percent)%: Apple's download manifest has no staged rollouts")
+            }
+        }
+        if let appleCompression {
+            guard appleBaseURL != nil else { throw .usage("--apple-compression goes with --apple-base-url") }
+            guard let codec = AppleArchiveCompression(rawValue: appleCompression) else {
+                throw .usage("--apple-compression: \"\(appleCompression)\" is not one of \(AppleArchiveCompression.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            options.appleCompression = codec
+        }
         if let report, !report.hasSuffix(".html") { throw .usage("--report: \"\(report)\" must name an .html file") }
         for argument in readOrder {
             let (id, entries) = try Self.readOrderHint(argument)

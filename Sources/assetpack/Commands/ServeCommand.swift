@@ -1,4 +1,5 @@
 import ArgumentParsing
+import AssetPackFormat
 import AssetPackPublishing
 import AssetPackServer
 import Foundation
@@ -18,10 +19,18 @@ struct ServeCommand: Command {
             are sent with 'Cache-Control: public, max-age=31536000, immutable', everything else (the \
             catalog) with 'public, max-age=60'. Runs until SIGINT or SIGTERM.
 
+            Apple's self-hosted convention, as xcrun ba-serve answers it, from what 'publish \
+            --apple-base-url' wrote: GET /manifest is DIR/apple/manifest.json, /manifest?platform=iOS the \
+            packs that platform sees (case-insensitive; other parameters ignored), /assets/<pack ID> the \
+            pack's Apple Archive (ranges, ETags); /channels/NAME/manifest and /channels/NAME/assets/<id> \
+            for a channel. These are sent with 'public, no-cache' (their URLs are mutable). Point a device \
+            at https://HOST:PORT (Developer Mode > Background Assets Testing > URL Override) once it \
+            trusts the CA (--https prints how).
+
             --https creates a root CA and a certificate for --host in --tls-dir (default: \
             DIR/../.assetpack-tls, beside the repository and never served), or reuses them, and prints \
             how to trust the CA. Fault rates are probabilities per response (0 to 1); faults apply to \
-            pack files only unless --fault-catalog is given.
+            pack files and Apple Archives only unless --fault-catalog is given.
             """)
     }
 
@@ -89,6 +98,9 @@ struct ServeCommand: Command {
         if let tlsDirectory { print(tlsDirectory.trustInstructions(url: server.url)) }
         if configuration.faults.isActive { print("Injecting faults: \(describe(configuration.faults))") }
         print("Serving \(server.directory) at \(server.url)")
+        if FileManager.default.fileExists(atPath: server.directory + "/" + AppleHostingLayout.manifestPath(channel: nil)) {
+            print("Apple devices: \(server.url)manifest?platform=iOS and \(server.url)assets/<pack ID>; URL override \(server.url.dropLast())")
+        }
         fflush(nil)
         let received = stopSignals.wait()
         server.stop()

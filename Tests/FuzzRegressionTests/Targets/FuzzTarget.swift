@@ -26,6 +26,10 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case patch
     /// A sealed pack's index region and sealed frames (SealedIndex, SealedFrame).
     case sealed
+    /// The LZFSE codec: LZFSE.decode into a bounded destination, and LZFSE.encode round trips.
+    case lzfse
+    /// An Apple Archive: the pbz* container, its codecs, AA01 entries and their data (AppleArchiveReader).
+    case aar
 
     /// Runs one input through the target.
     func run(_ bytes: [UInt8]) {
@@ -40,6 +44,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .zstd: ZstdFuzzTarget.run(bytes)
         case .patch: PatchFuzzTarget.run(bytes)
         case .sealed: SealedFuzzTarget.run(bytes)
+        case .lzfse: LZFSEFuzzTarget.run(bytes)
+        case .aar: AppleArchiveFuzzTarget.run(bytes)
         }
     }
 }

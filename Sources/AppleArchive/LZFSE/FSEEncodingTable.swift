@@ -1,0 +1,68 @@
+/// Turns symbol counts into the normalised frequencies an LZFSE header carries, and those into
+/// the per-symbol entries the encoder needs to invert FSEDecodingTable's layout.
+enum FSEEncodingTable {
+    /// How to encode one symbol from the state after it (in decoding order): states from
+    /// `wideFrom` up are the targets of the symbol's first, `shift`-bit states; the ones below,
+    /// of its `shift - 1`-bit states.
+    struct Entry {
+        var wideFrom = Int.max
+        var shift = 0
+        var wideBase = 0
+        var narrowBase = 0
+        var stateCount = 0
+    }
+
+    /// Normalises `counts` to frequencies summing to `stateCount` (a power of two), each symbol
+    /// that occurs getting at least 1; all zeros when nothing occurs.
+    static func normalise(_ counts: UnsafeBufferPointer<UInt32>, stateCount: Int, into frequencies: UnsafeMutableBufferPointer<UInt16>) {
+        var total = 0
+        var largest = 0
+        for (symbol, count) in counts.enumerated() {
+            total += Int(count)
+            if count > counts[largest] { largest = symbol }
+        }
+        if total == 0 {
+            for index in frequencies.indices { frequencies[index] = 0 }
+            return
+        }
+        var sum = 0
+        for (symbol, count) in counts.enumerated() {
+            var frequency = 0
+            if count > 0 { frequency = max(1, (Int(count) * stateCount * 2 + total) / (2 * total)) }
+            frequencies[symbol] = UInt16(frequency)
+            sum += frequency
+        }
+        // Rounding and the floor of 1 leave the sum off by a little: settle it on the most
+        // frequent symbols, where a state more or less costs the least.
+        while sum != stateCount {
+            var target = largest
+            if sum > stateCount {
+                for symbol in frequencies.indices where frequencies[symbol] > frequencies[target] { target = symbol }
+                let take = min(sum - stateCount, Int(frequencies[target]) - 1, max(1, Int(frequencies[target]) / 4))
+                frequencies[target] -= UInt16(take)
+                sum -= take
+            } else {
+                frequencies[target] += UInt16(stateCount - sum)
+                sum = stateCount
+            }
+        }
+    }
+
+    /// The entry of each symbol for `frequencies` (which sum to `stateCount`).
+    static func build(_ frequencies: UnsafeBufferPointer<UInt16>, stateCount: Int, into table: UnsafeMutablePointer<Entry>) {
+        let stateBits = Int.bitWidth - 1 - stateCount.leadingZeroBitCount
+        var offset = 0
+        for symbol in frequencies.indices {
+            let count = Int(frequencies[symbol])
+            if count == 0 {
+                table[symbol] = Entry()
+                continue
+            }
+            let shift = stateBits - (Int.bitWidth - 1 - count.leadingZeroBitCount)
+            let widerStates = ((2 * stateCount) >> shift) - count
+            table[symbol] = Entry(wideFrom: (count << shift) - stateCount, shift: shift,
+                                  wideBase: offset - count, narrowBase: offset + widerStates, stateCount: stateCount)
+            offset += count
+        }
+    }
+}
