@@ -9,8 +9,9 @@
 #               bytes nginx sent over every request of the update ($body_bytes_sent, access log)
 #               and its wall time (targets: ≤ 64 KiB whatever PACKS, < 1 s)
 #   status      `assetpack status` of the PACKS installed packs (target < 2 s)
-# Prints the figures for people, then one line per figure for the results file:
-#   RESULT {"bench": "many-packs", "name": "...", "value": N, "unit": "...", "packs": PACKS[, "target": N]}
+# Prints the figures for people, and `@result` lines for bench/run-all.sh (bench/result.py):
+# runners `publish` and `republish` (wall_s, cpu_s, peak_rss_mib), and figures named for what they
+# measure (republish_over_publish, catalog_bytes_per_pack, update_nothing_new_bytes_MODE, …).
 # Usage: bench/many-packs.sh [PACKS=2000] [ROUNDS=3]. ASSETPACK=path/to/assetpack runs that binary
 # instead of building a release one.
 set -euo pipefail
@@ -49,11 +50,8 @@ PY
 # Files changed within the last second or two are not recorded in the publish cache; let them settle.
 sleep 2
 
-results=()
-result() {  # NAME VALUE UNIT [TARGET]
-  local target=""; [ -n "${4:-}" ] && target=", \"target\": $4"
-  results+=("RESULT {\"bench\": \"many-packs\", \"name\": \"$1\", \"value\": $2, \"unit\": \"$3\", \"packs\": $packs$target}")
-}
+figures=("packs=$packs")
+result() { figures+=("$1=$2"); }  # KEY VALUE
 
 echo "== publish and republish: $packs packs, $(nproc) cores, $rounds rounds"
 publish_cmd="cd $out && $bin publish manifests/*.json --repo $out/repo --key $out/key --cache $out/publish-cache.json >/dev/null"
@@ -65,10 +63,14 @@ setup="cd $out; if [ \"\$1\" = publish ]; then rm -rf repo publish-cache.json; e
   p=\$(ls content | shuf -n 1); echo \"changed \$(date +%s%N)\" >> content/\$p/\$p.txt; sleep 2; fi; sync"
 python3 bench/measure.py --setup "$setup" "$rounds" republish "$publish_cmd" publish "$publish_cmd" | tee "$out/publish.txt"
 ratio=$(sed -n 's/^ratio republish \/ publish: \([0-9.]*\)x$/\1/p' "$out/publish.txt")
+cpu_ratio=$(sed -n 's/^CPU ratio republish \/ publish: \([0-9.]*\)x$/\1/p' "$out/publish.txt")
 read -r republish_s publish_s < <(sed -n 's/^median wall time: republish \([0-9.]*\) s, publish \([0-9.]*\) s$/\1 \2/p' "$out/publish.txt")
-result publish-seconds "$publish_s" s
-result republish-seconds "$republish_s" s
-result republish-over-publish "$ratio" ratio 0.3
+read -r republish_cpu publish_cpu < <(sed -n 's/^median CPU time: republish \([0-9.]*\) s, publish \([0-9.]*\) s$/\1 \2/p' "$out/publish.txt")
+read -r republish_rss publish_rss < <(sed -n 's/^peak RSS: republish \([0-9.]*\) MiB, publish \([0-9.]*\) MiB$/\1 \2/p' "$out/publish.txt")
+python3 bench/result.py --runner publish wall_s="$publish_s" cpu_s="$publish_cpu" peak_rss_mib="$publish_rss"
+python3 bench/result.py --runner republish wall_s="$republish_s" cpu_s="$republish_cpu" peak_rss_mib="$republish_rss"
+result republish_over_publish "$ratio"
+result republish_over_publish_cpu "$cpu_ratio"
 # What a republish after one change did, from its report: packs packaged, packs reused.
 (cd "$out" && "$bin" publish manifests/*.json --repo repo --key key --cache publish-cache.json >/dev/null)
 sleep 2
@@ -86,8 +88,8 @@ catalog_bytes=$(stat -c %s "$out/repo/catalog.json")
 per_pack=$(python3 -c "print(round($catalog_bytes / $packs, 1))")
 format=$(python3 -c "import json; print(json.load(open('$out/repo/catalog.json'))['catalogFormat'])")
 echo "catalog.json: $catalog_bytes bytes, $per_pack bytes a pack (catalog format $format)"
-result catalog-bytes "$catalog_bytes" bytes
-result catalog-bytes-per-pack "$per_pack" bytes 400
+result catalog_bytes "$catalog_bytes"
+result catalog_bytes_per_pack "$per_pack"
 
 start_nginx "$out" "$out/nginx"
 url="http://127.0.0.1:$NGINX_PORT"
@@ -119,8 +121,8 @@ for mode in single-key root; do
   done
   median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (${#times[@]} + 1) / 2 ))p")
   echo "update with nothing new: $bytes bytes fetched, median $median s"
-  result "update-nothing-new-bytes-$mode" "$bytes" bytes 65536
-  result "update-nothing-new-seconds-$mode" "$median" s 1
+  result "update_nothing_new_bytes_${mode/-/_}" "$bytes"
+  result "update_nothing_new_s_${mode/-/_}" "$median"
 
   echo "== status of $packs installed packs ($mode mode)"
   times=()
@@ -131,8 +133,8 @@ for mode in single-key root; do
   done
   median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (${#times[@]} + 1) / 2 ))p")
   echo "status: median $median s"
-  result "status-seconds-$mode" "$median" s 2
+  result "status_s_${mode/-/_}" "$median"
 done
 stop_nginx
 rm -rf "$out/content" "$out"/client-*; record_deletion
-printf '%s\n' "${results[@]}"
+python3 bench/result.py "${figures[@]}"
