@@ -49,8 +49,9 @@ benchmarks=(
   "agent-kill: assetpack agent killed 20 times, then restarted: bytes fetched vs the pack"
   "chunksize: pack size and delta bytes against the average chunk size, vs tar | zstd -3"
   "aar: assetpack aar create vs package; LZFSE size vs the reference encoder; aar extract vs lzfse -decode | tar -x"
+  "many-packs: assetpack publish after one change of 2,000 packs vs a full publish; catalog bytes, update with nothing new, status"
 )
-fixed_size=" package-files install-files install-packs update-edits update-sealed seeds "
+fixed_size=" package-files install-files install-packs update-edits update-sealed seeds many-packs "
 
 size=small rounds="" only=() results=docs/benchmarks/results.json timeout_s=14400 list=no report=yes
 while (($#)); do
@@ -98,6 +99,7 @@ command_line() {
     agent-kill) echo "bench/agent-kill.sh 20 2m $mib" ;;
     chunksize) echo "bench/chunksize.sh $mib" ;;
     aar) echo "bench/aar.sh $mib $rounds" ;;
+    many-packs) echo "bench/many-packs.sh 2000 $rounds" ;;
     *) [ -f "bench/$1.sh" ] && echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/$1.sh" ;;
   esac
 }

@@ -32,6 +32,9 @@ struct PackBuilder {
     /// The file-system clock (tests set it to tell a fresh file from a settled one).
     var clock: () -> FileStamp.Timestamp = FileStamp.Timestamp.fileSystemNow
     private(set) var warnings: [String] = []
+    /// Reused pack files whose index was read to check them (a cache entry without the pack
+    /// file's stamp, or a file whose stamp changed); the others cost one `fstatat`.
+    private(set) var indexesRead = 0
     /// Content keys that open the sealed pack files already in the repository.
     var keys: [ContentKey] = []
 
@@ -52,6 +55,8 @@ struct PackBuilder {
         writer.sealing = sealing
         let key = before.map { PackCacheKey.of(metadata: metadata, files: input.files, stamps: $0, writer: writer) }
         if let key, let entry = cache?.entries[key] {
+            if let info = unchanged(entry, metadata: metadata, writer: writer) { return BuiltPack(info: info, staged: nil, cacheKey: key) }
+            indexesRead += 1
             switch reusable(entry, metadata: metadata, files: input.files, writer: writer) {
             case .success(let info): return BuiltPack(info: info, staged: nil, cacheKey: key)
             case .failure(let why):
@@ -91,6 +96,22 @@ struct PackBuilder {
     }
 
     private struct Unusable: Error { var reason: String }
+
+    /// What the catalog needs to describe the pack file a cache entry names, when that file is
+    /// still the one the entry was recorded for: a regular file at the content-addressed path
+    /// (looked at beneath the repository folder, no link followed) with the stamp the entry
+    /// holds. The entry's key already pins the inputs, the metadata, the chunking and the
+    /// sealing key, and the file was checked when the entry was recorded; a file changed since
+    /// (any write moves its ctime) goes through `reusable`. Nil when the stamp does not match.
+    private func unchanged(_ entry: PublishCacheEntry, metadata: PackMetadata, writer: PackWriter) -> PackFileInfo? {
+        guard let recorded = entry.packFile, let folder, entry.id == metadata.assetPackID,
+              entry.path == PackFileInfo.repositoryPath(id: entry.id, digest: entry.digest),
+              let st = folder.status(entry.path), (st.st_mode & S_IFMT) == S_IFREG, UInt64(st.st_size) == entry.size,
+              FileStamp(st).keyText == recorded else { return nil }
+        return PackFileInfo(metadata: metadata, size: entry.size, installSize: entry.installSize, sha256: entry.sha256, digest: entry.digest,
+                            index: CatalogIndexLocation(offset: entry.indexOffset, length: entry.indexLength, sha256: entry.digest),
+                            chunking: writer.parameters, keyID: writer.sealing?.keyID)
+    }
 
     /// Checks the pack file a cache entry names — its trailer, and its index against the digest
     /// the trailer pins and against what packaging these inputs would write — without reading its

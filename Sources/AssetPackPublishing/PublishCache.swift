@@ -14,6 +14,10 @@ struct PublishCacheEntry: Codable, Equatable {
     var installSize: UInt64
     var indexOffset: UInt64
     var indexLength: UInt64
+    /// The pack file's `FileStamp` (`keyText`) once in place in the repository: while the file
+    /// there still has it, the file is the one this entry describes and its index is not read
+    /// again. Absent in entries written before it, which are checked by their index.
+    var packFile: String?
 
     /// The entry for a pack whose file lies at its content-addressed path.
     init(key: SHA256Digest, info: PackFileInfo) {

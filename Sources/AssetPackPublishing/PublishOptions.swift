@@ -167,6 +167,9 @@ public struct PublishReport: Sendable {
     public var cleanupWarnings: [String] = []
     /// One entry per manifest, in the order given (also with `--check` when it packaged).
     public var builds: [PackBuild] = []
+    /// Reused pack files whose index this publish read to check them; a reused file the publish
+    /// cache recorded with its stamp, and still has it, is not read at all.
+    public var indexesRead = 0
     /// The publish cache file used, if any.
     public var cachePath: String?
     /// Problems with the publish cache (ignored, unusable entries, not written, files that changed

@@ -32,6 +32,10 @@ public struct Publisher {
         if let percent = options.rolloutPercent, !(0...100).contains(percent) {
             throw PublishError.invalidOption("the rollout percentage must be 0 to 100, found \(percent)")
         }
+        // Before any manifest is read: one manifest is one pack.
+        guard manifests.count <= Catalog.maximumPacks else {
+            throw PublishError.invalidOption("\(manifests.count) manifests, more than the \(Catalog.maximumPacks) packs a repository may hold (a catalog lists at most \(Catalog.maximumPacks)); nothing was published")
+        }
         let appleBaseURL = try checkedAppleBaseURL()
         var report = PublishReport()
         let resolved = manifests.map { ResolvedManifest(path: $0, baseDirectory: options.baseDirectory) }
@@ -48,7 +52,8 @@ public struct Publisher {
         let trust = try RepositoryTrust.load(repository: options.repository)
         try checkKeys(against: trust)
         let catalogs = RepositoryCatalogs(repository: options.repository, keys: trust.map { $0.everyCatalogKey } ?? [key.publicKey])
-        var old = try catalogs.catalog(of: channel)
+        var current = try catalogs.catalog(of: channel, reusing: nil)
+        var old = current?.catalog
         var rolloutBase = try Self.rolloutBase(old: old, percent: options.rolloutPercent, channel: channel)
         let sealing = try contentKeys(ids: inputs.map { $0.manifest!.assetPackID }, old: old)
         var packs = inputs.map { input in
@@ -78,8 +83,10 @@ public struct Publisher {
         } else {
             transaction = try RepositoryTransaction(repository: options.repository)
             staging = transaction!.staging
-            // Read again under the lock: a publish that ran meanwhile has written a newer catalog.
-            old = try catalogs.catalog(of: channel)
+            // Read again under the lock: a publish that ran meanwhile has written a newer catalog
+            // (the same bytes are not verified twice).
+            current = try catalogs.catalog(of: channel, reusing: current)
+            old = current?.catalog
             rolloutBase = try Self.rolloutBase(old: old, percent: options.rolloutPercent, channel: channel)
         }
         defer { if options.checkOnly { try? FileManager.default.removeItem(atPath: staging) } }
@@ -106,6 +113,7 @@ public struct Publisher {
             packs[i].compressedSize = ([built[i].info.size] + variants.filter { $0.id == packs[i].id }.map(\.pack.info.size)).max()
         }
         report.cacheWarnings += builder.warnings
+        report.indexesRead = builder.indexesRead
         report.builds = (built + variants.map(\.pack)).map { PackBuild(id: $0.info.metadata.assetPackID, reused: $0.reused, cached: false) }
         for (i, v) in variants.enumerated() { report.builds[built.count + i].variant = v.conditions.name }
         let version = (old?.version ?? 0) + 1
@@ -115,7 +123,11 @@ public struct Publisher {
             if !list.isEmpty { entries[i].variants = list.map { $0.pack.info.catalogVariant($0.conditions) } }
         }
         let others = transaction == nil ? [] : try catalogs.others(than: channel).map(\.catalog)
-        var plan = RepositoryPlan(old: old, built: entries, catalogVersion: version, keep: options.keep, versions: PackVersions(others + (try catalogs.histories())))
+        var versions = PackVersions(others)
+        // The history only matters to a pack that needs a version number: new or changed content.
+        let oldDigests = Dictionary((old?.packs ?? []).map { ($0.id, $0.digest) }, uniquingKeysWith: { a, _ in a })
+        if entries.contains(where: { oldDigests[$0.id] != $0.digest }) { try catalogs.historyVersions(into: &versions) }
+        var plan = RepositoryPlan(old: old, built: entries, catalogVersion: version, keep: options.keep, versions: versions)
         var largestHosted: [String: UInt64] = [:]
         for r in plan.retired { largestHosted[r.id] = max(largestHosted[r.id] ?? 0, r.size) }
         report.findings += linter.lintCompressedSizes(packs, largestHosted: largestHosted)
@@ -155,7 +167,7 @@ public struct Publisher {
         report.catalog = catalog
         report.changes = plan.changes
         if let cachePath {
-            recordCache(built + variants.map(\.pack), plan: plan, apple: appleRecords, channel: channel, previous: cache, at: cachePath, in: &report)
+            recordCache(built + variants.map(\.pack), plan: plan, folder: transaction.folder, apple: appleRecords, channel: channel, previous: cache, at: cachePath, in: &report)
         }
         let changed = Set(plan.changes.filter { $0.kind == .updated || $0.kind == .added }.map(\.id))
         if !changed.isEmpty {
@@ -259,13 +271,16 @@ public struct Publisher {
 
     /// Writes the publish cache: an entry for every pack whose inputs were trustworthy and whose
     /// file is in the catalog at its content-addressed path. A failure is a warning.
-    private func recordCache(_ built: [BuiltPack], plan: RepositoryPlan, apple: [AppleArchiveRecord], channel: String?,
+    /// Each entry holds the stamp of its pack file as it lies in `folder` now.
+    private func recordCache(_ built: [BuiltPack], plan: RepositoryPlan, folder: ConfinedDirectory?, apple: [AppleArchiveRecord], channel: String?,
                              previous: PublishCache?, at path: String, in report: inout PublishReport) {
         var entries: [PublishCacheEntry] = []
+        let currentPacks = Dictionary(plan.packs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (i, b) in built.enumerated() {
             guard let key = b.cacheKey else { continue }
-            let entry = PublishCacheEntry(key: key, info: b.info)
-            guard plan.packs.contains(where: { $0.id == entry.id && $0.variantPaths.contains(entry.path) }) else { continue }
+            var entry = PublishCacheEntry(key: key, info: b.info)
+            guard let current = currentPacks[entry.id], current.variantPaths.contains(entry.path) else { continue }
+            if let st = folder?.status(entry.path), (st.st_mode & S_IFMT) == S_IFREG { entry.packFile = FileStamp(st).keyText }
             entries.append(entry)
             report.builds[i].cached = true
         }
@@ -284,9 +299,11 @@ public struct Publisher {
     /// and describes the file that is there.
     private func placePackFiles(_ plan: inout RepositoryPlan, built: [BuiltPack], old: Catalog?,
                                 transaction: RepositoryTransaction, keys: [ContentKey]) throws {
+        let builtByID = Dictionary(built.map { ($0.info.metadata.assetPackID, $0) }, uniquingKeysWith: { a, _ in a })
+        let oldByID = Dictionary((old?.packs ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (i, entry) in plan.packs.enumerated() {
             // A reused pack's file was checked in place, under this publish's lock.
-            guard let b = built.first(where: { $0.info.metadata.assetPackID == entry.id }), let staged = b.staged else { continue }
+            guard let b = builtByID[entry.id], let staged = b.staged else { continue }
             let target = "\(options.repository)/\(entry.path)"
             guard let folder = transaction.folder else { throw PublishError.io("the publish into \(options.repository) has ended") }
             guard folder.exists(entry.path) else {
@@ -297,7 +314,7 @@ public struct Publisher {
             // An unchanged pack whose file is in place: the signed old entry describes it (its
             // index is read to make sure, not its chunks). Both reads open the file beneath the
             // repository folder with no link followed.
-            if old?.pack(withID: entry.id) == entry, let reader = try? RepositoryPackFile.reader(entry.path, in: folder, keys: keys),
+            if oldByID[entry.id] == entry, let reader = try? RepositoryPackFile.reader(entry.path, in: folder, keys: keys),
                reader.fileSize == entry.size, reader.digest == entry.digest { continue }
             // Earlier content coming back (its file was retired but kept): check that the file
             // is the pack its name says, and describe it.
@@ -392,11 +409,12 @@ public struct Publisher {
     /// written, so that no published pack has a key that is not in the store.
     private func contentKeys(ids: [String], old: Catalog?) throws -> (current: [String: ContentKey], all: [ContentKey]) {
         let named = options.encrypt.union(options.rotateKey)
+        let oldByID = Dictionary((old?.packs ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         if let stray = named.subtracting(ids).sorted().first {
             throw PublishError.invalidOption("--encrypt/--rotate-key \(stray): no manifest of this publish has that pack ID")
         }
         guard let path = try options.resolvedKeyStorePath() else {
-            if let id = ids.first(where: { old?.pack(withID: $0)?.sealed != nil }) {
+            if let id = ids.first(where: { oldByID[$0]?.sealed != nil }) {
                 throw PublishError.invalidOption("\(id) is sealed (paid) in the current catalog: pass --key-store FILE with its content key, or it would be published unencrypted")
             }
             return ([:], [])
@@ -406,7 +424,7 @@ public struct Publisher {
         var current: [String: ContentKey] = [:]
         var changed = false
         for id in ids {
-            let wasSealed = old?.pack(withID: id)?.sealed
+            let wasSealed = oldByID[id]?.sealed
             guard named.contains(id) || store.currentKey(of: id) != nil || wasSealed != nil else { continue }
             if let wasSealed, store.key(of: id, keyID: wasSealed.keyID) == nil, !options.rotateKey.contains(id) {
                 throw PublishError.invalidOption("\(id) is sealed in the current catalog under content key \(wasSealed.keyID.hex.prefix(16))…, which \(path) does not hold: use the key store it was published with, or --rotate-key \(id)")

@@ -20,8 +20,10 @@ struct RepositoryPlan {
     init(old: Catalog?, built: [CatalogPack], catalogVersion: Int, keep: Int, versions: PackVersions = PackVersions()) {
         let oldRetired = old?.retired ?? []
         var retiredNow = oldRetired
+        // By ID, so that a plan costs one look-up a pack, not a scan of the old catalog.
+        let oldPacks = Dictionary((old?.packs ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for var entry in built.sorted(by: { $0.id < $1.id }) {
-            let previous = old?.pack(withID: entry.id)
+            let previous = oldPacks[entry.id]
             if let previous, previous.digest == entry.digest, Self.sameVariants(previous, entry) {
                 packs.append(previous)
                 changes.append(PackChange(id: entry.id, kind: .unchanged, previousVersion: previous.version, version: previous.version))
@@ -43,9 +45,10 @@ struct RepositoryPlan {
             changes.append(PackChange(id: entry.id, kind: previous == nil ? .added : .updated, previousVersion: previous?.version, version: entry.version))
         }
         let currentIDs = Set(packs.map(\.id))
+        let currentByID = Dictionary(packs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         removed = (old?.removed ?? []).filter { !currentIDs.contains($0.id) }
         for previous in old?.packs ?? [] {
-            let current = packs.first(where: { $0.id == previous.id })
+            let current = currentByID[previous.id]
             // Variant files the current entry no longer lists are retired with the version they had.
             let currentFiles = Set(current?.variantPaths ?? [])
             for v in previous.variants ?? [] where !currentFiles.contains(v.path) {

@@ -121,15 +121,38 @@ final class RepositoryTransaction {
     /// stays held for the work that follows (the publish cache, deletions) until `finish`.
     func commitCatalog(_ bytes: [UInt8], channel: String? = nil) throws {
         guard ChannelName.normalized(channel) == nil else {
-            try writeFile(ChannelName.catalogPath(channel), bytes)
+            let path = ChannelName.catalogPath(channel)
+            let before = folder?.status(path)
+            try writeFile(path, bytes)
             committed = true
+            // Written by rename beneath the repository folder: its time is moved once in place.
+            if let before, let fd = try? folder?.open(path, flags: O_RDONLY) {
+                Self.advanceModificationTime(of: fd, pastSecond: before.st_mtim.tv_sec)
+                close(fd)
+            }
             return
         }
-        let file = try AtomicFile(destination: "\(repository)/\(CatalogFormat.fileName)")
+        let path = "\(repository)/\(CatalogFormat.fileName)"
+        let file = try AtomicFile(destination: path)
         try file.write(bytes)
+        var old = stat()
+        if stat(path, &old) == 0 { Self.advanceModificationTime(of: file.fd, pastSecond: old.st_mtim.tv_sec) }
         try file.commit()
         Self.syncDirectory(repository)
         committed = true
+    }
+
+    /// Gives the new file (`fd`) a modification time in a later whole second than `pastSecond`,
+    /// the modification time of the file it replaces. nginx's `ETag` and every server's `Last-Modified` are made of the
+    /// mtime in whole seconds (and the size): two publishes within one second could otherwise
+    /// leave both unchanged, and a client or a cache asking conditionally would be told that
+    /// nothing changed. Only publishes that follow each other within a second move the time
+    /// ahead of the clock, by a second each.
+    static func advanceModificationTime(of fd: Int32, pastSecond old: Int) {
+        var new = stat()
+        guard fstat(fd, &new) == 0, new.st_mtim.tv_sec <= old else { return }
+        var times = [new.st_atim, timespec(tv_sec: old + 1, tv_nsec: 0)]
+        _ = futimens(fd, &times)
     }
 
     /// Writes `relativePath` durably and atomically (write-temporary-then-rename), creating the

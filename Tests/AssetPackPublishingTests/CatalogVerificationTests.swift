@@ -117,7 +117,7 @@ let verifyClock = Date(timeIntervalSince1970: 1_800_000_000)
     @Test(arguments: [
         ("{", "not JSON"),
         (#"{"payload": "", "signatures": []}"#, "missing key \"catalogFormat\""),
-        (#"{"catalogFormat": 3, "payload": "", "signatures": []}"#, "unsupported catalog format 3"),
+        (#"{"catalogFormat": 4, "payload": "", "signatures": []}"#, "unsupported catalog format 4"),
         (#"{"catalogFormat": 1, "signatures": []}"#, "missing key \"payload\""),
         (#"{"catalogFormat": 1, "payload": "%%%", "signatures": []}"#, "payload: not valid base64"),
         (#"{"catalogFormat": 1, "payload": "", "signatures": [{"algorithm": "ed25519", "signature": ""}]}"#, "signatures[0].keyID"),

@@ -2,12 +2,20 @@ import Foundation
 
 /// The catalog format versions (docs/FORMAT.md, "Catalog"). Format 2 adds a channel and a staged
 /// rollout to format 1; a catalog that uses neither is written in format 1, byte for byte as
-/// before, so that clients that read only format 1 go on reading the default channel.
+/// before, so that clients that read only format 1 go on reading the default channel. Format 3
+/// is format 2's payload compressed as one zstd frame, written only for a payload larger than
+/// `compressionThreshold`, so that small repositories stay readable by every client.
 public enum CatalogFormat {
-    /// The newest format this code reads and writes.
+    /// The newest format with a plain JSON payload.
     public static let version = 2
+    /// The format whose payload is one zstd frame holding the JSON payload.
+    public static let compressed = 3
     /// Every format this code reads.
-    public static let readable: ClosedRange<Int> = 1...2
+    public static let readable: ClosedRange<Int> = 1...3
+    /// Plain payloads larger than this many bytes are written compressed (format 3).
+    public static let compressionThreshold = 64 << 10
+    /// The most bytes a compressed payload may declare (and so decompress to).
+    public static let maximumPayloadSize = 64 << 20
     /// The catalog's file name at the root of a repository (and of each channel's folder).
     public static let fileName = "catalog.json"
 }

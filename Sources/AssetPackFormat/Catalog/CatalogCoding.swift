@@ -3,8 +3,10 @@ import Foundation
 /// JSON coding of the catalog payload: sorted keys, RFC 3339 dates, and decoding errors turned
 /// into messages that name the key path (`packs[2].sha256`).
 public enum CatalogCoding {
-    /// The payload bytes (compact); `pretty` for people (`verify-catalog --json`).
-    public static func encode(_ catalog: Catalog, pretty: Bool = false) -> [UInt8] {
+    /// The payload bytes (compact); `pretty` for people (`verify-catalog --json`). `format`
+    /// nil writes the format the content needs (1 or 2); `CatalogFormat.compressed` writes the
+    /// JSON a format-3 payload compresses.
+    public static func encode(_ catalog: Catalog, pretty: Bool = false, format: Int? = nil) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -13,7 +15,7 @@ public enum CatalogCoding {
         }
         // The format is the one the content needs: 1 unless a channel or a rollout is named.
         var catalog = catalog
-        catalog.catalogFormat = catalog.requiredFormat
+        catalog.catalogFormat = format ?? catalog.requiredFormat
         // The model holds only strings, integers, arrays and objects: encoding cannot fail.
         return [UInt8]((try? encoder.encode(catalog)) ?? Data())
     }

@@ -30,6 +30,9 @@ extension Catalog {
 
     /// The rules of one list of pack entries (`packs`, `rollout.packs`).
     private static func packsProblem(_ packs: [CatalogPack], key list: String) -> String? {
+        guard packs.count <= Self.maximumPacks else {
+            return "\(list): \(packs.count) packs, more than the \(Self.maximumPacks) a catalog may list"
+        }
         var seen = Set<String>()
         for (i, p) in packs.enumerated() {
             let key = "\(list)[\(i)]"
@@ -90,6 +93,11 @@ extension Catalog {
     /// The most entries a read-order hint may have.
     public static let maximumReadOrderEntries = 10_000
 
+    /// The most packs a catalog lists (in `packs`, and in a rollout's `packs`): a repository
+    /// holds at most this many packs at once. Every client reads and checks the whole list at
+    /// each refresh and keeps it in its store; Apple's own limit is 100 packs an app.
+    public static let maximumPacks = 10_000
+
     /// The rules of a pack's `readOrder`: at most `maximumReadOrderEntries` entries, each a path
     /// of the pack's form (relative, no `.` or `..`, no control character), none twice.
     private static func readOrderProblem(_ p: CatalogPack, key: String) -> String? {
@@ -136,8 +144,9 @@ public enum RepositoryPath {
     public static func problem(with path: String) -> String? {
         guard !path.isEmpty, path.utf8.count <= 1024 else { return "must be 1 to 1024 bytes long" }
         guard !path.hasPrefix("/") else { return "must be relative" }
-        let allowed = path.unicodeScalars.allSatisfy {
-            $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "-._/".unicodeScalars.contains($0))
+        // Byte by byte: every path of a catalog passes here, at every refresh and publish.
+        let allowed = path.utf8.allSatisfy {
+            (0x61...0x7a).contains($0) || (0x41...0x5a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2d || $0 == 0x2e || $0 == 0x5f || $0 == 0x2f
         }
         guard allowed else { return "may contain only ASCII letters, digits, '-', '.', '_' and '/'" }
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) {

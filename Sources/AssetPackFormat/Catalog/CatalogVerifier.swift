@@ -41,7 +41,8 @@ public struct CatalogVerifier: Sendable {
             throw .wrongKey(expected: publicKeys.map(\.keyID).joined(separator: ", "), found: envelope.signatures.map(\.keyID))
         }
         guard verified else { throw .badSignature(keyID: named) }
-        let catalog = try CatalogCoding.decode(envelope.payload)
+        // Only now is the payload decompressed (format 3) and decoded.
+        let catalog = try envelope.decodedCatalog()
         if catalog.channel != ChannelName.normalized(channel) { throw .wrongChannel(expected: ChannelName.normalized(channel), found: catalog.channel) }
         if let now, now >= catalog.expires { throw .expired(expires: catalog.expires, now: now) }
         if let minimumVersion, catalog.version < minimumVersion {

@@ -27,13 +27,36 @@ public struct SignedCatalog: Sendable, Equatable {
 
     public var payload: [UInt8]
     public var signatures: [CatalogSignature]
-    /// The envelope's `catalogFormat`: the payload's format (1, or 2 for a channel or a rollout).
+    /// The envelope's `catalogFormat`: the payload's format (1, or 2 for a channel or a rollout;
+    /// 3 for a payload compressed with zstd).
     public var format: Int
 
     public init(payload: [UInt8], signatures: [CatalogSignature], format: Int = 1) {
         self.payload = payload
         self.signatures = signatures
         self.format = format
+    }
+
+    /// The payload's JSON: the payload itself, or (format 3) what its zstd frame holds, which
+    /// must declare at most `CatalogFormat.maximumPayloadSize` bytes. Call it only once a
+    /// signature has checked out: the frame is untrusted until then.
+    public func content() throws(CatalogError) -> [UInt8] {
+        guard format == CatalogFormat.compressed else { return payload }
+        do { return try ZstdDecompressor().decompressFrame(payload, limit: CatalogFormat.maximumPayloadSize) } catch {
+            throw .malformed("payload: a format-\(format) payload must be one zstd frame: \(error)")
+        }
+    }
+
+    /// The catalog the payload holds (`content()`, decoded and checked). The format inside the
+    /// signed bytes must agree with the envelope's about compression: a format-3 payload
+    /// declares format 3, a plain one 1 or 2, so that relabelling an envelope never changes
+    /// how its signed bytes are read.
+    public func decodedCatalog() throws(CatalogError) -> Catalog {
+        let catalog = try CatalogCoding.decode(try content())
+        if (format == CatalogFormat.compressed) != (catalog.catalogFormat == CatalogFormat.compressed) {
+            throw .malformed("payload: catalogFormat \(catalog.catalogFormat) in an envelope of catalog format \(format) (only a compressed payload is format \(CatalogFormat.compressed))")
+        }
+        return catalog
     }
 
     /// The bytes an Ed25519 signature covers: the signing context, then the payload bytes.

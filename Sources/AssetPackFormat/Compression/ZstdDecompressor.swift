@@ -60,6 +60,24 @@ public final class ZstdDecompressor: @unchecked Sendable {
         if n != expectedSize { throw .sizeMismatch(declared: expectedSize, actual: n) }
     }
 
+    /// Decompresses one whole frame that declares its content size, which must be at most
+    /// `limit` bytes (a frame that does not declare it is refused: no size, no bound), and that
+    /// `input` holds exactly: no byte, nor another frame, after it.
+    public func decompressFrame(_ input: [UInt8], limit: Int) throws(ZstdError) -> [UInt8] {
+        let declared = input.withUnsafeBytes { czstd_frame_content_size($0.baseAddress, $0.count) }
+        if declared == -2 { throw .corrupt("not a zstd frame") }
+        let length = input.withUnsafeBytes { czstd_frame_compressed_size($0.baseAddress, $0.count) }
+        if length < 0 { throw .corrupt("the frame is incomplete") }
+        if length != input.count { throw .corrupt("\(input.count - Int(length)) bytes follow the frame") }
+        if declared == -1 { throw .corrupt("the frame does not declare its content size") }
+        if declared > limit { throw .tooLarge(declared: Int(declared), limit: limit) }
+        var result: Result<[UInt8], ZstdError> = .success([])
+        input.withUnsafeBytes { buffer in
+            do throws(ZstdError) { result = .success(try decompress(buffer, expectedSize: Int(declared))) } catch { result = .failure(error) }
+        }
+        return try result.get()
+    }
+
     public func decompress(_ input: UnsafeRawBufferPointer, expectedSize: Int) throws(ZstdError) -> [UInt8] {
         var error: ZstdError?
         let out = [UInt8](unsafeUninitializedCapacity: max(expectedSize, 1)) { buf, count in

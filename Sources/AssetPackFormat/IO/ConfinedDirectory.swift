@@ -244,6 +244,14 @@ public final class ConfinedDirectory: @unchecked Sendable {
         }
     }
 
+    /// What `fstatat` says of `relative`, not following a link; nil when there is nothing there.
+    public func status(_ relative: String) -> stat? {
+        try? withParent(of: relative) { parent, name throws(ConfinementError) -> stat? in
+            var st = stat()
+            return fstatat(parent.fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? st : nil
+        } ?? nil
+    }
+
     /// The number of names (hard links) of the file `relative`, not following a link; nil when
     /// there is nothing there.
     public func linkCount(_ relative: String) -> Int? {

@@ -50,7 +50,9 @@ public struct ChannelEditor {
         let (packs, rollout) = try change(current, catalogs, folder)
         let others = try catalogs.others(than: channel).map(\.catalog)
         let version = (current?.version ?? 0) + 1
-        let plan = RepositoryPlan(old: current, built: packs, catalogVersion: version, keep: keep, versions: PackVersions(others + (try catalogs.histories())))
+        var versions = PackVersions(others)
+        try catalogs.historyVersions(into: &versions)
+        let plan = RepositoryPlan(old: current, built: packs, catalogVersion: version, keep: keep, versions: versions)
         var catalog = Catalog(version: version, published: now, expires: now.addingTimeInterval(expiresIn), packs: plan.packs,
                               retired: plan.retired, removed: plan.removed, channel: channel)
         // A rollout's packs are the ones the plan just kept or made current before: same entries.

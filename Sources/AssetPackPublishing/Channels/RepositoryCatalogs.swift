@@ -39,8 +39,15 @@ struct RepositoryCatalogs {
     /// `channel`'s catalog, verified (signature, channel; not its expiry: republishing is how an
     /// expired catalog is replaced); nil when the channel has none.
     func catalog(of channel: String?) throws -> Catalog? {
+        try catalog(of: channel, reusing: nil)?.catalog
+    }
+
+    /// `channel`'s catalog with its bytes; when they are `previous`'s bytes, `previous`'s
+    /// catalog is returned without verifying the same bytes again.
+    func catalog(of channel: String?, reusing previous: (bytes: [UInt8], catalog: Catalog)?) throws -> (bytes: [UInt8], catalog: Catalog)? {
         guard let bytes = try bytes(of: channel) else { return nil }
-        return try verify(bytes, path: "\(repository)/\(ChannelName.catalogPath(channel))", channel: channel)
+        if let previous, previous.bytes == bytes { return previous }
+        return (bytes, try verify(bytes, path: "\(repository)/\(ChannelName.catalogPath(channel))", channel: channel))
     }
 
     /// Verifies catalog bytes read from `path` for `channel`.
@@ -72,22 +79,22 @@ struct RepositoryCatalogs {
         return catalog
     }
 
-    /// Every catalog the channels' histories hold, decoded (their signatures were checked when
-    /// they were written; they only feed `PackVersions`, so that a version number a rollback
-    /// left behind is never given to other content).
-    func histories() throws -> [Catalog] {
-        guard repositoryExists else { return [] }
+    /// The pack versions every catalog the channels' histories hold has used (their signatures
+    /// were checked when they were written; they only feed `PackVersions`, so that a version
+    /// number a rollback left behind is never given to other content). Only the keys that
+    /// matter are read from each payload (`PackVersions.note(payload:)`): a history grows by a
+    /// catalog a publish, and every publish reads it.
+    func historyVersions(into versions: inout PackVersions) throws {
+        guard repositoryExists else { return }
         let folder = try RepositoryTransaction.confined { () throws(ConfinementError) in try ConfinedDirectory(root: repository) }
-        var result: [Catalog] = []
         for name in [nil] + (try channelNames()) {
             let dir = (Self.historyPath(1, channel: name) as NSString).deletingLastPathComponent
             for file in (try? folder.entries(dir)) ?? [] where file.hasSuffix(".catalog.json") {
                 guard let bytes = try? folder.contents(of: "\(dir)/\(file)"), let envelope = try? SignedCatalog.parse(bytes),
-                      let catalog = try? CatalogCoding.decode(envelope.payload) else { continue }
-                result.append(catalog)
+                      let payload = try? envelope.content() else { continue }
+                versions.note(payload: payload)
             }
         }
-        return result
     }
 
     /// Where a channel keeps catalog version `version`: `history/N.catalog.json`, or
@@ -132,4 +139,29 @@ struct PackVersions {
     }
 
     private mutating func note(_ id: String, _ version: Int) { highest[id] = max(highest[id] ?? 0, version) }
+
+    /// Notes the versions a catalog payload (its JSON) names, as `init` does for a decoded
+    /// catalog, reading only `packs`, `rollout.packs`, `retired` and `removed` (their `id`,
+    /// `version` and `digest`); a payload that is not JSON, or an entry without them, adds nothing.
+    mutating func note(payload: [UInt8]) {
+        guard let root = try? JSONParser.parse(payload), case .object(let top) = root.value else { return }
+        func member(_ members: [(key: String, value: JSONNode)], _ key: String) -> JSONValue? { members.first { $0.key == key }?.value.value }
+        func entries(_ value: JSONValue?) -> [(id: String, version: Int, digest: SHA256Digest?)] {
+            guard case .array(let list)? = value else { return [] }
+            return list.compactMap { node in
+                guard case .object(let m) = node.value, case .string(let id)? = member(m, "id"), case .number(let v)? = member(m, "version"),
+                      let version = Int(exactly: v) else { return nil }
+                var digest: SHA256Digest?
+                if case .string(let hex)? = member(m, "digest") { digest = SHA256Digest(hex: hex) }
+                return (id, version, digest)
+            }
+        }
+        var current = entries(member(top, "packs"))
+        if case .object(let rollout)? = member(top, "rollout") { current += entries(member(rollout, "packs")) }
+        for p in current {
+            note(p.id, p.version)
+            if let digest = p.digest { byDigest[p.id, default: [:]][digest] = p.version }
+        }
+        for r in entries(member(top, "retired")) + entries(member(top, "removed")) { note(r.id, r.version) }
+    }
 }

@@ -108,7 +108,7 @@ public struct RepositoryReport: Sendable, Codable {
                 catalog = try catalogs.verify(bytes, path: path, channel: name)
             } else {
                 do {
-                    catalog = try CatalogCoding.decode(try SignedCatalog.parse(bytes).payload)
+                    catalog = try SignedCatalog.parse(bytes).decodedCatalog()
                 } catch { throw PublishError.io("\(path): \(error)") }
                 guard catalog.channel == ChannelName.normalized(name) else {
                     throw PublishError.io("\(path): \(CatalogError.wrongChannel(expected: ChannelName.normalized(name), found: catalog.channel))")
@@ -145,7 +145,7 @@ public struct RepositoryReport: Sendable, Codable {
             let rollout = catalog.rollout.map { r in
                 Rollout(percent: r.percent, fromVersion: r.fromVersion, previousPacks: r.packs.map { "\($0.id) v\($0.version)" })
             }
-            channels.append(Channel(name: name ?? ChannelName.defaultName, catalogVersion: catalog.version, catalogFormat: catalog.requiredFormat,
+            channels.append(Channel(name: name ?? ChannelName.defaultName, catalogVersion: catalog.version, catalogFormat: catalog.catalogFormat,
                                     published: RFC3339.string(catalog.published), expires: RFC3339.string(catalog.expires),
                                     packs: packs, languages: byLanguage.values.sorted { $0.language < $1.language },
                                     rollout: rollout, history: try history(repository: repository, channel: name)))

@@ -66,7 +66,10 @@ extension CatalogClient {
         }
         let trust = AcceptedTrust(anchor: anchor.id, rootVersion: walked.version, root: walked.envelope!, timestampVersion: timestamp.version,
                                   timestamp: timestampBytes, timestampExpires: timestamp.expires, checkedAt: now)
-        try store.acceptTrusted(trust, catalogVersion: catalog.version, payload: CatalogCoding.encode(catalog), envelope: body, channel: channel)
+        // The catalog held, accepted again, is not written again (with many packs it is the
+        // bulk of what a refresh with nothing new would write).
+        let held = accepted.map { $0.envelope == body && $0.version == catalog.version } ?? false
+        try store.acceptTrusted(trust, catalogVersion: catalog.version, payload: held ? nil : CatalogCoding.encode(catalog), envelope: body, channel: channel)
         return catalog
     }
 

@@ -39,24 +39,36 @@ struct CatalogClient {
         let floor = try store.catalogFloor(channel: channel)
         // Each mirror's catalog is checked on its own: one that serves a bad one goes to the back
         // of the line for the session, and the next mirror's is taken.
-        let (catalog, body) = try fetchChannelCatalog { response, _ throws(AssetPackManagerError) in
-            do throws(CatalogError) { return (try verifier.verify(response.body, now: now, minimumVersion: floor, channel: channel), response.body) } catch {
+        // Asked conditionally when a mirror gave an entity tag for the catalog held: a 304 stands
+        // for the held bytes, which are verified as if they had just arrived.
+        let path = ChannelName.catalogPath(channel)
+        let held = try store.catalogValidator()
+        let tag = accepted.flatMap { held?.entityTag(for: path, holding: $0.envelope) }
+        let (catalog, body, sentTag) = try fetchChannelCatalog(ifNoneMatch: tag) { response, _ throws(AssetPackManagerError) in
+            let bytes = response.status == 304 ? accepted?.envelope ?? [] : response.body
+            do throws(CatalogError) {
+                let catalog = try verifier.verify(bytes, now: now, minimumVersion: floor, channel: channel)
+                return (catalog, bytes, response.status == 304 ? tag : response.headers["ETag"])
+            } catch {
                 throw .catalog(error)
             }
         }
         if catalog.version != accepted?.version || body != accepted?.envelope {
             try store.acceptCatalog(version: catalog.version, payload: CatalogCoding.encode(catalog), envelope: body, channel: channel)
         }
+        let validator = sentTag.flatMap { CatalogValidator.isUsable($0) ? CatalogValidator(path: path, envelope: body, entityTag: $0) : nil }
+        if validator != held { try store.setCatalogValidator(validator) }
         return seen(catalog, bucket: try store.rolloutBucket())
     }
 
     /// Fetches the followed channel's catalog (`catalog.json` or `channels/NAME/catalog.json`);
     /// a channel whose catalog no mirror has (HTTP 404) is `channelNotFound`, not a network
     /// failure: the client does not go on offline with a channel that is gone.
-    func fetchChannelCatalog<T>(_ accept: (HTTPResponse, Int) throws(AssetPackManagerError) -> T) throws(AssetPackManagerError) -> T {
+    /// With `ifNoneMatch`, `accept` may see a `304 Not Modified` (see `CatalogValidator`).
+    func fetchChannelCatalog<T>(ifNoneMatch: String? = nil, _ accept: (HTTPResponse, Int) throws(AssetPackManagerError) -> T) throws(AssetPackManagerError) -> T {
         let path = ChannelName.catalogPath(channel)
         do {
-            return try client.fetchAccepted(path, smallFile: true, accept: accept)
+            return try client.fetchAccepted(path, smallFile: true, ifNoneMatch: ifNoneMatch, accept: accept)
         } catch {
             if let channel, case .transport(let e) = error, e.httpStatus == 404 {
                 throw .channelNotFound(channel: channel, url: client.mirrors.first.map { $0 + path } ?? path)

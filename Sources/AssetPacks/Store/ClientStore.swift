@@ -137,6 +137,15 @@ final class ClientStore: @unchecked Sendable {
         try db.transaction { try recordCatalog(version: version, payload: payload, envelope: envelope, channel: channel) }
     }
 
+    /// The entity tag a mirror sent with the accepted catalog (`CatalogValidator`); nil when none.
+    func catalogValidator() throws -> CatalogValidator? {
+        try setting(CatalogValidator.settingKey).flatMap(CatalogValidator.init(text:))
+    }
+
+    func setCatalogValidator(_ validator: CatalogValidator?) throws {
+        try setSetting(CatalogValidator.settingKey, validator?.text)
+    }
+
     /// The highest catalog version accepted from `channel` (the `catalogFloor.NAME` setting; for
     /// the default channel, before any channel was followed, the catalog row's version); nil
     /// when none was.
@@ -186,8 +195,9 @@ final class ClientStore: @unchecked Sendable {
     }
 
     /// Records an accepted root, timestamp and catalog in one transaction: nothing of a refresh
-    /// is kept unless every check of all three passed.
-    func acceptTrusted(_ trust: AcceptedTrust, catalogVersion: Int, payload: [UInt8], envelope: [UInt8], channel: String?) throws {
+    /// is kept unless every check of all three passed. A nil `payload` keeps the catalog row as
+    /// it is (the catalog accepted is the one held).
+    func acceptTrusted(_ trust: AcceptedTrust, catalogVersion: Int, payload: [UInt8]?, envelope: [UInt8], channel: String?) throws {
         try db.transaction {
             try db.query("""
                 INSERT INTO trust(singleton, anchor, root_version, root, timestamp_version, timestamp, timestamp_expires, checked_at)
@@ -198,7 +208,7 @@ final class ClientStore: @unchecked Sendable {
                 """, [.text(trust.anchor), .integer(Int64(trust.rootVersion)), .blob(trust.root), .integer(Int64(trust.timestampVersion)),
                       .blob(trust.timestamp), .integer(Int64(trust.timestampExpires.timeIntervalSince1970)),
                       .integer(Int64(trust.checkedAt.timeIntervalSince1970))])
-            try recordCatalog(version: catalogVersion, payload: payload, envelope: envelope, channel: channel)
+            if let payload { try recordCatalog(version: catalogVersion, payload: payload, envelope: envelope, channel: channel) }
         }
     }
 

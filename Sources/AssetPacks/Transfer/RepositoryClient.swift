@@ -52,9 +52,12 @@ final class RepositoryClient: Sendable {
     /// refused for the session (`health`) and the next one asked; the refusal is thrown when no
     /// mirror gives an answer `accept` takes. `starting` hears of each mirror as it is asked. For the catalog: a mirror that serves a forged,
     /// expired or rolled-back one does not stand in the way of the others.
+    /// With `ifNoneMatch` (an entity tag a mirror gave for the copy the caller holds), the request
+    /// is conditional and `accept` also sees a `304 Not Modified`, whose body is empty: the
+    /// caller then judges the copy it holds, exactly as if the mirror had sent it again.
     func fetchAccepted<T>(_ path: String, range: ByteRange? = nil, to destination: HTTPBodyDestination = .memory,
                           cancellation: CancellationFlag? = nil, attempts: RetryPolicy? = nil, onlyMirror: Int? = nil,
-                          smallFile: Bool = false, starting: (_ mirror: Int) -> Void = { _ in },
+                          smallFile: Bool = false, ifNoneMatch: String? = nil, starting: (_ mirror: Int) -> Void = { _ in },
                           accept: (HTTPResponse, _ mirror: Int) throws(AssetPackManagerError) -> T) throws(AssetPackManagerError) -> T {
         let deadline = smallFile ? ContinuousClock.now + limits.smallFileDeadline : nil
         var refusal: AssetPackManagerError?
@@ -68,7 +71,8 @@ final class RepositoryClient: Sendable {
                     let response: HTTPResponse
                     starting(m)
                     do throws(TransportError) {
-                        response = try fetch(mirrors[m] + path, range: range, destination: destination, cancellation: cancellation, deadline: deadline)
+                        response = try fetch(mirrors[m] + path, range: range, destination: destination, cancellation: cancellation, deadline: deadline,
+                                             ifNoneMatch: ifNoneMatch)
                     } catch {
                         // The caller's stream stopped it, or it was cancelled: no other mirror.
                         if case .aborted = error { throw error }
@@ -126,14 +130,16 @@ final class RepositoryClient: Sendable {
 
     /// One request, following up to five redirects; every URL is checked against the
     /// allow-list, and a hop from https to http is refused when `url` is https. Before
-    /// `deadline` (small files), at the minimum average rate.
+    /// `deadline` (small files), at the minimum average rate. With `ifNoneMatch`, a conditional
+    /// request whose `304 Not Modified` is returned as an answer.
     private func fetch(_ url: String, range: ByteRange?, destination: HTTPBodyDestination,
-                       cancellation: CancellationFlag?, deadline: ContinuousClock.Instant?) throws(TransportError) -> HTTPResponse {
+                       cancellation: CancellationFlag?, deadline: ContinuousClock.Instant?, ifNoneMatch: String? = nil) throws(TransportError) -> HTTPResponse {
         var current = url
         let secure = Self.isHTTPS(url)
         for _ in 0...Self.maximumRedirects {
             do throws(AssetPackManagerError) { try allowList.check(current) } catch { throw .aborted(url: current, underlying: error) }
             var request = HTTPRequest(.get, url: current, range: range)
+            if let ifNoneMatch { request.headers.set("If-None-Match", ifNoneMatch) }
             if let deadline {
                 let left = deadline - ContinuousClock.now
                 guard left > .zero else {
@@ -154,6 +160,7 @@ final class RepositoryClient: Sendable {
                 current = next
                 continue
             }
+            if ifNoneMatch != nil, response.status == 304 { return response }
             return try response.requireSuccess()
         }
         throw .invalidRequest("\(url): more than \(Self.maximumRedirects) redirects")

@@ -12,6 +12,13 @@ static inline size_t czstd_compress(ZSTD_CCtx *cctx, void *dst, size_t dstCapaci
 /// 1 when `code` is a zstd error code.
 static inline int czstd_is_error(size_t code) { return ZSTD_isError(code) ? 1 : 0; }
 
+/// Length of the one whole frame that starts at `src` (skippable frames included), or a
+/// negative value when `src` does not start with a complete frame.
+static inline long long czstd_frame_compressed_size(const void *src, size_t srcSize) {
+    size_t n = ZSTD_findFrameCompressedSize(src, srcSize);
+    return ZSTD_isError(n) ? -1 : (long long)n;
+}
+
 /// Declared content size of the frame at `src`, or a negative value when unknown or invalid.
 static inline long long czstd_frame_content_size(const void *src, size_t srcSize) {
     unsigned long long n = ZSTD_getFrameContentSize(src, srcSize);

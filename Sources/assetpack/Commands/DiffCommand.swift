@@ -43,7 +43,7 @@ struct DiffCommand: Command {
                 let key = try Ed25519PublicKey(argument: publicKey)
                 catalog = try CatalogVerifier(publicKey: key).verify([UInt8](data), now: nil)
             } else {
-                catalog = try CatalogCoding.decode(try SignedCatalog.parse([UInt8](data)).payload)
+                catalog = try SignedCatalog.parse([UInt8](data)).decodedCatalog()
             }
         } catch { throw CLIError.failure("\(path): \(error)") }
         let sizes: [UpdateSize]

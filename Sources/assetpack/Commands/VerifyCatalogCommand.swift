@@ -66,7 +66,7 @@ struct VerifyCatalogCommand: Command {
         }
         print("""
         \(name): signature OK\(rootKey == nil ? " (key ID \(key.keyID))" : "")
-        Channel:    \(catalog.channel ?? ChannelName.defaultName) (catalog format \(catalog.requiredFormat))
+        Channel:    \(catalog.channel ?? ChannelName.defaultName) (catalog format \(catalog.catalogFormat))
         Version:    \(catalog.version)
         Published:  \(RFC3339.string(catalog.published))
         Expires:    \(RFC3339.string(catalog.expires))
