@@ -69,8 +69,8 @@ import Testing
         let top = try await Assetpack.run(["--help"]).stdout
         let commands = top.split(separator: "\n").drop { $0 != "COMMANDS:" }.dropFirst()
             .prefix { $0.hasPrefix("  ") }.map { String($0.split(separator: " ")[0]) }
-        #expect(commands.count == 31 && ["promote", "rollout", "rollback", "report", "key-server"].allSatisfy(commands.contains) && commands.contains("rotate") && commands.contains("timestamp") && commands.contains("convert") && commands.contains("agent") && commands.contains("diff"))
-        for command in commands + ["convert odr", "convert vdf"] {
+        #expect(commands.count == 32 && ["promote", "rollout", "rollback", "report", "key-server"].allSatisfy(commands.contains) && commands.contains("rotate") && commands.contains("timestamp") && commands.contains("convert") && commands.contains("agent") && commands.contains("diff") && commands.contains("aar"))
+        for command in commands + ["convert odr", "convert vdf", "aar list", "aar extract", "aar create", "aar import"] {
             let words = command.split(separator: " ").map(String.init)
             let help = try await Assetpack.run(words + ["--help"])
             #expect(help.status == 0 && help.stderr.isEmpty, "\(command): \(help.stderr)")
