@@ -48,7 +48,7 @@ benchmarks=(
   "agent-rate: assetpack agent --max-rate: background pace vs the cap, foreground share"
   "agent-kill: assetpack agent killed 20 times, then restarted: bytes fetched vs the pack"
   "chunksize: pack size and delta bytes against the average chunk size, vs tar | zstd -3"
-  "aar: assetpack aar create vs Apple Archive's reference figures (bench/aar.sh)"
+  "aar: assetpack aar create vs package; LZFSE size vs the reference encoder; aar extract vs lzfse -decode | tar -x"
 )
 fixed_size=" package-files install-files install-packs update-edits update-sealed seeds "
 
@@ -97,7 +97,7 @@ command_line() {
     agent-rate) echo "bench/agent-rate.sh $rounds $((mib > 1024 ? 1024 : mib / 2))" ;;
     agent-kill) echo "bench/agent-kill.sh 20 2m $mib" ;;
     chunksize) echo "bench/chunksize.sh $mib" ;;
-    aar) echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/aar.sh" ;;
+    aar) echo "bench/aar.sh $mib $rounds" ;;
     *) [ -f "bench/$1.sh" ] && echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/$1.sh" ;;
   esac
 }

@@ -66,7 +66,7 @@ for r in $(seq "$rounds"); do
   measure casync-seed casync extract --store="$url/castore" --seed="$out/v1/content" "$url/v2.caidx" "$out/casync-seed"
   same "$out/casync-seed"
 done
-python3 - "$out/results" "$(cat "$out/changed")" <<'PY'
+python3 - "$out/results" "$(cat "$out/changed")" "$(du -sb "$out/v2/content" | cut -f1)" <<'PY'
 import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -86,5 +86,6 @@ names = {'ours': 'assetpack', 'ours-seed': 'assetpack --seed', 'casync': 'casync
 result.emit(runners={names[n]: {'wall_s': med[n][0], 'bytes': int(med[n][1])} for n in names},
             figures={'seeded bytes assetpack / casync': round(med["ours-seed"][1] / med["casync-seed"][1], 4),
                      'seeded time assetpack / casync': round(med["ours-seed"][0] / med["casync-seed"][0], 4),
-                     'bytes with seed / without assetpack': round(med["ours-seed"][1] / med["ours"][1], 4)})
+                     'bytes with seed / without assetpack': round(med["ours-seed"][1] / med["ours"][1], 4)},
+            size_mib=int(sys.argv[3]) >> 20)
 PY

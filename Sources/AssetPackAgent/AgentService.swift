@@ -70,6 +70,8 @@ public final class AgentService: @unchecked Sendable {
         managerConfiguration.channel = settings.channel
         managerConfiguration.seedFolders = settings.seedFolders
         managerConfiguration.peers = settings.peers
+        // Device variants: the texture formats and memory the root remembers (`--texture-formats`, `--memory`).
+        settings.applyDevice(to: &managerConfiguration)
         // Paid packs: the key server and the entitlement token the root remembers (`--key-server`,
         // `--entitlement`), presented for every sealed pack as the command-line client does.
         managerConfiguration.keyServerURL = settings.keyServerURL

@@ -49,10 +49,20 @@ struct PackFileInfo {
     /// Where a pack file lives in a repository: named by its digest, so that it never changes.
     static func repositoryPath(id: String, digest: SHA256Digest) -> String { "packs/\(id)/\(digest.hex).pack" }
 
-    func catalogEntry(version: Int, path: String) -> CatalogPack {
-        CatalogPack(id: metadata.assetPackID, version: version, downloadPolicy: metadata.downloadPolicy,
+    /// The pack as a variant of its ID with `conditions`, at its content-addressed path.
+    func catalogVariant(_ conditions: VariantConditions) -> CatalogVariant {
+        CatalogVariant(conditions: conditions, downloadSize: size, installSize: installSize,
+                       path: Self.repositoryPath(id: metadata.assetPackID, digest: digest), size: size, sha256: sha256,
+                       digest: digest, index: index, chunking: chunking)
+    }
+
+    /// The pack as the catalog entry of its ID, listing `variants` (nil: none).
+    func catalogEntry(version: Int, path: String, variants: [CatalogVariant]? = nil) -> CatalogPack {
+        var entry = CatalogPack(id: metadata.assetPackID, version: version, downloadPolicy: metadata.downloadPolicy,
                     language: metadata.language, platforms: metadata.platforms, downloadSize: size,
                     installSize: installSize, path: path, size: size, sha256: sha256, digest: digest,
                     index: index, chunking: chunking, userInfo: metadata.userInfo, sealed: keyID.map { CatalogSealing(keyID: $0) })
+        entry.variants = variants
+        return entry
     }
 }

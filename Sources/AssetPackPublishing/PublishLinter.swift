@@ -44,7 +44,8 @@ public struct PublishLinter {
         return escalated(findings)
     }
 
-    private func escalated(_ findings: [LintFinding]) -> [LintFinding] {
+    /// `findings` with warnings made errors under `--strict`.
+    func escalated(_ findings: [LintFinding]) -> [LintFinding] {
         guard options.treatWarningsAsErrors else { return findings }
         return findings.map { LintFinding(.error, $0.rule, $0.message) }
     }
@@ -124,7 +125,7 @@ public struct PublishLinter {
         func counted(_ p: LintPack) -> Bool {
             switch p.downloadPolicy { case .essential: return essential; case .prefetch: return !essential; case .onDemand: return false }
         }
-        func size(_ p: LintPack) -> UInt64 { compressed ? p.compressedSize ?? 0 : p.installSize }
+        func size(_ p: LintPack) -> UInt64 { compressed ? p.compressedSize ?? 0 : max(p.installSize, p.variantInstallSize ?? 0) }
         var grouped = Set<Int>()
         var total: UInt64 = 0
         for g in groups {

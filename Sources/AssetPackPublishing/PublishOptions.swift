@@ -137,6 +137,9 @@ public struct PackBuild: Sendable, Equatable {
     /// off or unwritable, and when a file of the pack changed while it was packaged or in the
     /// second or two before the publish started.
     public var cached: Bool
+    /// The device variant's name (`VariantConditions.name`) for a variant's pack; nil for a
+    /// default or plain pack.
+    public var variant: String? = nil
 }
 
 /// What happened to one pack in a publish.

@@ -34,10 +34,17 @@ public struct Publisher {
         }
         let appleBaseURL = try checkedAppleBaseURL()
         var report = PublishReport()
-        let inputs = manifests.map { ResolvedManifest(path: $0, baseDirectory: options.baseDirectory) }
-        let diagnostics = inputs.flatMap(\.diagnostics)
-        guard inputs.allSatisfy(\.isValid) else { throw PublishError.invalidManifests(diagnostics) }
+        let resolved = manifests.map { ResolvedManifest(path: $0, baseDirectory: options.baseDirectory) }
+        let diagnostics = resolved.flatMap(\.diagnostics)
+        guard resolved.allSatisfy(\.isValid) else { throw PublishError.invalidManifests(diagnostics) }
         report.diagnostics = diagnostics
+        // Device variants: the rest of the publish (Apple's archives and download manifest
+        // included: Apple's tools never see a variant) works on each ID's default; the variants'
+        // packs are built beside it and listed in its catalog entry.
+        let groups = DeviceVariantGroups(resolved.map { ($0.path, $0.manifest!) })
+        report.findings = PublishLinter(options: options.lint).escalated(groups.findings)
+        guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
+        let inputs = groups.defaults.map { resolved[$0] }
         let trust = try RepositoryTrust.load(repository: options.repository)
         try checkKeys(against: trust)
         let catalogs = RepositoryCatalogs(repository: options.repository, keys: trust.map { $0.everyCatalogKey } ?? [key.publicKey])
@@ -48,12 +55,15 @@ public struct Publisher {
             LintPack(id: input.manifest!.assetPackID, language: input.manifest!.language,
                      downloadPolicy: input.manifest!.downloadPolicy, files: input.files)
         }
+        for i in packs.indices {
+            packs[i].variantInstallSize = groups.variants[packs[i].id]?.map { resolved[$0.input].installSize }.max()
+        }
         try checkReadOrder(packs)
         var lintOptions = options.lint
         // Apple devices read these packs as Apple's managed packs: Apple's limits apply.
         if appleBaseURL != nil { lintOptions.appleLimits = true }
         let linter = PublishLinter(options: lintOptions)
-        report.findings = linter.lintContent(packs)
+        report.findings += linter.lintContent(packs)
         guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
         if options.checkOnly && !options.lint.needsCompressedSizes { return report }
 
@@ -90,10 +100,20 @@ public struct Publisher {
                                            sealing: sealing.current[input.manifest!.assetPackID]))
             packs[i].compressedSize = built[i].info.size
         }
+        let variants = try buildVariants(groups, resolved: resolved, defaults: built, builder: &builder, staging: staging, sealing: sealing.current)
+        // A device downloads one file of a group: the download allowances count the largest.
+        for i in packs.indices {
+            packs[i].compressedSize = ([built[i].info.size] + variants.filter { $0.id == packs[i].id }.map(\.pack.info.size)).max()
+        }
         report.cacheWarnings += builder.warnings
-        report.builds = built.map { PackBuild(id: $0.info.metadata.assetPackID, reused: $0.reused, cached: false) }
+        report.builds = (built + variants.map(\.pack)).map { PackBuild(id: $0.info.metadata.assetPackID, reused: $0.reused, cached: false) }
+        for (i, v) in variants.enumerated() { report.builds[built.count + i].variant = v.conditions.name }
         let version = (old?.version ?? 0) + 1
-        let entries = built.map { $0.info.catalogEntry(version: 0, path: PackFileInfo.repositoryPath(id: $0.info.metadata.assetPackID, digest: $0.info.digest)) }
+        var entries = built.map { $0.info.catalogEntry(version: 0, path: PackFileInfo.repositoryPath(id: $0.info.metadata.assetPackID, digest: $0.info.digest)) }
+        for i in entries.indices {
+            let list = variants.filter { $0.id == entries[i].id }
+            if !list.isEmpty { entries[i].variants = list.map { $0.pack.info.catalogVariant($0.conditions) } }
+        }
         let others = transaction == nil ? [] : try catalogs.others(than: channel).map(\.catalog)
         var plan = RepositoryPlan(old: old, built: entries, catalogVersion: version, keep: options.keep, versions: PackVersions(others + (try catalogs.histories())))
         var largestHosted: [String: UInt64] = [:]
@@ -103,6 +123,7 @@ public struct Publisher {
         guard let transaction else { return report }
 
         try placePackFiles(&plan, built: built, old: old, transaction: transaction, keys: sealing.all)
+        try placeVariantFiles(&plan, variants: variants, transaction: transaction, keys: sealing.all)
         try makePatches(&plan, staging: staging, transaction: transaction, report: &report, keys: sealing.all)
         var appleRecords: [AppleArchiveRecord] = []
         if let appleBaseURL {
@@ -133,7 +154,9 @@ public struct Publisher {
         report.timestamp = try commit.commit(catalog, transaction: transaction, trust: trust).timestamp
         report.catalog = catalog
         report.changes = plan.changes
-        if let cachePath { recordCache(built, plan: plan, apple: appleRecords, channel: channel, previous: cache, at: cachePath, in: &report) }
+        if let cachePath {
+            recordCache(built + variants.map(\.pack), plan: plan, apple: appleRecords, channel: channel, previous: cache, at: cachePath, in: &report)
+        }
         let changed = Set(plan.changes.filter { $0.kind == .updated || $0.kind == .added }.map(\.id))
         if !changed.isEmpty {
             report.updates = (try? RepositoryUpdates.sizes(repository: options.repository, catalog: catalog, ids: changed, keys: sealing.all)) ?? []
@@ -242,7 +265,7 @@ public struct Publisher {
         for (i, b) in built.enumerated() {
             guard let key = b.cacheKey else { continue }
             let entry = PublishCacheEntry(key: key, info: b.info)
-            guard plan.packs.contains(where: { $0.id == entry.id && $0.path == entry.path }) else { continue }
+            guard plan.packs.contains(where: { $0.id == entry.id && $0.variantPaths.contains(entry.path) }) else { continue }
             entries.append(entry)
             report.builds[i].cached = true
         }
@@ -268,7 +291,7 @@ public struct Publisher {
             guard let folder = transaction.folder else { throw PublishError.io("the publish into \(options.repository) has ended") }
             guard folder.exists(entry.path) else {
                 try transaction.place(staged, at: entry.path)
-                if entry.sha256 != b.info.sha256 { plan.packs[i] = b.info.catalogEntry(version: entry.version, path: entry.path) }
+                if entry.sha256 != b.info.sha256 { plan.packs[i] = b.info.catalogEntry(version: entry.version, path: entry.path, variants: entry.variants) }
                 continue
             }
             // An unchanged pack whose file is in place: the signed old entry describes it (its
@@ -285,7 +308,64 @@ public struct Publisher {
             guard existing.digest == b.info.digest else {
                 throw PublishError.io("\(target) is not the pack its name says (digest \(existing.digest.hex)); remove it")
             }
-            plan.packs[i] = existing.catalogEntry(version: entry.version, path: entry.path)
+            plan.packs[i] = existing.catalogEntry(version: entry.version, path: entry.path, variants: entry.variants)
+        }
+    }
+
+    /// A variant's pack, built for the group of `id`.
+    struct BuiltVariant {
+        var id: String
+        var conditions: VariantConditions
+        var pack: BuiltPack
+    }
+
+    /// Builds every variant's pack (reusing it through the publish cache as a default's), and
+    /// refuses a group in which two packs — variants, or a variant and the default — have the
+    /// same content: they would be one file, and the conditions would choose nothing.
+    private func buildVariants(_ groups: DeviceVariantGroups, resolved: [ResolvedManifest], defaults: [BuiltPack], builder: inout PackBuilder,
+                               staging: String, sealing: [String: ContentKey]) throws -> [BuiltVariant] {
+        var out: [BuiltVariant] = []
+        for (id, members) in groups.variants.sorted(by: { $0.key < $1.key }) {
+            var seen: [SHA256Digest: String] = [:]
+            if let i = groups.defaults.firstIndex(where: { resolved[$0].manifest!.assetPackID == id }) { seen[defaults[i].info.digest] = resolved[groups.defaults[i]].path }
+            for m in members {
+                let input = resolved[m.input]
+                let pack = try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(staging)/variant-\(m.input).pack", sealing: sealing[id])
+                if let other = seen.updateValue(m.path, forKey: pack.info.digest) {
+                    throw PublishError.lintFailed([LintFinding(.error, .variantConditions, "\(other) and \(m.path) make the same pack of \"\(id)\" (digest \(pack.info.digest.hex.prefix(16))…); a variant must differ from the default and from the other variants")])
+                }
+                out.append(BuiltVariant(id: id, conditions: m.conditions!, pack: pack))
+            }
+        }
+        return out
+    }
+
+    /// Moves the variants' new pack files into place; a file already there (an unchanged
+    /// variant, or earlier content back) is checked to be the pack its name says and described.
+    private func placeVariantFiles(_ plan: inout RepositoryPlan, variants: [BuiltVariant], transaction: RepositoryTransaction,
+                                   keys: [ContentKey]) throws {
+        guard !variants.isEmpty else { return }
+        guard let folder = transaction.folder else { throw PublishError.io("the publish into \(options.repository) has ended") }
+        for i in plan.packs.indices {
+            guard var list = plan.packs[i].variants else { continue }
+            for j in list.indices {
+                let v = list[j]
+                guard let b = variants.first(where: { $0.id == plan.packs[i].id && $0.pack.info.digest == v.digest }), let staged = b.pack.staged else { continue }
+                if !folder.exists(v.path) {
+                    try transaction.place(staged, at: v.path)
+                    list[j] = b.pack.info.catalogVariant(v.conditions)
+                    continue
+                }
+                let existing: PackFileInfo
+                do { existing = try RepositoryPackFile.info(v.path, in: folder, keys: keys) } catch {
+                    throw PublishError.io("\(options.repository)/\(v.path) is not the pack its name says (\(error)); remove it")
+                }
+                guard existing.digest == v.digest else {
+                    throw PublishError.io("\(options.repository)/\(v.path) is not the pack its name says (digest \(existing.digest.hex)); remove it")
+                }
+                list[j] = existing.catalogVariant(v.conditions)
+            }
+            plan.packs[i].variants = list
         }
     }
 

@@ -22,7 +22,7 @@ struct RepositoryPlan {
         var retiredNow = oldRetired
         for var entry in built.sorted(by: { $0.id < $1.id }) {
             let previous = old?.pack(withID: entry.id)
-            if let previous, previous.digest == entry.digest {
+            if let previous, previous.digest == entry.digest, Self.sameVariants(previous, entry) {
                 packs.append(previous)
                 changes.append(PackChange(id: entry.id, kind: .unchanged, previousVersion: previous.version, version: previous.version))
                 continue
@@ -44,7 +44,15 @@ struct RepositoryPlan {
         }
         let currentIDs = Set(packs.map(\.id))
         removed = (old?.removed ?? []).filter { !currentIDs.contains($0.id) }
-        for previous in old?.packs ?? [] where packs.first(where: { $0.id == previous.id })?.path != previous.path {
+        for previous in old?.packs ?? [] {
+            let current = packs.first(where: { $0.id == previous.id })
+            // Variant files the current entry no longer lists are retired with the version they had.
+            let currentFiles = Set(current?.variantPaths ?? [])
+            for v in previous.variants ?? [] where !currentFiles.contains(v.path) {
+                retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: v.path,
+                                                  size: v.size, sha256: v.sha256, retiredIn: catalogVersion, variant: v.conditions))
+            }
+            guard current?.path != previous.path else { continue }
             retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: previous.path,
                                               size: previous.size, sha256: previous.sha256, retiredIn: catalogVersion))
             // Its patch files are retired with it, and deleted with it.
@@ -58,7 +66,7 @@ struct RepositoryPlan {
             }
         }
         // A file that is current again (a pack changed back to earlier content) is not retired.
-        let currentPaths = Set(packs.map(\.path))
+        let currentPaths = Set(packs.flatMap(\.variantPaths))
         var seen = Set<String>()
         retiredNow = retiredNow.filter { !currentPaths.contains($0.path) && seen.insert($0.path).inserted }
         let (kept, dropped) = Self.retain(retiredNow, currentIDs: currentIDs, catalogVersion: catalogVersion, keep: keep)
@@ -66,6 +74,11 @@ struct RepositoryPlan {
         deletions = dropped.map(\.path).sorted()
         removed.sort { $0.id < $1.id }
         changes.sort { $0.id < $1.id }
+    }
+
+    /// Whether two entries of one pack list the same variants (conditions and content).
+    static func sameVariants(_ a: CatalogPack, _ b: CatalogPack) -> Bool {
+        (a.variants ?? []).map(\.conditions) == (b.variants ?? []).map(\.conditions) && (a.variants ?? []).map(\.digest) == (b.variants ?? []).map(\.digest)
     }
 
     /// The retention rule: a pack in the catalog keeps the files of its `keep - 1` newest earlier

@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 
 /// The files of a repository folder in the order they must be uploaded, with their object keys
@@ -63,7 +64,7 @@ public struct UploadPlan: Sendable {
             throw .invalidRepository(path: directory, reason: "no \(Self.catalogName): not a repository (run 'assetpack publish' first)")
         }
         func rank(_ relative: String) -> Int {
-            if let apple = Self.appleHostedFile(relative) { return apple == "assets" ? 0 : 1 }
+            if let apple = AppleHostingLayout.part(of: relative) { return apple == "assets" ? 0 : 1 }
             return relative == Self.timestampName ? 4 : relative == Self.catalogName ? 3 : Self.isChannelCatalog(relative) ? 2 : relative.contains("/") ? 0 : 1
         }
         items = files
@@ -72,22 +73,13 @@ public struct UploadPlan: Sendable {
                 return rankA != rankB ? rankA < rankB : a.relative.utf8.lexicographicallyPrecedes(b.relative.utf8)
             }
             .map { file in
-                let apple = Self.appleHostedFile(file.relative) != nil
+                let apple = AppleHostingLayout.part(of: file.relative) != nil
                 let immutable = rank(file.relative) == 0 && !apple
                 return Item(relativePath: file.relative, path: file.path, key: location.key(for: file.relative), size: file.size,
                             contentType: file.relative.hasSuffix(".json") ? "application/json" : "application/octet-stream",
                             cacheControl: immutable ? Self.immutableCacheControl : apple ? Self.revalidatedCacheControl : Self.mutableCacheControl,
                             isImmutable: immutable, stage: rank(file.relative))
             }
-    }
-
-    /// For a file in a channel's Apple folder (`apple/…` or `channels/NAME/apple/…`), the folder
-    /// below it that holds it (`assets`, `manifests`, or `""` for `manifest.json`); nil otherwise.
-    static func appleHostedFile(_ relative: String) -> String? {
-        var parts = relative.split(separator: "/", omittingEmptySubsequences: false)[...]
-        if parts.count > 3, parts.first == "channels" { parts = parts.dropFirst(2) }
-        guard parts.count >= 2, parts.first == "apple" else { return nil }
-        return parts.count == 2 ? "" : String(parts[parts.startIndex + 1])
     }
 
     /// `channels/NAME/catalog.json`: a channel's catalog, mutable like `catalog.json`.

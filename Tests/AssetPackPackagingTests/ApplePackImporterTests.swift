@@ -51,8 +51,8 @@ import TestSupport
     @Test func anArchiveWithoutContentsIsRefused() throws {
         let dir = try TemporaryDirectory("apple-import")
         try ApplePackArchiverTests.makeTree(dir)
-        // The AA01 stream of Apple's own archive of an app bundle: real entries, but not an asset pack.
-        let sparkle = try SharedTestData.path("SparkleTestCodeSignApp.raw.aa", in: "apple-archive")
+        // Apple's own archive of an app bundle: a real .aar, but not an asset pack.
+        let sparkle = try SharedTestData.path("SparkleTestCodeSignApp.aar", in: "apple-archive")
         let error = #expect(throws: ApplePackError.self) {
             try ApplePackImporter().importArchive(at: sparkle, manifestAt: dir.file("Manifest.json"), to: dir.file("Sparkle.pack"))
         }

@@ -51,6 +51,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: s.path + "/" + temporary), "the temporary repository is removed at exit")
     }
 
+    /// With --apple-base-url, the one-step publish writes the Apple folder, served as Apple's
+    /// convention: a Linux ba-serve from manifests.
+    @Test func publishesForAppleDevicesAndServesTheManifest() throws {
+        let s = try TemporaryDirectory("cli"); defer { s.remove() }
+        try s.write("Content/a.txt", String(repeating: "alpha ", count: 1000))
+        try s.write("M.json", "{\"assetPackID\": \"Alpha\", \"downloadPolicy\": {\"onDemand\": {}}, \"sourceRoot\": \"Content\", \"fileSelectors\": [{\"directory\": \".\"}], \"platforms\": [\"iOS\"]}")
+        #expect(try Assetpack.runBlocking(["keygen", "-o", "k"], in: s.path).status == 0)
+        let bad = try Assetpack.runBlocking(["serve", "--manifests", "M.json", "--key", "k", "--apple-base-url", "https://h/x?y"], in: s.path)
+        #expect(bad.status == 2 && bad.stderr.contains("--apple-base-url"), "\(bad.stderr)")
+        let p = try Assetpack.start(["serve", "s", "--manifests", "M.json", "--key", "k", "--port", "0", "--apple-base-url", "https://devbox.example/assets"],
+                                    in: s.path, output: s.file("out.txt"), error: s.file("err.txt"))
+        defer { if p.isRunning { p.terminate(); p.waitUntilExit() } }
+        try blockingWaitUntil("serve prints its URL", timeout: .seconds(60), interval: .milliseconds(50)) {
+            s.text("out.txt")?.contains("Apple devices:") == true || !p.isRunning
+        }
+        let out = try #require(s.text("out.txt"))
+        let url = try #require(out.split(separator: "\n").first { $0.hasPrefix("Serving ") }?.split(separator: " ").last.map(String.init))
+        let fetched = try Assetpack.runBlocking(["fetch", url + "manifest?platform=ios", "-o", "manifest.json"], in: s.path)
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        #expect(s.contents("manifest.json") == s.contents("s/apple/manifests/ios.json"))
+        #expect(s.text("manifest.json")?.contains("\"url\":\"https://devbox.example/assets/Alpha\"") == true)
+        let archive = try Assetpack.runBlocking(["fetch", url + "assets/Alpha", "-o", "Alpha.aar"], in: s.path)
+        #expect(archive.status == 0, "\(archive.stderr)")
+        let list = try Assetpack.runBlocking(["aar", "list", "Alpha.aar"], in: s.path)
+        #expect(list.status == 0 && list.stdout.contains("Contents/a.txt"), "\(list.stdout)")
+    }
+
     @Test func needsAKeyWithManifests() throws {
         let r = try Assetpack.runBlocking(["serve", "--manifests", "M.json"])
         #expect(r.status == 2 && r.stderr.contains("--manifests needs --key"))

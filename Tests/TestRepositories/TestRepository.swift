@@ -24,23 +24,28 @@ public final class TestRepository: @unchecked Sendable {
 
     /// Writes (or replaces) pack `id`: its files under content/<id>/ and a manifest selecting them,
     /// <id>.json in `dir`; returns the manifest's path.
+    /// A device variant (`variant`: the manifest's `variant` object) is put beside the default
+    /// under `variantName`: content/<id>@<name>/, <id>@<name>.json.
     @discardableResult
     public func put(_ id: String, policy: DownloadPolicy = .onDemand, language: String? = nil, userInfo: Any? = nil,
-                    platforms: [Platform] = [.iOS], files: [String: [UInt8]]) throws -> String {
-        let content = dir.file("content/\(id)")
+                    platforms: [Platform] = [.iOS], variant: [String: Any]? = nil, variantName: String? = nil,
+                    files: [String: [UInt8]]) throws -> String {
+        let key = variantName.map { "\(id)@\($0)" } ?? id
+        let content = dir.file("content/\(key)")
         try? FileManager.default.removeItem(atPath: content)
-        for (name, bytes) in files { try dir.write("content/\(id)/\(name)", bytes) }
+        for (name, bytes) in files { try dir.write("content/\(key)/\(name)", bytes) }
         var manifest: [String: Any] = [
             "assetPackID": id,
             "downloadPolicy": try JSONSerialization.jsonObject(with: JSONEncoder().encode(policy)),
             "fileSelectors": files.keys.sorted().map { ["file": $0] },
             "platforms": platforms.map(\.rawValue),
-            "sourceRoot": "content/\(id)",
+            "sourceRoot": "content/\(key)",
         ]
         if let language { manifest["language"] = language }
         if let userInfo { manifest["userInfo"] = userInfo }
-        let path = try dir.write("\(id).json", Array(JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])))
-        manifests[id] = path
+        if let variant { manifest["variant"] = variant }
+        let path = try dir.write("\(key).json", Array(JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])))
+        manifests[key] = path
         return path
     }
 
@@ -49,6 +54,9 @@ public final class TestRepository: @unchecked Sendable {
 
     /// Leaves pack `id` out of the next publish (the catalog drops it).
     public func drop(_ id: String) { manifests[id] = nil }
+
+    /// Leaves the variant `name` of pack `id` out of the next publish.
+    public func drop(_ id: String, variantName name: String) { manifests["\(id)@\(name)"] = nil }
 
     /// Publishes every pack put so far; returns the new catalog.
     @discardableResult

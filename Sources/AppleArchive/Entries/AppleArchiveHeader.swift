@@ -53,7 +53,7 @@ struct AppleArchiveHeader {
         var path: String?
         var entry = AppleArchiveEntry(index: index, offset: offset, type: .file, path: "", size: 0, hasData: false, unexpectedKeys: [])
         var blobs: [Blob] = []
-        var seen = Set<String>()
+        var seen: [UInt32] = []
         var declaredSize: UInt64?
         var at = fixedSize
         func region() -> String { AppleArchiveEntry.region(index, path) }
@@ -66,13 +66,13 @@ struct AppleArchiveHeader {
             let subtype = bytes[at + 3]
             let key = String(decoding: keyBytes, as: UTF8.self)
             let fieldAt = at
-            let name = "\(key)\(Character(Unicode.Scalar(subtype)))"
+            func name() -> String { "\(key)\(Character(Unicode.Scalar(subtype)))" }
             guard keyBytes.allSatisfy({ (0x21...0x7e).contains($0) }) else { throw fail(at, "a field key is not three printable letters") }
             at += 4
             // The value's size: fixed by the subtype, or a string's u16 length.
             let size: Int
             if subtype == UInt8(ascii: "P") {
-                guard bytes.count - at >= 2 else { throw fail(fieldAt, "field \(name): the string length runs past the header's end") }
+                guard bytes.count - at >= 2 else { throw fail(fieldAt, "field \(name()): the string length runs past the header's end") }
                 size = Int(le(at, 2))
                 at += 2
             } else if let fixed = valueSize(subtype) {
@@ -81,14 +81,16 @@ struct AppleArchiveHeader {
                 throw fail(fieldAt, "field \(key) has subtype '\(Character(Unicode.Scalar(subtype)))', which does not exist (its size is unknown)")
             }
             guard bytes.count - at >= size else {
-                throw fail(fieldAt, "field \(name) needs \(size) bytes but the header ends \(bytes.count - at) bytes later (the header size lies)")
+                throw fail(fieldAt, "field \(name()) needs \(size) bytes but the header ends \(bytes.count - at) bytes later (the header size lies)")
             }
-            guard seen.insert(key).inserted else { throw fail(fieldAt, "field \(key) appears twice") }
+            let code = UInt32(bytes[fieldAt]) << 16 | UInt32(bytes[fieldAt + 1]) << 8 | UInt32(bytes[fieldAt + 2])
+            guard !seen.contains(code) else { throw fail(fieldAt, "field \(key) appears twice") }
+            seen.append(code)
             let valueAt = at
             at += size
             guard let subtypes = knownKeys[key] else {
-                entry.unexpectedKeys.append(name)
-                if Set("ABC".utf8).contains(subtype) { blobs.append(Blob(key: key, size: le(valueAt, size))) }
+                entry.unexpectedKeys.append(name())
+                if (UInt8(ascii: "A")...UInt8(ascii: "C")).contains(subtype) { blobs.append(Blob(key: key, size: le(valueAt, size))) }
                 continue
             }
             guard subtypes.contains(subtype) else {
@@ -98,7 +100,7 @@ struct AppleArchiveHeader {
             func text() throws(AppleArchiveError) -> String {
                 let raw = Array(bytes[valueAt..<valueAt + size])
                 guard !raw.contains(0), let s = String(validating: raw, as: UTF8.self) else {
-                    throw fail(fieldAt, "field \(name) is not UTF-8 text without NUL bytes")
+                    throw fail(fieldAt, "field \(name()) is not UTF-8 text without NUL bytes")
                 }
                 return s
             }
@@ -115,7 +117,7 @@ struct AppleArchiveHeader {
             case "SIZ": declaredSize = value
             case "MTM", "CTM":
                 let time = AppleArchiveEntry.Time(seconds: Int64(bitPattern: le(valueAt, 8)), nanoseconds: size == 12 ? UInt32(le(valueAt + 8, 4)) : 0)
-                guard time.nanoseconds < 1_000_000_000 else { throw fail(fieldAt, "field \(name) has \(time.nanoseconds) nanoseconds (at most 999,999,999)") }
+                guard time.nanoseconds < 1_000_000_000 else { throw fail(fieldAt, "field \(name()) has \(time.nanoseconds) nanoseconds (at most 999,999,999)") }
                 if key == "MTM" { entry.modificationTime = time } else { entry.creationTime = time }
             case "SH2": entry.sha256 = Array(bytes[valueAt..<valueAt + size])
             case "DAT", "XAT", "ACL", "YAF":

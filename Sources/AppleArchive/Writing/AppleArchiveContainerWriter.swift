@@ -47,7 +47,7 @@ final class AppleArchiveContainerWriter: @unchecked Sendable {
         compressorSlots = DispatchSemaphore(value: threads)
         if let letter = codec.magicLetter {
             var header = Array("pbz".utf8) + [letter]
-            for i in (0..<8).reversed() { header.append(UInt8(truncatingIfNeeded: UInt64(blockSize) >> (8 * i))) }
+            Self.appendBigEndian(UInt64(blockSize), to: &header)
             try out.write(header)
             written = Int64(header.count)
         }
@@ -146,12 +146,15 @@ final class AppleArchiveContainerWriter: @unchecked Sendable {
         }
         var sizes: [UInt8] = []
         sizes.reserveCapacity(16)
-        for value in [UInt64(block.count), UInt64(block.compressed?.count ?? block.count)] {
-            for i in (0..<8).reversed() { sizes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
-        }
+        Self.appendBigEndian(UInt64(block.count), to: &sizes)
+        Self.appendBigEndian(UInt64(block.compressed?.count ?? block.count), to: &sizes)
         try out.write(sizes)
         if let compressed = block.compressed { try out.write(compressed) } else { try out.write(block.bytes) }
         written += 16 + Int64(block.compressed?.count ?? block.count)
+    }
+
+    private static func appendBigEndian(_ value: UInt64, to bytes: inout [UInt8]) {
+        for i in (0..<8).reversed() { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
     }
 
     /// Writes the last block, waits for every block to be written; returns the container's size.

@@ -30,6 +30,16 @@ public enum AppleHostingLayout {
 
     public static func archivePath(channel: String?, id: String) -> String { assetsFolder(channel: channel) + "/" + id }
 
+    /// For a repository-relative path inside a channel's Apple folder, what it is there: its
+    /// first component below the folder (`manifest.json`, `manifests` or `assets`); nil for a
+    /// path outside every Apple folder. Servers and uploads take their caching from it.
+    public static func part(of relativePath: String) -> String? {
+        var parts = relativePath.split(separator: "/", omittingEmptySubsequences: false)[...]
+        if parts.count > 3, parts.first == "channels" { parts = parts.dropFirst(2) }
+        guard parts.count >= 2, parts.first == "apple" else { return nil }
+        return String(parts[parts.startIndex + 1])
+    }
+
     /// The platform a `platform` query value names, compared without regard to case; nil for
     /// a value that names none (the whole manifest is then answered).
     public static func platform(named value: String) -> Platform? {

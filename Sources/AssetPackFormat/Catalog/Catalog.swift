@@ -153,6 +153,19 @@ public struct CatalogPack: Sendable, Equatable, Codable {
     /// Present when the pack is sealed (encrypted; pack format version 3): the ID of the content
     /// key a client must obtain from a key server before it downloads any byte of the pack.
     public var sealed: CatalogSealing?
+    /// Device variants (an optional key, absent when none; older readers ignore it and install
+    /// this entry's own file, the default): other pack files of the same ID for devices that meet
+    /// their conditions, in `VariantConditions` order (docs/FORMAT.md, "Device variants").
+    public var variants: [CatalogVariant]?
+    /// In a catalog as a device sees it (`Catalog.view(for:)`): which variant this entry's file is
+    /// and why it was chosen; nil in a catalog as published, and never written.
+    public var chosenVariant: VariantChoice?
+
+    /// Every key but `chosenVariant`, which a repository never states.
+    private enum CodingKeys: String, CodingKey {
+        case id, version, downloadPolicy, language, platforms, downloadSize, installSize, path, size, sha256, digest, index, chunking
+        case patches, readOrder, userInfo, sealed, variants
+    }
 
     public init(id: String, version: Int, downloadPolicy: DownloadPolicy, language: String?, platforms: [Platform],
                 downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64, sha256: SHA256Digest,
@@ -178,6 +191,9 @@ public struct CatalogPack: Sendable, Equatable, Codable {
 
     /// The patch file that starts from the version with pack digest `digest`, if any.
     public func patch(from digest: SHA256Digest) -> CatalogPatch? { patches?.first { $0.from == digest } }
+
+    /// The pack files of every variant, the default's first.
+    public var variantPaths: [String] { [path] + (variants ?? []).map(\.path) }
 }
 
 /// How a sealed pack is sealed, as the catalog says: which content key opens it.
@@ -237,8 +253,12 @@ public struct RetiredPackFile: Sendable, Equatable, Codable {
     public var sha256: SHA256Digest
     /// The catalog version that stopped listing this file as current.
     public var retiredIn: Int
+    /// For a device variant's pack file, that variant's conditions (an optional key, absent for
+    /// a default's pack and for patch files).
+    public var variant: VariantConditions?
 
-    public init(id: String, version: Int, path: String, size: UInt64, sha256: SHA256Digest, retiredIn: Int) {
+    public init(id: String, version: Int, path: String, size: UInt64, sha256: SHA256Digest, retiredIn: Int, variant: VariantConditions? = nil) {
+        self.variant = variant
         self.id = id
         self.version = version
         self.path = path

@@ -20,6 +20,7 @@ extension Catalog {
         let seen = Set(packs.map(\.id))
         for (i, r) in retired.enumerated() {
             if let why = RepositoryPath.problem(with: r.path) { return "retired[\(i)].path: \"\(r.path)\" \(why)" }
+            if let why = r.variant?.problem(key: "retired[\(i)].variant") { return why }
         }
         for (i, r) in removed.enumerated() where seen.contains(r.id) {
             return "removed[\(i)].id: \"\(r.id)\" is also a current pack"
@@ -39,14 +40,49 @@ extension Catalog {
             guard !p.platforms.isEmpty else { return "\(key).platforms: must name at least one platform" }
             if let why = RepositoryPath.problem(with: p.path) { return "\(key).path: \"\(p.path)\" \(why)" }
             guard p.digest == p.index.sha256 else { return "\(key).index.sha256: differs from digest (the pack digest is the index's SHA-256)" }
-            let (indexEnd, overflow) = p.index.offset.addingReportingOverflow(p.index.length)
-            guard !overflow, p.index.offset >= UInt64(PackLayout.headerSize), p.index.length > 0,
-                  indexEnd <= UInt64.max - UInt64(PackLayout.trailerSize), indexEnd + UInt64(PackLayout.trailerSize) == p.size else {
-                return "\(key).index: range \(p.index.offset)+\(p.index.length) does not end at the trailer of a \(p.size)-byte pack"
-            }
+            if let why = indexProblem(p.index, size: p.size, key: key) { return why }
             if let why = p.chunking.problem { return "\(key).chunking: \(why)" }
             if let why = patchProblem(p, key: key) { return why }
             if let why = readOrderProblem(p, key: key) { return why }
+            if let why = variantsProblem(p, key: key) { return why }
+        }
+        return nil
+    }
+
+    /// A pack file's index range: after the header, not empty, ending at the trailer.
+    private static func indexProblem(_ index: CatalogIndexLocation, size: UInt64, key: String) -> String? {
+        let (indexEnd, overflow) = index.offset.addingReportingOverflow(index.length)
+        guard !overflow, index.offset >= UInt64(PackLayout.headerSize), index.length > 0,
+              indexEnd <= UInt64.max - UInt64(PackLayout.trailerSize), indexEnd + UInt64(PackLayout.trailerSize) == size else {
+            return "\(key).index: range \(index.offset)+\(index.length) does not end at the trailer of a \(size)-byte pack"
+        }
+        return nil
+    }
+
+    /// The most variants one pack may list.
+    public static let maximumVariants = 64
+
+    /// The rules of a pack's `variants`: 1 to `maximumVariants` entries, each with sound
+    /// conditions (`VariantConditions.problem`) that no other variant of the pack repeats, and a
+    /// pack file of its own that is described as the pack's is (path, index range, chunking).
+    private static func variantsProblem(_ p: CatalogPack, key: String) -> String? {
+        guard let variants = p.variants else { return nil }
+        guard !variants.isEmpty, variants.count <= maximumVariants else {
+            return "\(key).variants: must list 1 to \(maximumVariants) variants (leave the key out for none), found \(variants.count)"
+        }
+        var paths: Set<String> = [p.path]
+        var conditions: [VariantConditions: Int] = [:]
+        for (j, v) in variants.enumerated() {
+            let key = "\(key).variants[\(j)]"
+            if let why = v.conditions.problem(key: "\(key).conditions") { return why }
+            if let first = conditions.updateValue(j, forKey: v.conditions.canonical) {
+                return "\(key).conditions: the same conditions as variants[\(first)] (\(v.conditions)); a device could not tell them apart"
+            }
+            if let why = RepositoryPath.problem(with: v.path) { return "\(key).path: \"\(v.path)\" \(why)" }
+            guard paths.insert(v.path).inserted else { return "\(key).path: \"\(v.path)\" is another variant's or the pack's own file" }
+            guard v.digest == v.index.sha256 else { return "\(key).index.sha256: differs from digest (the pack digest is the index's SHA-256)" }
+            if let why = indexProblem(v.index, size: v.size, key: key) { return why }
+            if let why = v.chunking.problem { return "\(key).chunking: \(why)" }
         }
         return nil
     }

@@ -49,8 +49,10 @@ public struct ApplePackImporter {
             throw ApplePackError.invalidManifest(path: manifestPath, diagnostics: decoded.diagnostics)
         }
         let target = URL(fileURLWithPath: destination)
-        let staging = target.deletingLastPathComponent().path + "/.\(target.lastPathComponent).importing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        defer { try? FileManager.default.removeItem(atPath: staging) }
+        let stagingName = ".\(target.lastPathComponent).importing-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let staging = target.deletingLastPathComponent().path + "/" + stagingName
+        // Removed through the folder it lies in, never following a link the archive made.
+        defer { try? ConfinedDirectory(root: target.deletingLastPathComponent().path).removeTree(stagingName) }
         let extracted = try AppleArchiveExtractor(threads: threads).extract(archiveAt: archive, to: staging)
 
         var unexpected = extracted.skipped.map { ApplePackImportSummary.Unexpected(path: $0.path, reason: "a \($0.type) entry, not a file of the pack") }

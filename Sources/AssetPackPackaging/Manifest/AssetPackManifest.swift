@@ -20,9 +20,15 @@ public struct AssetPackManifest: Sendable, Equatable, Codable {
     /// pack and the catalog, and handed to the app as `AssetPack.userInfo`. Not read by Apple's
     /// `ba-package`.
     public var userInfo: String?
+    /// Our extension (not read by Apple's tools): the conditions under which a device takes this
+    /// manifest's pack instead of the default, the manifest of the same `assetPackID` without
+    /// `variant`. nil for a default (or a pack without variants).
+    public var variant: VariantConditions?
 
     public init(assetPackID: String, downloadPolicy: DownloadPolicy, fileSelectors: [FileSelector],
-                platforms: [Platform], language: String? = nil, sourceRoot: String? = nil, userInfo: String? = nil) {
+                platforms: [Platform], language: String? = nil, sourceRoot: String? = nil, userInfo: String? = nil,
+                variant: VariantConditions? = nil) {
+        self.variant = variant
         self.userInfo = userInfo
         self.assetPackID = assetPackID
         self.downloadPolicy = downloadPolicy

@@ -68,7 +68,7 @@ public struct ManifestDecoder {
     }
 
     private mutating func manifest(from root: JSONNode) -> AssetPackManifest? {
-        let keys: Set = ["assetPackID", "downloadPolicy", "fileSelectors", "platforms", "language", "sourceRoot", "userInfo"]
+        let keys: Set = ["assetPackID", "downloadPolicy", "fileSelectors", "platforms", "language", "sourceRoot", "userInfo", "variant"]
         guard let m = members(root, "", allowed: keys) else { return nil }
         for required in ["assetPackID", "downloadPolicy", "fileSelectors", "platforms"] where m[required] == nil {
             error(required, root, "missing required key \"\(required)\"")
@@ -100,9 +100,67 @@ public struct ManifestDecoder {
                 error("userInfo", n, "is \(text.utf8.count) bytes as JSON; at most \(CanonicalJSON.userInfoLimit) are allowed (it travels in every catalog)")
             } else { userInfo = text }
         }
-        guard let id, let policy, let selectors, let platforms else { return nil }
+        var variant: VariantConditions?
+        var variantOK = true
+        if let n = m["variant"] { variant = self.variant(n); variantOK = variant != nil }
+        guard let id, let policy, let selectors, let platforms, variantOK else { return nil }
         return AssetPackManifest(assetPackID: id, downloadPolicy: policy, fileSelectors: selectors,
-                                 platforms: platforms, language: language, sourceRoot: sourceRoot, userInfo: userInfo)
+                                 platforms: platforms, language: language, sourceRoot: sourceRoot, userInfo: userInfo, variant: variant)
+    }
+
+    /// Our extension `variant` (docs/FORMAT.md, "Device variants"): the conditions under which a
+    /// device takes this manifest's pack instead of the default of its `assetPackID`.
+    private mutating func variant(_ node: JSONNode) -> VariantConditions? {
+        let key = "variant"
+        guard let m = members(node, key, allowed: ["textureFormat", "minimumMemory", "architectures"]) else { return nil }
+        var conditions = VariantConditions()
+        var ok = true
+        if let n = m["textureFormat"], let s = string(n, "\(key).textureFormat") {
+            if let format = TextureFormat(rawValue: s) { conditions.textureFormat = format.rawValue } else {
+                error("\(key).textureFormat", n, "unknown texture format \"\(s)\"; valid texture formats: \(TextureFormat.validList)")
+                ok = false
+            }
+        } else if m["textureFormat"] != nil { ok = false }
+        if let n = m["minimumMemory"] {
+            switch n.value {
+            case .string(let s):
+                if let bytes = ByteCount.parse(s), bytes > 0 { conditions.minimumMemory = bytes } else {
+                    error("\(key).minimumMemory", n, "\"\(s)\" is not a size above 0 (such as 4GiB or 512MiB; \(ByteCount.grammar))")
+                    ok = false
+                }
+            default:
+                error("\(key).minimumMemory", n, "expected a size as a string (such as \"4GiB\"), found \(n.value.typeDescription)")
+                ok = false
+            }
+        }
+        if let n = m["architectures"] {
+            if case .array(let items) = n.value, !items.isEmpty {
+                var list: [String] = []
+                for (i, item) in items.enumerated() {
+                    guard let s = string(item, "\(key).architectures[\(i)]") else { ok = false; continue }
+                    let name = DeviceCapabilities.normalizedArchitecture(s)
+                    guard VariantConditions(architectures: [name]).problem(key: "") == nil else {
+                        error("\(key).architectures[\(i)]", item, "\"\(s)\" is not an architecture name (such as arm64 or x86_64: 1 to 32 of a-z, 0-9, _)")
+                        ok = false
+                        continue
+                    }
+                    if list.contains(name) { warning("\(key).architectures[\(i)]", item, "\"\(s)\" is listed twice") } else { list.append(name) }
+                }
+                conditions.architectures = list
+            } else if case .array = n.value {
+                error("\(key).architectures", n, "must name at least one architecture (such as [\"arm64\", \"x86_64\"]); leave the key out for any")
+                ok = false
+            } else {
+                error("\(key).architectures", n, "expected an array of architecture names (such as [\"arm64\", \"x86_64\"]), found \(n.value.typeDescription)")
+                ok = false
+            }
+        }
+        guard ok else { return nil }
+        if let why = conditions.problem(key: key) {
+            error(key, node, String(why.dropFirst(key.count + 2)))
+            return nil
+        }
+        return conditions
     }
 
     private mutating func downloadPolicy(_ node: JSONNode) -> DownloadPolicy? {

@@ -20,9 +20,14 @@ extension ChannelEditor {
             var missing: [String] = []
             var packs: [CatalogPack] = []
             for var pack in old.packs {
-                let reader = try? RepositoryPackFile.reader(pack.path, in: folder)
-                guard let reader, reader.fileSize == pack.size, reader.digest == pack.digest else {
-                    missing.append("\(pack.id) v\(pack.version) (\(pack.path))")
+                // The default's file and every device variant's.
+                let files = [(pack.path, pack.size, pack.digest)] + (pack.variants ?? []).map { ($0.path, $0.size, $0.digest) }
+                let gone = files.filter { path, size, digest in
+                    let reader = try? RepositoryPackFile.reader(path, in: folder)
+                    return reader?.fileSize != size || reader?.digest != digest
+                }
+                guard gone.isEmpty else {
+                    missing.append("\(pack.id) v\(pack.version) (\(gone.map(\.0).joined(separator: ", ")))")
                     continue
                 }
                 let patches = (pack.patches ?? []).filter { folder.exists($0.path) }

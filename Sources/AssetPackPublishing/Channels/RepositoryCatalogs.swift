@@ -98,12 +98,12 @@ struct RepositoryCatalogs {
         return "\(channelsFolder)/\(channel)/\(file)"
     }
 
-    /// Every repository path a catalog names: current pack and patch files, retired files, and
+    /// Every repository path a catalog names: current pack (and variant) and patch files, retired files, and
     /// the packs (and patches) of a rollout's earlier versions.
     static func referencedPaths(_ catalog: Catalog) -> Set<String> {
         var paths = Set<String>()
         for p in catalog.packs + (catalog.rollout?.packs ?? []) {
-            paths.insert(p.path)
+            paths.formUnion(p.variantPaths)
             for patch in p.patches ?? [] { paths.insert(patch.path) }
         }
         for r in catalog.retired { paths.insert(r.path) }

@@ -18,8 +18,20 @@ public struct RepositoryReport: Sendable, Codable {
         public var installSize: UInt64
         /// installSize ÷ downloadSize.
         public var compressionRatio: Double
-        /// What a client on each kept earlier version downloads to reach this one.
+        /// What a client on each kept earlier version downloads to reach this one (per device
+        /// variant for a pack with variants: `UpdateSize.variant`).
         public var updates: [UpdateSize]
+        /// The pack's device variants with their sizes (absent when none); the sizes above are
+        /// the default's.
+        public var variants: [Variant]?
+    }
+
+    /// A device variant of a pack: its conditions and its pack file's sizes.
+    public struct Variant: Sendable, Codable {
+        public var name: String
+        public var conditions: VariantConditions
+        public var downloadSize: UInt64
+        public var installSize: UInt64
     }
 
     /// The sizes of a channel's packs in one language (`""`: packs for every language).
@@ -110,7 +122,10 @@ public struct RepositoryReport: Sendable, Codable {
                 Pack(id: p.id, version: p.version, language: p.language, downloadPolicy: policyName(p.downloadPolicy),
                      downloadSize: p.downloadSize, installSize: p.installSize,
                      compressionRatio: p.downloadSize == 0 ? 0 : Double(p.installSize) / Double(p.downloadSize),
-                     updates: updates.filter { $0.id == p.id })
+                     updates: updates.filter { $0.id == p.id },
+                     variants: p.variants.map { list in
+                         list.map { Variant(name: $0.conditions.name, conditions: $0.conditions, downloadSize: $0.downloadSize, installSize: $0.installSize) }
+                     })
             }
             var byLanguage: [String: LanguageSize] = [:]
             for p in catalog.packs {
@@ -123,6 +138,7 @@ public struct RepositoryReport: Sendable, Codable {
             }
             for p in catalog.packs + (catalog.rollout?.packs ?? []) {
                 hosted[p.path] = p.size
+                for v in p.variants ?? [] { hosted[v.path] = v.size }
                 ids.insert(p.id)
             }
             for r in catalog.retired { hosted[r.path] = r.size }

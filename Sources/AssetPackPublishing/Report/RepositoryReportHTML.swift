@@ -58,6 +58,11 @@ public enum RepositoryReportHTML {
         for p in c.packs {
             s += "<tr><td>\(escape(p.id))</td><td class=\"n\">\(p.version)</td><td>\(escape(p.downloadPolicy))</td><td>\(escape(p.language ?? "all"))</td>"
             s += "<td class=\"n\">\(ByteCount.format(p.downloadSize))</td><td class=\"n\">\(ByteCount.format(p.installSize))</td><td class=\"n\">\(String(format: "%.2f", p.compressionRatio))×</td></tr>"
+            for v in p.variants ?? [] {
+                let ratio = v.downloadSize == 0 ? 0 : Double(v.installSize) / Double(v.downloadSize)
+                s += "<tr><td>\(escape(p.id)) <span class=\"badge\">variant \(escape(v.name))</span></td><td class=\"n\">\(p.version)</td><td>\(escape(v.conditions.description))</td><td></td>"
+                s += "<td class=\"n\">\(ByteCount.format(v.downloadSize))</td><td class=\"n\">\(ByteCount.format(v.installSize))</td><td class=\"n\">\(String(format: "%.2f", ratio))×</td></tr>"
+            }
         }
         s += "</table>"
         s += sizeChart(c.packs.map { ($0.id, $0.downloadSize, $0.installSize) }, title: "Pack sizes: compressed (dark) and installed (light)")
@@ -74,7 +79,7 @@ public enum RepositoryReportHTML {
         } else {
             s += "<table><tr><th>pack</th><th>from → to</th><th>download</th><th>without patches</th><th>written</th><th>files changed</th></tr>"
             for u in updates {
-                s += "<tr><td>\(escape(u.id))</td><td>v\(u.fromVersion) → v\(u.toVersion)</td><td class=\"n\">\(ByteCount.format(u.downloadBytes))</td><td class=\"n\">\(ByteCount.format(u.withoutPatchesBytes))</td><td class=\"n\">\(ByteCount.format(u.writtenBytes))</td><td class=\"n\">\(u.changedFiles) of \(u.changedFiles + u.unchangedFiles)</td></tr>"
+                s += "<tr><td>\(escape(u.id))\(u.variant.map { " [\(escape($0))]" } ?? "")</td><td>v\(u.fromVersion) → v\(u.toVersion)</td><td class=\"n\">\(ByteCount.format(u.downloadBytes))</td><td class=\"n\">\(ByteCount.format(u.withoutPatchesBytes))</td><td class=\"n\">\(ByteCount.format(u.writtenBytes))</td><td class=\"n\">\(u.changedFiles) of \(u.changedFiles + u.unchangedFiles)</td></tr>"
             }
             s += "</table>"
             s += sizeChart(updates.map { ("\($0.id) v\($0.fromVersion)→v\($0.toVersion)", $0.downloadBytes, $0.withoutPatchesBytes) }, title: "Update download (dark) against without patches (light)")

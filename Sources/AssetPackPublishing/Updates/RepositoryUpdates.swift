@@ -3,7 +3,9 @@ import Foundation
 
 /// Update sizes of a repository as it stands (`assetpack diff`, and the summary `publish`
 /// prints): for each pack, from each version whose file the repository keeps to the current
-/// one (or to `to`), read from the pack files, the catalog and the patch tables it lists.
+/// one (or to `to`), read from the pack files, the catalog and the patch tables it lists. A pack
+/// with device variants has the updates of each variant apart: from the kept files of the same
+/// conditions to the variant's current file.
 public enum RepositoryUpdates {
     /// - Parameters:
     ///   - from: only from this pack version; nil for every kept version.
@@ -13,25 +15,52 @@ public enum RepositoryUpdates {
                              ids: Set<String>? = nil, keys: [ContentKey] = []) throws -> [UpdateSize] {
         var out: [UpdateSize] = []
         for pack in catalog.packs where ids?.contains(pack.id) ?? true {
-            let kept = catalog.retired.filter { $0.id == pack.id && $0.path.hasSuffix(".pack") }
-            let targetPath: String, targetVersion: Int
-            if let to, to != pack.version {
-                guard let r = kept.first(where: { $0.version == to }) else { continue }
-                (targetPath, targetVersion) = (r.path, r.version)
-            } else {
-                (targetPath, targetVersion) = (pack.path, pack.version)
-            }
-            let new = try reader(repository, targetPath, keys)
-            for source in kept.sorted(by: { $0.version > $1.version }) where source.version < targetVersion && (from == nil || source.version == from) {
-                let old = try reader(repository, source.path, keys)
-                var table: PatchTable?
-                var tableLength: UInt64 = 0
-                if targetVersion == pack.version, let patch = pack.patch(from: old.digest) {
-                    table = try patchTable(repository, patch, contentKey: new.index.contentKey)
-                    tableLength = patch.table.length
+            // The default (nil), then each variant, by its conditions and current file.
+            let lines: [(VariantConditions?, String)] = [(nil, pack.path)] + (pack.variants ?? []).map { ($0.conditions, $0.path) }
+            for (variant, current) in lines {
+                let kept = catalog.retired.filter { $0.id == pack.id && $0.path.hasSuffix(".pack") && $0.variant == variant }
+                let targetPath: String, targetVersion: Int
+                if let to, to != pack.version {
+                    guard let r = kept.first(where: { $0.version == to }) else { continue }
+                    (targetPath, targetVersion) = (r.path, r.version)
+                } else {
+                    (targetPath, targetVersion) = (current, pack.version)
                 }
-                out.append(UpdateSize(id: pack.id, fromVersion: source.version, toVersion: targetVersion, old: old.index, new: new.index,
-                                      newIndexLength: new.trailer.indexLength, patch: table, patchTableLength: tableLength))
+                let new = try reader(repository, targetPath, keys)
+                for source in kept.sorted(by: { $0.version > $1.version }) where source.version < targetVersion && (from == nil || source.version == from) {
+                    let old = try reader(repository, source.path, keys)
+                    var table: PatchTable?
+                    var tableLength: UInt64 = 0
+                    // Patches are made between a pack's files by digest, whichever variant they are.
+                    if targetVersion == pack.version, targetPath == pack.path, let patch = pack.patch(from: old.digest) {
+                        table = try patchTable(repository, patch, contentKey: new.index.contentKey)
+                        tableLength = patch.table.length
+                    }
+                    var size = UpdateSize(id: pack.id, fromVersion: source.version, toVersion: targetVersion, old: old.index, new: new.index,
+                                          newIndexLength: new.trailer.indexLength, patch: table, patchTableLength: tableLength)
+                    size.variant = variant?.name
+                    out.append(size)
+                }
+            }
+        }
+        return out
+    }
+
+    /// What switching between two variants of the current version costs a device (a capability
+    /// changed): for each pack with variants, from each of its files (the default's included) to
+    /// each other one. Only the chunks the two do not share are fetched.
+    public static func switches(repository: String, catalog: Catalog, ids: Set<String>? = nil, keys: [ContentKey] = []) throws -> [UpdateSize] {
+        var out: [UpdateSize] = []
+        for pack in catalog.packs where (ids?.contains(pack.id) ?? true) && pack.variants != nil {
+            let files: [(String, String)] = [("default", pack.path)] + (pack.variants ?? []).map { ($0.conditions.name, $0.path) }
+            let readers = try files.map { try reader(repository, $0.1, keys) }
+            for (i, from) in files.enumerated() {
+                for (j, to) in files.enumerated() where i != j {
+                    var size = UpdateSize(id: pack.id, fromVersion: pack.version, toVersion: pack.version, old: readers[i].index, new: readers[j].index,
+                                          newIndexLength: readers[j].trailer.indexLength, patch: nil, patchTableLength: 0)
+                    size.variant = "\(from.0) → \(to.0)"
+                    out.append(size)
+                }
             }
         }
         return out

@@ -8,6 +8,8 @@ import AssetPackFormat
 /// files that changed: the unchanged ones are hard links of the installed files.
 public struct UpdateSize: Sendable, Equatable, Codable {
     public var id: String
+    /// The device variant the update is of (`VariantConditions.name`); nil for a pack's default.
+    public var variant: String?
     public var fromVersion: Int
     public var toVersion: Int
     /// Bytes of the new version's index and of the patch table.

@@ -1,3 +1,5 @@
+import AssetPackFormat
+
 /// What the server says about a file by its name: its media type, how long caches may keep it,
 /// and whether fault injection applies to it.
 ///
@@ -28,22 +30,15 @@ public struct ContentPolicy: Sendable {
         immutableSuffixes.contains { path.hasSuffix($0) }
     }
 
-    /// Whether `path` lies in a channel's Apple folder (`AppleHostingLayout`).
-    public func isAppleHosted(_ path: String) -> Bool {
-        if path.hasPrefix("apple/") { return true }
-        let parts = path.split(separator: "/", maxSplits: 3)
-        return parts.count == 4 && parts[0] == "channels" && parts[2] == "apple"
-    }
-
     /// Whether fault injection applies to `path` without `--fault-catalog`: pack and patch
     /// files, kept root versions, and Apple Archives (`…/apple/assets/<id>`).
     public func isPackContent(_ path: String) -> Bool {
-        isImmutable(path) || (isAppleHosted(path) && path.split(separator: "/").dropLast().last == "assets")
+        isImmutable(path) || AppleHostingLayout.part(of: path) == "assets"
     }
 
     public func cacheControl(_ path: String) -> String {
         if isImmutable(path) { return Self.immutableCacheControl }
-        return isAppleHosted(path) ? Self.revalidatedCacheControl : Self.mutableCacheControl
+        return AppleHostingLayout.part(of: path) != nil ? Self.revalidatedCacheControl : Self.mutableCacheControl
     }
 
     public func contentType(_ path: String) -> String {

@@ -32,8 +32,13 @@ public struct AssetPack: Sendable, Hashable, Identifiable, CustomStringConvertib
     public var requiresEntitlement: Bool { contentKeyID != nil }
     /// The content key a sealed pack's version is sealed under (the catalog's `sealed.keyID`).
     var contentKeyID: SHA256Digest?
+    /// For a pack with device variants: the variant chosen for this device and why (its
+    /// `name`, `conditions` and `description`); nil for a pack without variants. This
+    /// `AssetPack`'s sizes are that variant's. Not in Apple's `AssetPack`.
+    public var variant: VariantChoice?
 
     init(_ p: CatalogPack) {
+        variant = p.chosenVariant
         contentKeyID = p.sealed?.keyID
         id = p.id
         version = p.version

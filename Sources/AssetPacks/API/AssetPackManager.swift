@@ -125,7 +125,8 @@ public actor AssetPackManager {
                                       retry: configuration.retryPolicy, limits: configuration.networkLimits, peers: configuration.peers)
         local = LocalRoot(store: store, client: client,
                           catalogClient: CatalogClient(client: client, verifier: CatalogVerifier(publicKey: configuration.publicKey), store: store,
-                                                       anchor: try TrustAnchor.configured(configuration), channel: try Self.channel(configuration)),
+                                                       anchor: try TrustAnchor.configured(configuration), channel: try Self.channel(configuration),
+                                                       device: DeviceDetection.capabilities(configuration)),
                           mergedNamespace: MergedNamespace(store: store, layout: layout, root: root, languages: languageChoice),
                           storageLock: storageLock, retired: RetiredFolders(root: root, layout: layout, inBackground: configuration.deletesRetiredFoldersInBackground))
         try Self.reconcile(layout: layout, root: root, store: store, retired: local!.retired)
@@ -214,8 +215,12 @@ public actor AssetPackManager {
         status.insert(.downloaded)
         // The same content under another version number (a channel that numbered it otherwise)
         // is up to date too: updates follow the pack digest.
-        let sameContent = catalog?.pack(withID: assetPack.id).map { $0.version == assetPack.version && $0.digest == installed.digest } ?? false
-        if installed.version == assetPack.version || sameContent { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
+        let entry = heldCatalog?.pack(withID: assetPack.id)
+        let sameContent = entry.map { $0.version == assetPack.version && $0.digest == installed.digest } ?? false
+        // Another variant of the same version chosen now (a capability changed): the next
+        // update switches to it.
+        let switching = entry.map { $0.chosenVariant != nil && $0.version == installed.version && $0.digest != installed.digest } ?? false
+        if (installed.version == assetPack.version || sameContent) && !switching { status.insert(.upToDate) } else { status.formUnion([.updateAvailable, .outOfDate]) }
         return status
     }
 
@@ -227,12 +232,18 @@ public actor AssetPackManager {
     public func localStatus(ofAssetPackWithID id: String) async -> AssetPack.Status {
         guard unavailable == nil else { return [] }
         if let agent { return (try? await agent.localStatus(ofAssetPackWithID: id)) ?? [] }
-        let held: Catalog? = if let catalog { catalog } else { try? catalogClient.cached(now: configuration.now(), allowExpired: true) }
-        if let p = held?.pack(withID: id) { return (try? await status(relativeTo: AssetPack(p))) ?? [] }
+        if let p = heldCatalog?.pack(withID: id) { return (try? await status(relativeTo: AssetPack(p))) ?? [] }
         var status: AssetPack.Status = []
         if (try? store.installedPack(id)) != nil { status.formUnion([.downloaded, .obsolete]) }
         if inFlight[id] != nil || (try? store.pendingDownload(id)) != nil { status.insert(.downloading) }
         return status
+    }
+
+    /// The catalog the manager holds, else the last one accepted (expired or not); nil when
+    /// there is none. Never touches the network.
+    var heldCatalog: Catalog? {
+        if let catalog { return catalog }
+        return try? catalogClient.cached(now: configuration.now(), allowExpired: true)
     }
 
     /// Whether some version of the pack is installed (Apple's

@@ -115,6 +115,16 @@ extension AssetPackManager {
         /// an `https://` URL, or `http://` on a loopback address only (keys never travel in clear
         /// over a network).
         public var keyServerURL: String?
+        /// Device variants (docs/CLIENT.md, "Device variants"): the texture formats this device's
+        /// GPU decodes, the preferred first. Empty (the default): no variant that names a texture
+        /// format is chosen. Not in Apple's API.
+        public var textureFormats: [TextureFormat] = []
+        /// The device's memory in bytes for device variants' memory tiers; nil (the default) reads
+        /// it from the system (`/proc/meminfo`'s MemTotal).
+        public var memory: UInt64?
+        /// The CPU architecture for device variants (`arm64`, `x86_64`, …); nil (the default) is
+        /// this machine's (`uname -m`).
+        public var architecture: String?
 
         /// A configuration with these values; everything but the repository, the key and the
         /// root has a default (no limits, every host, the system's CAs and languages, libcurl).

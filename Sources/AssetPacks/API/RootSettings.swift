@@ -3,7 +3,7 @@ import Foundation
 
 /// What a storage root remembers between runs of the command-line client: the repository, the
 /// trusted key (or pinned root key), the CA file, the storage budget, the channel, the seed
-/// folders (when asked to) and the LAN peers, so that later commands need only `--root`.
+/// folders (when asked to), the LAN peers and the device's texture formats and memory, so that later commands need only `--root`.
 public struct RootSettings: Sendable, Equatable {
     /// `Configuration.repositoryURLs` (empty: none remembered).
     public var repositoryURLs: [String]
@@ -28,6 +28,10 @@ public struct RootSettings: Sendable, Equatable {
     /// The entitlement token the command-line client presents to the key server for every paid
     /// pack (`--entitlement`). Kept in `ROOT/entitlement`, mode 0600, not in the database.
     public var entitlementToken: String?
+    /// `Configuration.textureFormats` as their names, preferred first (empty: none).
+    public var textureFormats: [String] = []
+    /// `Configuration.memory` (nil: the system's).
+    public var memory: UInt64?
 
     /// Settings with these values (all empty by default).
     public init(repositoryURLs: [String] = [], publicKey: String? = nil, rootKey: String? = nil, rootFile: String? = nil, caFile: String? = nil,
@@ -58,6 +62,15 @@ public struct RootSettings: Sendable, Equatable {
                             seedFolders: (try store.setting("seedFolders"))?.split(separator: "\n").map(String.init) ?? [],
                             peers: (try store.setting("peers"))?.split(separator: "\n").map(String.init) ?? [],
                             keyServerURL: try store.setting("keyServer"), entitlementToken: try loadToken(layout))
+            .withDevice(textureFormats: (try store.setting("textureFormats"))?.split(separator: ",").map(String.init) ?? [],
+                        memory: try store.setting("memory").flatMap { UInt64($0) })
+    }
+
+    private func withDevice(textureFormats: [String], memory: UInt64?) -> RootSettings {
+        var settings = self
+        settings.textureFormats = textureFormats
+        settings.memory = memory
+        return settings
     }
 
     private static func loadToken(_ layout: StorageLayout) throws -> String? {
@@ -83,6 +96,8 @@ public struct RootSettings: Sendable, Equatable {
         try store.setSetting("seedFolders", seedFolders.isEmpty ? nil : seedFolders.joined(separator: "\n"))
         try store.setSetting("peers", peers.isEmpty ? nil : peers.joined(separator: "\n"))
         try store.setSetting("keyServer", keyServerURL)
+        try store.setSetting("textureFormats", textureFormats.isEmpty ? nil : textureFormats.joined(separator: ","))
+        try store.setSetting("memory", memory.map { String($0) })
         let root = try layout.openRoot()
         try StorageLayout.confined { () throws(ConfinementError) in
             if let entitlementToken {
@@ -108,6 +123,12 @@ public struct RootSettings: Sendable, Equatable {
         }
         guard let catalogKey else { return nil }
         return Trust(publicKey: catalogKey, rootKey: root, initialRoot: file)
+    }
+
+    /// Sets the device fields of `configuration` (`textureFormats`, `memory`) from these settings.
+    public func applyDevice(to configuration: inout AssetPackManager.Configuration) {
+        configuration.textureFormats = textureFormats.compactMap(TextureFormat.init(rawValue:))
+        configuration.memory = memory
     }
 
     /// What `trust()` returns.

@@ -25,6 +25,9 @@ public struct AgentPackDescription: Sendable, Codable, Equatable {
     /// Where the bytes of the agent's latest install of the pack came from (`GET /v1/packs/ID`
     /// only; absent when the agent has not installed it since it started, and from older agents).
     public var sources: AssetPackSources?
+    /// For a pack with device variants: the variant the agent's manager chose for its device and
+    /// why (`AssetPack.variant`; absent for packs without variants, and from older agents).
+    public var variant: VariantChoice?
 
     /// The description of `pack` with where it stands and what the queue holds for it.
     public init(_ pack: AssetPack, status: AssetPack.Status, request: String? = nil, error: String? = nil, installedVersion: Int? = nil) {
@@ -40,6 +43,7 @@ public struct AgentPackDescription: Sendable, Codable, Equatable {
         self.request = request
         self.error = error
         self.installedVersion = installedVersion
+        variant = pack.variant
     }
 
     /// The pack as the in-process manager would describe it.
@@ -47,6 +51,7 @@ public struct AgentPackDescription: Sendable, Codable, Equatable {
         var pack = AssetPack(id: id, version: version, downloadSize: downloadSize, installSize: installSize, language: language,
                              downloadPolicy: downloadPolicy, platforms: platforms)
         pack.userInfo = userInfo.flatMap { Data(base64Encoded: $0) }
+        pack.variant = variant
         return pack
     }
 

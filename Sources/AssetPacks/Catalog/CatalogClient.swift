@@ -18,11 +18,21 @@ struct CatalogClient {
     var anchor: TrustAnchor? = nil
     /// The channel followed (`Configuration.channel`): nil for the default channel.
     var channel: String? = nil
+    /// The device packs' variants are chosen for (`Catalog.view(for:)`); nil keeps every pack's
+    /// default.
+    var device: DeviceCapabilities? = nil
+
+    /// `catalog` as this root sees it: its rollout bucket's packs, each the variant chosen for
+    /// the device.
+    func seen(_ catalog: Catalog, bucket: Int) -> Catalog {
+        let view = catalog.view(forBucket: bucket)
+        return device.map { view.view(for: $0) } ?? view
+    }
 
     /// Downloads and accepts the current catalog, and returns it as this root's rollout bucket
-    /// sees it (`Catalog.view(forBucket:)`).
+    /// sees it (`seen`).
     func refresh(now: Date) throws -> Catalog {
-        if let anchor { return try refreshTrusted(anchor: anchor, now: now).view(forBucket: try store.rolloutBucket()) }
+        if let anchor { return seen(try refreshTrusted(anchor: anchor, now: now), bucket: try store.rolloutBucket()) }
         let accepted = try store.acceptedCatalog()
         if let accepted { try checkBound(to: accepted) }
         // The rollback floor is the channel's own: another channel's versions count separately.
@@ -37,7 +47,7 @@ struct CatalogClient {
         if catalog.version != accepted?.version || body != accepted?.envelope {
             try store.acceptCatalog(version: catalog.version, payload: CatalogCoding.encode(catalog), envelope: body, channel: channel)
         }
-        return catalog.view(forBucket: try store.rolloutBucket())
+        return seen(catalog, bucket: try store.rolloutBucket())
     }
 
     /// Fetches the followed channel's catalog (`catalog.json` or `channels/NAME/catalog.json`);
@@ -65,14 +75,14 @@ struct CatalogClient {
         let bucket = try store.rolloutBucket()
         if let anchor {
             guard let trust = try store.acceptedTrust(), trust.anchor == anchor.id else { return nil }
-            return try Self.mapped {
+            return seen(try Self.mapped {
                 try TrustedRoot(acceptedFile: trust.root, file: "the client store's root")
                     .verifyCatalog(accepted.envelope, now: allowExpired ? nil : now, minimumVersion: accepted.version, channel: channel)
-            }.view(forBucket: bucket)
+            }, bucket: bucket)
         }
         do {
-            return try verifier.verify(accepted.envelope, now: allowExpired ? nil : now, minimumVersion: accepted.version, channel: channel)
-                .view(forBucket: bucket)
+            return seen(try verifier.verify(accepted.envelope, now: allowExpired ? nil : now, minimumVersion: accepted.version, channel: channel),
+                        bucket: bucket)
         } catch {
             throw AssetPackManagerError.catalog(error)
         }

@@ -6,6 +6,7 @@ import AssetPacks
 struct DownloadOptions: ParsableArguments {
     var client = ClientOptions()
     var seeds = SeedOptions()
+    var device = DeviceOptions()
     @Option("--storage-budget", value: "SIZE", help: "Evict unused on-demand packs (lowest preservation priority, then least recently used) to keep installed packs within SIZE uncompressed bytes; 'none' for no budget. Remembered by the root.")
     var storageBudget: StorageBudgetArgument?
     @Option("--entitlement", value: "TOKEN", help: "The entitlement token for paid packs, presented to the key server. Remembered by the root (ROOT/entitlement, mode 0600).")
@@ -17,11 +18,11 @@ struct DownloadOptions: ParsableArguments {
 extension DownloadOptions {
     /// A manager for these options (`makeManager`), seeds included.
     func manager() throws -> AssetPackManager {
-        try makeManager(client, storageBudget: storageBudget, seeds: seeds, entitlement: entitlement, keyServer: keyServer)
+        try makeManager(client, storageBudget: storageBudget, seeds: seeds, entitlement: entitlement, keyServer: keyServer, device: device)
     }
 
     /// The root's agent, if one runs and can take these options (`RootAccess.agent`).
     func agent() throws -> AgentConnection? {
-        try RootAccess.agent(for: client, storageBudget: storageBudget, seeds: seeds)
+        try RootAccess.agent(for: client, storageBudget: storageBudget, seeds: seeds, device: device)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// Builds a manager for a client command from its options and the root's remembered settings;
 /// options given now (and `storageBudget`, when given) are remembered for next time.
 func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument? = nil, seeds: SeedOptions? = nil, entitlement: String? = nil,
-                 keyServer: String? = nil) throws -> AssetPackManager {
+                 keyServer: String? = nil, device: DeviceOptions? = nil) throws -> AssetPackManager {
     let root = options.storage.root
     var settings = try options.repository.applied(to: RootSettings.load(root: root))
     var seedFolders = settings.seedFolders
@@ -23,6 +23,7 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
         settings.entitlementToken = entitlement
     }
     if let keyServer { settings.keyServerURL = keyServer }
+    if let device { settings = try device.applied(to: settings) }
     guard !settings.repositoryURLs.isEmpty else { throw CLIError.usage("no repository: pass --repo URL (the root remembers it)") }
     let trust = try savedTrust(settings)
     guard let trust else { throw CLIError.usage("no public key: pass --root-key ROOTKEY (root mode) or --public-key KEY (the root remembers it)") }
@@ -38,6 +39,7 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     configuration.seedFolders = seedFolders
     configuration.peers = settings.peers
     configuration.keyServerURL = settings.keyServerURL
+    settings.applyDevice(to: &configuration)
     if let token = settings.entitlementToken { configuration.entitlementProvider = { _ in token } }
     configuration.deletesRetiredFoldersInBackground = false   // RetiredFolderHandOff, at exit
     let manager = try AssetPackManager(configuration: configuration)
@@ -56,6 +58,7 @@ func makeLocalManager(_ options: RootOptions) throws -> AssetPackManager {
                                                        caFile: settings.caFile, storageLockTimeout: try options.storageLockTimeout())
     trust.apply(to: &configuration)
     configuration.channel = settings.channel
+    settings.applyDevice(to: &configuration)
     configuration.deletesRetiredFoldersInBackground = false   // RetiredFolderHandOff, at exit
     return try AssetPackManager(configuration: configuration)
 }

@@ -22,7 +22,8 @@ enum RootAccess {
     /// change what the root remembers (or how a manager downloads) cannot reach an agent that is
     /// already running, so they are refused with how to change the agent's settings. A remembered
     /// value given again is fine. Nil when no agent runs.
-    static func agent(for options: ClientOptions, storageBudget: StorageBudgetArgument? = nil, seeds: SeedOptions? = nil) throws -> AgentConnection? {
+    static func agent(for options: ClientOptions, storageBudget: StorageBudgetArgument? = nil, seeds: SeedOptions? = nil,
+                      device: DeviceOptions? = nil) throws -> AgentConnection? {
         guard case .agent(let agent) = resolve(root: options.storage.root) else { return nil }
         let root = options.storage.root
         let settings = try RootSettings.load(root: root)
@@ -30,6 +31,7 @@ enum RootAccess {
         if !options.allowedDomains.isEmpty { refused.append("--allow-domain") }
         if options.parts != nil { refused.append("--parts") }
         refused += seeds?.changes(to: settings) ?? []
+        refused += try device?.changes(to: settings) ?? []
         switch storageBudget {
         case .none?: if settings.storageBudget != nil { refused.append("--storage-budget") }
         case .bytes(let bytes)?: if settings.storageBudget != bytes { refused.append("--storage-budget") }
@@ -41,7 +43,7 @@ enum RootAccess {
             an agent (process \(pid)) holds the root \(root) and downloads with its own settings: \(refused.joined(separator: ", ")) \
             cannot change them from here. Leave \(refused.count == 1 ? "it" : "them") out, or stop the agent (kill -TERM \(pid)) and \
             then either start it again with the new setting ('assetpack agent --root \(root)' takes --repo, --public-key and --ca) \
-            or run this command while no agent runs (the root remembers --storage-budget, and --seed with --remember-seeds, for the agent's next start)
+            or run this command while no agent runs (the root remembers --storage-budget, --texture-formats, --memory, and --seed with --remember-seeds, for the agent's next start)
             """)
     }
 

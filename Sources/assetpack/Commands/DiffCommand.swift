@@ -12,7 +12,9 @@ struct DiffCommand: Command {
             For each pack of the repository DIR, and each earlier version whose file the repository keeps, the
             bytes a client with that version installed downloads to reach the newest (the index, the patch table,
             patch frames and full frames), what the same update costs without patches, and the bytes it writes
-            (the changed files; unchanged ones are hard links). Without --public-key the catalog is read
+            (the changed files; unchanged ones are hard links). A pack with device variants has a line per
+            variant, from that variant's kept versions; --switches adds what a device pays to switch from
+            one variant of the current version to another. Without --public-key the catalog is read
             without checking its signature (it is your own repository).
             """)
     }
@@ -25,6 +27,8 @@ struct DiffCommand: Command {
     var to: Int?
     @Option("--public-key", value: "KEY", help: "Verify the catalog with this key: \"ed25519:…\" or a .pub file.")
     var publicKey: String?
+    @Flag("--switches", help: "Also print what switching between the device variants of each pack's current version costs.")
+    var switches: Bool
     @Flag("--json", help: "Print the sizes as JSON.")
     var json: Bool
 
@@ -43,7 +47,10 @@ struct DiffCommand: Command {
             }
         } catch { throw CLIError.failure("\(path): \(error)") }
         let sizes: [UpdateSize]
-        do { sizes = try RepositoryUpdates.sizes(repository: repository, catalog: catalog, from: from, to: to) } catch {
+        do {
+            sizes = try RepositoryUpdates.sizes(repository: repository, catalog: catalog, from: from, to: to)
+                + (switches ? try RepositoryUpdates.switches(repository: repository, catalog: catalog) : [])
+        } catch {
             throw CLIError.failure("\(error)")
         }
         if json {
@@ -65,7 +72,8 @@ enum UpdateSizeText {
             if u.patchTableBytes > 0 { parts.append("patch table \(ByteCount.format(u.patchTableBytes))") }
             parts.append("\(u.patchedChunks) patch(es) \(ByteCount.format(u.patchBytes))")
             parts.append("\(u.frameChunks) frame(s) \(ByteCount.format(u.frameBytes))")
-            return "\(indent)\(u.id) v\(u.fromVersion) → v\(u.toVersion): download \(ByteCount.format(u.downloadBytes)) ("
+            let variant = u.variant.map { " [\($0)]" } ?? ""
+            return "\(indent)\(u.id)\(variant) v\(u.fromVersion) → v\(u.toVersion): download \(ByteCount.format(u.downloadBytes)) ("
                 + parts.joined(separator: ", ")
                 + "; \(ByteCount.format(u.indexBytes + u.withoutPatchesBytes)) without patches), writes \(ByteCount.format(u.writtenBytes)) "
                 + "(\(u.changedFiles) of \(u.changedFiles + u.unchangedFiles) file(s) changed)"

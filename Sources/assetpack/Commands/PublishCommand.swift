@@ -153,7 +153,8 @@ struct PublishCommand: Command {
         if let rollout = catalog.rollout { print("  rollout: \(rollout.percent) % of clients get these versions; the others keep catalog version \(rollout.fromVersion)'s") }
         for c in report.changes {
             let versions = [c.previousVersion.map { "v\($0)" }, c.version.map { "v\($0)" }].compactMap { $0 }
-            print("  \(c.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(c.id) \(Set(versions).count == 1 ? versions[0] : versions.joined(separator: " → "))")
+            let variants = catalog.pack(withID: c.id)?.variants.map { " (default and \($0.count) device variant(s): \($0.map(\.conditions.name).joined(separator: ", ")))" } ?? ""
+            print("  \(c.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(c.id) \(Set(versions).count == 1 ? versions[0] : versions.joined(separator: " → "))\(variants)")
         }
         if !report.builds.isEmpty {
             print("  packaged \(report.builds.count - reused) pack(s), reused \(reused) unchanged pack file(s)\(report.cachePath.map { "; cache \($0)" } ?? "")")

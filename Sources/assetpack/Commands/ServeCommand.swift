@@ -12,7 +12,8 @@ struct ServeCommand: Command {
             discussion: """
             With --manifests M.json... --key KEYFILE it first publishes the manifests into DIR (or, \
             without DIR, into a temporary folder removed at exit) and serves the result: package and \
-            serve in one step while iterating, as Apple's ba-serve does with .aar files.
+            serve in one step while iterating, as Apple's ba-serve does with .aar files; with \
+            --apple-base-url URL, Apple devices get that publish's archives and download manifest too.
 
             Serves the files under DIR (GET and HEAD, byte ranges, ETag and conditional requests) on \
             127.0.0.1 unless --host says otherwise, and prints the URL it serves at. Pack files (*.pack) \
@@ -67,6 +68,8 @@ struct ServeCommand: Command {
     var manifests: [String]
     @Option("--key", value: "KEYFILE", help: "The private key to sign the catalog with (with --manifests).")
     var keyFile: String?
+    @Option("--apple-base-url", value: "URL", help: "With --manifests: also publish for Apple devices (publish's option), e.g. https://HOST:PORT/assets.")
+    var appleBaseURL: String?
 
     init() {}
 
@@ -114,8 +117,10 @@ struct ServeCommand: Command {
         guard !manifests.isEmpty else {
             guard let dir = directory else { throw .usage("give the repository folder DIR, or --manifests with --key") }
             if keyFile != nil { throw .usage("--key goes with --manifests") }
+            if appleBaseURL != nil { throw .usage("--apple-base-url goes with --manifests (a folder published with it is served as it is)") }
             return (dir, nil)
         }
+        if let appleBaseURL, case .failure(let problem) = AppleBaseURL.checked(appleBaseURL) { throw .usage("--apple-base-url: \(problem)") }
         guard let keyPath = keyFile else { throw .usage("--manifests needs --key KEYFILE to sign the catalog") }
         var temporary: String?
         let folder: String
@@ -126,7 +131,9 @@ struct ServeCommand: Command {
         }
         do {
             let key = try SigningKey(contentsOf: keyPath)
-            let report = try Publisher(key: key, options: PublishOptions(repository: folder)).publish(manifests: manifests)
+            var options = PublishOptions(repository: folder)
+            options.appleBaseURL = appleBaseURL
+            let report = try Publisher(key: key, options: options).publish(manifests: manifests)
             for d in report.diagnostics { printError(d.description) }
             for f in report.findings { printError(f.description) }
             printError("published \(manifests.count) manifest(s) into \(folder) (catalog version \(report.catalog?.version ?? 0)); public key \(key.publicKey.text)")

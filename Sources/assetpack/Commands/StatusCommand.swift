@@ -18,6 +18,9 @@ struct StatusCommand: Command {
         var id: String; var version: Int; var policy: String; var downloadSize: UInt64; var installSize: UInt64; var language: String?; var status: [String]
         /// Through an agent: its request for the pack (queued, paused, failed or skipped) and why.
         var request: String?; var error: String?
+        /// Device variants: the variant chosen for this device, why, and the one installed
+        /// (absent for packs without variants).
+        var variant: String?; var variantReason: String?; var installedVariant: String?
     }
 
     func run() throws -> Int32 {
@@ -29,6 +32,10 @@ struct StatusCommand: Command {
         for r in rows {
             let request = r.request.map { "  [\($0)\(r.error.map { ": \($0)" } ?? "")]" } ?? ""
             print("\(r.id.padding(toLength: max(20, r.id.count), withPad: " ", startingAt: 0)) v\(r.version)  \(r.policy.padding(toLength: 10, withPad: " ", startingAt: 0)) \(ByteCount.format(r.downloadSize).leftPadded(10)) \(ByteCount.format(r.installSize).leftPadded(10))  \(r.language ?? "-")  \(r.status.joined(separator: ", "))\(request)")
+            if let variant = r.variant {
+                let installed = r.installedVariant.map { $0 == variant ? "installed" : "installed: \($0); the next update switches" } ?? "not installed"
+                print("    variant \(variant) (\(installed)) — \(r.variantReason ?? "")")
+            }
         }
         return 0
     }
@@ -41,7 +48,8 @@ struct StatusCommand: Command {
                 if let one { packs = [try await agent.assetPack(withID: one)] } else { packs = try await agent.allAssetPacks().sorted { $0.id < $1.id } }
                 return packs.map { p in
                     Row(id: p.id, version: p.version, policy: p.downloadPolicy.name, downloadSize: p.downloadSize, installSize: p.installSize,
-                        language: p.language, status: p.status, request: p.request, error: p.error)
+                        language: p.language, status: p.status, request: p.request, error: p.error,
+                        variant: p.variant?.name, variantReason: p.variant?.description)
                 }
             }
         } catch { throw agentFailure(error) }
@@ -82,7 +90,9 @@ struct StatusCommand: Command {
                     // (not in it, or not reachable on a first launch offline).
                     if status.isEmpty, pack == nil, let lookup { throw lookup }
                     rows.append(Row(id: id, version: pack?.version ?? 0, policy: pack?.downloadPolicy.name ?? "-", downloadSize: UInt64(pack?.downloadSize ?? 0),
-                                    installSize: pack?.installSize ?? 0, language: pack?.languageTag, status: status.names))
+                                    installSize: pack?.installSize ?? 0, language: pack?.languageTag, status: status.names,
+                                    variant: pack?.variant?.name, variantReason: pack?.variant?.description,
+                                    installedVariant: await manager.installedVariant(ofAssetPackWithID: id)))
                 }
                 return rows
             }

@@ -1,13 +1,18 @@
 import ArgumentParsing
 import AssetPackFormat
 import AssetPackPackaging
+import AssetPackPublishing
 
 struct ValidateCommand: Command {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
             name: "validate",
             abstract: "Check manifests and the files they select.",
-            discussion: "Reports every problem with the file, the key path and the reason. Exits 1 if any manifest has an error.")
+            discussion: """
+            Reports every problem with the file, the key path and the reason. Manifests given together that share an
+            assetPackID are checked as a group of device variants as publish checks them (a default, no two variants
+            of the same conditions). Exits 1 if any manifest, or any group, has an error.
+            """)
     }
 
     @Argument("MANIFEST", atLeast: 1)
@@ -27,12 +32,14 @@ struct ValidateCommand: Command {
             var diagnostics: [Diagnostic]
         }
         var reports: [Report] = []
-        for path in manifests {
-            let input = ResolvedManifest(path: path)
+        let inputs = manifests.map { ResolvedManifest(path: $0) }
+        for (path, input) in zip(manifests, inputs) {
             reports.append(Report(manifest: path, valid: input.isValid, assetPackID: input.manifest?.assetPackID,
                                   fileCount: input.files.count, installSize: input.installSize,
                                   diagnostics: input.diagnostics))
         }
+        let decoded = zip(manifests, inputs).compactMap { path, input in input.manifest.map { (path, $0) } }
+        let groups = DeviceVariantGroups(decoded).findings.filter { $0.rule != .duplicateID }
         if json {
             print(jsonString(reports))
         } else {
@@ -42,6 +49,7 @@ struct ValidateCommand: Command {
                 else { print("\(r.manifest): invalid (\(r.diagnostics.filter { $0.severity == .error }.count) errors)") }
             }
         }
-        return reports.allSatisfy(\.valid) ? 0 : 1
+        for finding in groups { printError(finding.description) }
+        return reports.allSatisfy(\.valid) && !groups.hasErrors ? 0 : 1
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The shared test data that lies beside the checkout (`../shared/testdata`, or further up when
-/// the checkout is nested, as a worktree is).
+/// The shared test vectors (`shared/testdata/<set>`) that live beside the checkout, not in it:
+/// CI lays `shared/` next to the clone (`../shared`), a worktree sits one folder deeper. The
+/// first `shared/testdata` found walking up from the package root is the one.
 public enum SharedTestData {
     /// The `shared/testdata` folder: the first one found going up from the package root.
     public static func folder() throws -> String {
@@ -17,9 +18,12 @@ public enum SharedTestData {
         throw TestSupportError("no shared/testdata above \(DocumentedBlock.packageRoot.path)")
     }
 
-    /// The absolute path of `file` in the vector set `set` (such as "apple-archive").
+    /// The absolute path of `file` in the vector set `set` (e.g. "apple-archive"); throws when
+    /// the set is nowhere above the checkout.
     public static func path(_ file: String, in set: String) throws -> String {
-        ((try folder() as NSString).appendingPathComponent(set) as NSString).appendingPathComponent(file)
+        let folder = (try folder() as NSString).appendingPathComponent(set)
+        guard FileManager.default.fileExists(atPath: folder) else { throw TestSupportError("\(folder) does not exist") }
+        return (folder as NSString).appendingPathComponent(file)
     }
 
     /// The bytes of `relative` (such as `apple-archive/SparkleTestCodeSignApp.aar`) in that folder.

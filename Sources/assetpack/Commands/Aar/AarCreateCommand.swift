@@ -45,6 +45,10 @@ struct AarCreateCommand: Command {
         // for an invalid manifest.
         let resolved = ResolvedManifest(path: manifestPath)
         let (manifest, _) = try resolved.reportOrThrow()
+        // Apple's tools never see a device variant: a group's Apple Archive is its default's.
+        if let variant = manifest.variant {
+            throw CLIError.failure("\(manifestPath) is a device variant of \"\(manifest.assetPackID)\" (\(variant)); Apple's tools never see variants: give aar create the group's default manifest (the one without \"variant\")")
+        }
         let summary: ApplePackArchiveSummary
         do {
             summary = try archiver.write(resolved, to: output)

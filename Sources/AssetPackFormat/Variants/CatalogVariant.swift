@@ -1,0 +1,37 @@
+/// A device variant of a pack as the catalog lists it (docs/FORMAT.md, "Device variants"): the
+/// conditions a device must meet, and the variant's own pack file — the same pack ID, other
+/// content. A pack entry's own file is the default variant, for the devices no variant fits.
+public struct CatalogVariant: Sendable, Equatable, Codable {
+    public var conditions: VariantConditions
+    // The variant's pack file, each field as `CatalogPack`'s of the same name describes the
+    // default's file.
+    public var downloadSize: UInt64, installSize: UInt64
+    public var path: String, size: UInt64, sha256: SHA256Digest
+    public var digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters
+
+    public init(conditions: VariantConditions, downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64,
+                sha256: SHA256Digest, digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters) {
+        self.conditions = conditions
+        (self.downloadSize, self.installSize, self.path, self.size) = (downloadSize, installSize, path, size)
+        (self.sha256, self.digest, self.index, self.chunking) = (sha256, digest, index, chunking)
+    }
+
+    /// The variant as a pack entry of its own (`pack`'s ID, version, policy and metadata, this
+    /// variant's file): what a device that chose it installs. Patches are made between default
+    /// versions only, and the read-order hint names the default's files, so neither carries over.
+    public func entry(of pack: CatalogPack) -> CatalogPack {
+        var e = pack
+        e.variants = nil
+        e.patches = nil
+        e.readOrder = nil
+        e.downloadSize = downloadSize
+        e.installSize = installSize
+        e.path = path
+        e.size = size
+        e.sha256 = sha256
+        e.digest = digest
+        e.index = index
+        e.chunking = chunking
+        return e
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import TestRepositories
+import TestSupport
+import Testing
+
+/// Device variants through the binary, as docs/CLIENT.md's example runs them: a group published
+/// from three manifests, a client that says which texture formats it decodes (remembered by the
+/// root), `status` naming the variant and why, and a changed capability switching the variant
+/// at the next `update`; bad option values and bad groups are refused saying why.
+@Suite struct DeviceVariantCLITests {
+    struct Workspace {
+        let dir: TemporaryDirectory
+        init() throws {
+            dir = try TemporaryDirectory("cli-variants")
+            try dir.write("shared.json", patternBytes(300_000, seed: 1))
+            for (name, seed) in [("default", UInt64(2)), ("astc", 3), ("bc7", 4)] {
+                try dir.write("\(name)/tex.bin", patternBytes(400_000, seed: seed))
+                let variant = name == "default" ? "" : #", "variant": {"textureFormat": "\#(name)"}"#
+                try dir.write("Textures.\(name).json", Array(#"{"assetPackID": "Textures", "downloadPolicy": {"onDemand": {}}, "platforms": ["iOS"], "fileSelectors": [{"file": "shared.json"}, {"directory": "\#(name)"}]\#(variant)}"#.utf8))
+            }
+        }
+        func run(_ arguments: [String], status: Int32 = 0) async throws -> ProcessResult {
+            let result = try await Assetpack.run(arguments, in: dir.path)
+            #expect(result.status == status, "assetpack \(arguments.joined(separator: " ")): \(result.stderr)")
+            return result
+        }
+        func installed(_ root: String) throws -> String? {
+            let packs = "\(dir.path)/\(root)/packs/Textures"
+            guard let folder = try FileManager.default.contentsOfDirectory(atPath: packs).first else { return nil }
+            return try FileManager.default.contentsOfDirectory(atPath: "\(packs)/\(folder)").filter { $0 != "shared.json" }.first
+        }
+        func status(_ root: String) async throws -> [String: Any] {
+            let out = try await run(["status", "Textures", "--root", root, "--json"])
+            let rows = try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]]
+            return rows?.first ?? [:]
+        }
+    }
+
+    @Test func aClientTakesItsVariantAndSwitchesAtTheNextUpdate() async throws {
+        let w = try Workspace()
+        _ = try await w.run(["keygen", "-o", "signing.pem"])
+        let manifests = ["Textures.default.json", "Textures.astc.json", "Textures.bc7.json"]
+        let published = try await w.run(["publish"] + manifests + ["--repo", "site", "--key", "signing.pem"])
+        #expect(published.stdout.contains("packaged 3 pack(s)"))
+        #expect(published.stdout.contains("added     Textures v1 (default and 2 device variant(s): astc, bc7)"), "\(published.stdout)")
+        _ = try await w.run(["ensure", "Textures", "--root", "game", "--repo", "site", "--public-key", "signing.pem.pub", "--texture-formats", "etc2,bc7,astc", "--memory", "4GiB"])
+        #expect(try w.installed("game") == "bc7")
+        var row = try await w.status("game")
+        #expect(row["variant"] as? String == "bc7" && row["installedVariant"] as? String == "bc7")
+        #expect((row["variantReason"] as? String)?.contains("textures etc2, bc7, astc; memory 4GiB") == true, "\(row)")
+        let text = try await w.run(["status", "Textures", "--root", "game"])
+        #expect(text.stdout.contains("variant bc7 (installed) — bc7: its conditions hold (texture bc7)"), "\(text.stdout)")
+        // The root remembers the formats: an update without them changes nothing.
+        let same = try await w.run(["update", "--root", "game"])
+        #expect(same.stdout.contains("updated: none"), "\(same.stdout)")
+        // The device now prefers ASTC: the next update switches, fetching the new texture and
+        // not shared.json (about 400 kB of incompressible bytes, not the variant's 700 kB).
+        let switched = try await w.run(["update", "--root", "game", "--texture-formats", "astc", "--json"])
+        #expect(try w.installed("game") == "astc")
+        let done = try #require(switched.stdout.split(separator: "\n").last.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        let fetched = try #require(done["fetchedBytes"] as? Int)
+        #expect(fetched > 400_000 && fetched < 500_000, "\(done)")
+        row = try await w.status("game")
+        #expect(row["variant"] as? String == "astc" && row["installedVariant"] as? String == "astc")
+        // Formats no variant has: the default.
+        _ = try await w.run(["update", "--root", "game", "--texture-formats", "none"])
+        #expect(try w.installed("game") == "default")
+    }
+
+    @Test func badValuesAndBadGroupsAreRefused() async throws {
+        let w = try Workspace()
+        _ = try await w.run(["keygen", "-o", "signing.pem"])
+        _ = try await w.run(["publish", "Textures.default.json", "--repo", "site", "--key", "signing.pem"])
+        let format = try await w.run(["ensure", "Textures", "--root", "game", "--repo", "site", "--public-key", "signing.pem.pub", "--texture-formats", "astc,astx"], status: 2)
+        #expect(format.stderr.contains("unknown texture format \"astx\"; valid texture formats: astc, bc7, bc6h, etc2, pvrtc, dxt, s3tc"), "\(format.stderr)")
+        let memory = try await w.run(["ensure", "Textures", "--root", "game", "--memory", "0"], status: 2)
+        #expect(memory.stderr.contains("--memory takes a size above 0"), "\(memory.stderr)")
+        // Two variants and no default: validate and publish name both files.
+        let validate = try await w.run(["validate", "Textures.astc.json", "Textures.bc7.json"], status: 1)
+        #expect(validate.stderr.contains("[variant-default]") && validate.stderr.contains("Textures.astc.json, Textures.bc7.json"), "\(validate.stderr)")
+        let publish = try await w.run(["publish", "Textures.astc.json", "Textures.bc7.json", "--repo", "site", "--key", "signing.pem"], status: 1)
+        #expect(publish.stderr.contains("[variant-default]"), "\(publish.stderr)")
+        // Apple's tools take the default: aar create refuses a variant, writing nothing.
+        let aar = try await w.run(["aar", "create", "Textures.astc.json", "-o", "astc.aar"], status: 1)
+        #expect(aar.stderr.contains("is a device variant of \"Textures\" (texture astc)"), "\(aar.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: w.dir.file("astc.aar")))
+        _ = try await w.run(["aar", "create", "Textures.default.json", "-o", "default.aar"])
+    }
+}
