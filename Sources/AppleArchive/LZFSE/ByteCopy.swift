@@ -37,7 +37,19 @@ enum ByteCopy {
                 done &+= 8
             }
         } else {
-            exactMatch(target, distance: distance, count: count)
+            // A short distance repeats a pattern of `distance` bytes: write its first 8 bytes one
+            // by one, then copy 8 at a time from a whole number of periods back (8 to 14 bytes).
+            let out = target.assumingMemoryBound(to: UInt8.self)
+            var done = 0
+            while done < count && done < 8 {
+                out[done] = out[done &- distance]
+                done &+= 1
+            }
+            let period = distance * ((8 + distance - 1) / distance)
+            while done < count {
+                (target + done).storeBytes(of: (target + done - period).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                done &+= 8
+            }
         }
     }
 
