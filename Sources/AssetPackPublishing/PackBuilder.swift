@@ -47,17 +47,30 @@ struct PackBuilder {
         self.afterPackaging = afterPackaging
     }
 
-    /// - Parameter sealing: the content key to seal the pack with; nil writes it unsealed.
-    mutating func build(_ input: ResolvedManifest, metadata: PackMetadata, stagedAt staged: String, sealing: ContentKey? = nil) throws -> BuiltPack {
+    /// A pack file a device variant's shared frames are taken from (its group's default):
+    /// where it lies now, and the SHA-256 and size the catalog lists for it.
+    struct Base {
+        var path: String
+        var sha256: SHA256Digest
+        var size: UInt64
+    }
+
+    /// - Parameters:
+    ///   - sealing: the content key to seal the pack with; nil writes it unsealed.
+    ///   - base: for an unsealed device variant, its default's file: the frames the two share are
+    ///     left to it (`PackRebaser`).
+    mutating func build(_ input: ResolvedManifest, metadata: PackMetadata, stagedAt staged: String, sealing: ContentKey? = nil,
+                        base: Base? = nil) throws -> BuiltPack {
         let settledBefore = FileStamp.Timestamp.settledBefore(clock())
         let before = Self.stamps(of: input.files)
         var writer = self.writer
         writer.sealing = sealing
-        let key = before.map { PackCacheKey.of(metadata: metadata, files: input.files, stamps: $0, writer: writer) }
+        let base = sealing == nil ? base : nil
+        let key = before.map { PackCacheKey.of(metadata: metadata, files: input.files, stamps: $0, writer: writer, base: base?.sha256) }
         if let key, let entry = cache?.entries[key] {
             if let info = unchanged(entry, metadata: metadata, writer: writer) { return BuiltPack(info: info, staged: nil, cacheKey: key) }
             indexesRead += 1
-            switch reusable(entry, metadata: metadata, files: input.files, writer: writer) {
+            switch reusable(entry, metadata: metadata, files: input.files, writer: writer, base: base?.sha256) {
             case .success(let info): return BuiltPack(info: info, staged: nil, cacheKey: key)
             case .failure(let why):
                 warnings.append("publish cache: \(entry.path) cannot be reused (\(why.reason)); packaging \(metadata.assetPackID) again")
@@ -68,7 +81,11 @@ struct PackBuilder {
             var writer = writer
             writer.digestsFile = true
             let summary = try writer.write(metadata: metadata, files: input.files, to: staged)
-            info = try PackFileInfo(path: staged, sha256: summary.fileSHA256, keys: sealing.map { [$0] } ?? [])
+            var sha256 = summary.fileSHA256
+            if let base, let rebased = try PackRebaser.rebase(staged, onto: base.path, baseSHA256: base.sha256, baseSize: base.size, to: staged) {
+                sha256 = rebased.sha256
+            }
+            info = try PackFileInfo(path: staged, sha256: sha256, keys: sealing.map { [$0] } ?? [])
             try afterPackaging?(metadata.assetPackID)
         } catch {
             throw PublishError.io("\(input.path): \(error)")
@@ -110,13 +127,14 @@ struct PackBuilder {
               FileStamp(st).keyText == recorded else { return nil }
         return PackFileInfo(metadata: metadata, size: entry.size, installSize: entry.installSize, sha256: entry.sha256, digest: entry.digest,
                             index: CatalogIndexLocation(offset: entry.indexOffset, length: entry.indexLength, sha256: entry.digest),
-                            chunking: writer.parameters, keyID: writer.sealing?.keyID)
+                            chunking: writer.parameters, keyID: writer.sealing?.keyID, downloadSize: entry.downloadSize, baseSHA256: entry.baseSHA256)
     }
 
     /// Checks the pack file a cache entry names — its trailer, and its index against the digest
     /// the trailer pins and against what packaging these inputs would write — without reading its
     /// chunks; returns what the catalog needs to describe it.
-    private func reusable(_ entry: PublishCacheEntry, metadata: PackMetadata, files: [SelectedFile], writer: PackWriter) -> Result<PackFileInfo, Unusable> {
+    private func reusable(_ entry: PublishCacheEntry, metadata: PackMetadata, files: [SelectedFile], writer: PackWriter,
+                          base: SHA256Digest?) -> Result<PackFileInfo, Unusable> {
         func no(_ reason: String) -> Result<PackFileInfo, Unusable> { .failure(Unusable(reason: reason)) }
         guard entry.id == metadata.assetPackID, entry.path == PackFileInfo.repositoryPath(id: entry.id, digest: entry.digest) else {
             return no("the entry does not name the pack's content-addressed path")
@@ -135,9 +153,9 @@ struct PackBuilder {
               zip(index.files, files).allSatisfy({ $0.path == $1.packPath && $0.mode == $1.mode & 0o777 && $0.size == $1.size }) else {
             return no("its index does not describe these inputs")
         }
-        return .success(PackFileInfo(metadata: metadata, size: entry.size, installSize: entry.installSize, sha256: entry.sha256,
-                                     digest: entry.digest,
-                                     index: CatalogIndexLocation(offset: entry.indexOffset, length: entry.indexLength, sha256: entry.digest),
-                                     chunking: index.chunking, keyID: reader.keyID))
+        if let pinned = index.base?.sha256, pinned != base { return no("its frames lie partly in a base file that is not its default's") }
+        var info = PackFileInfo(reader: reader, sha256: entry.sha256)
+        info.metadata = metadata
+        return .success(info)
     }
 }

@@ -13,10 +13,19 @@ struct PackFileInfo {
     var chunking: ChunkingParameters
     /// The content key ID of a sealed pack; nil for an unsealed one.
     var keyID: SHA256Digest?
+    /// Bytes a fresh install fetches: the file's size, plus the frames its base holds for a
+    /// pack file with a base (what the file would weigh holding them all).
+    var downloadSize: UInt64
+    /// For a pack file with a base (a variant sharing its default's frames): the base file's
+    /// SHA-256, as the index pins it.
+    var baseSHA256: SHA256Digest?
 
     init(metadata: PackMetadata, size: UInt64, installSize: UInt64, sha256: SHA256Digest, digest: SHA256Digest,
-         index: CatalogIndexLocation, chunking: ChunkingParameters, keyID: SHA256Digest?) {
+         index: CatalogIndexLocation, chunking: ChunkingParameters, keyID: SHA256Digest?,
+         downloadSize: UInt64? = nil, baseSHA256: SHA256Digest? = nil) {
         self.keyID = keyID
+        self.downloadSize = downloadSize ?? size
+        self.baseSHA256 = baseSHA256
         self.metadata = metadata
         self.size = size
         self.installSize = installSize
@@ -44,16 +53,19 @@ struct PackFileInfo {
         index = CatalogIndexLocation(offset: reader.trailer.indexOffset, length: reader.trailer.indexLength, sha256: reader.digest)
         chunking = reader.index.chunking
         keyID = reader.keyID
+        downloadSize = size + reader.index.compressedSize - reader.index.ownCompressedSize
+        baseSHA256 = reader.index.base?.sha256
     }
 
     /// Where a pack file lives in a repository: named by its digest, so that it never changes.
     static func repositoryPath(id: String, digest: SHA256Digest) -> String { "packs/\(id)/\(digest.hex).pack" }
 
-    /// The pack as a variant of its ID with `conditions`, at its content-addressed path.
-    func catalogVariant(_ conditions: VariantConditions) -> CatalogVariant {
-        CatalogVariant(conditions: conditions, downloadSize: size, installSize: installSize,
+    /// The pack as a variant of its ID with `conditions`, at its content-addressed path; a file
+    /// with a base names `defaultPath`, the group's default file, as its base.
+    func catalogVariant(_ conditions: VariantConditions, defaultPath: String) -> CatalogVariant {
+        CatalogVariant(conditions: conditions, downloadSize: downloadSize, installSize: installSize,
                        path: Self.repositoryPath(id: metadata.assetPackID, digest: digest), size: size, sha256: sha256,
-                       digest: digest, index: index, chunking: chunking)
+                       digest: digest, index: index, chunking: chunking, base: baseSHA256 == nil ? nil : defaultPath)
     }
 
     /// The pack as the catalog entry of its ID, listing `variants` (nil: none).

@@ -18,6 +18,10 @@ struct PublishCacheEntry: Codable, Equatable {
     /// there still has it, the file is the one this entry describes and its index is not read
     /// again. Absent in entries written before it, which are checked by their index.
     var packFile: String?
+    /// For a pack file with a base: the bytes a fresh install fetches (its frames in the base
+    /// included) and the base's SHA-256. Absent for every other pack file.
+    var downloadSize: UInt64?
+    var baseSHA256: SHA256Digest?
 
     /// The entry for a pack whose file lies at its content-addressed path.
     init(key: SHA256Digest, info: PackFileInfo) {
@@ -30,6 +34,7 @@ struct PublishCacheEntry: Codable, Equatable {
         installSize = info.installSize
         indexOffset = info.index.offset
         indexLength = info.index.length
+        if let base = info.baseSHA256 { (downloadSize, baseSHA256) = (info.downloadSize, base) }
     }
 }
 

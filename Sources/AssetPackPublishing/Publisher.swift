@@ -120,7 +120,7 @@ public struct Publisher {
         var entries = built.map { $0.info.catalogEntry(version: 0, path: PackFileInfo.repositoryPath(id: $0.info.metadata.assetPackID, digest: $0.info.digest)) }
         for i in entries.indices {
             let list = variants.filter { $0.id == entries[i].id }
-            if !list.isEmpty { entries[i].variants = list.map { $0.pack.info.catalogVariant($0.conditions) } }
+            if !list.isEmpty { entries[i].variants = list.map { $0.pack.info.catalogVariant($0.conditions, defaultPath: entries[i].path) } }
         }
         let others = transaction == nil ? [] : try catalogs.others(than: channel).map(\.catalog)
         var versions = PackVersions(others)
@@ -338,16 +338,25 @@ public struct Publisher {
 
     /// Builds every variant's pack (reusing it through the publish cache as a default's), and
     /// refuses a group in which two packs — variants, or a variant and the default — have the
-    /// same content: they would be one file, and the conditions would choose nothing.
+    /// same content: they would be one file, and the conditions would choose nothing. An
+    /// unsealed variant leaves the frames it shares with its default to the default's file
+    /// (a pack file with a base), so that they are stored once.
     private func buildVariants(_ groups: DeviceVariantGroups, resolved: [ResolvedManifest], defaults: [BuiltPack], builder: inout PackBuilder,
                                staging: String, sealing: [String: ContentKey]) throws -> [BuiltVariant] {
         var out: [BuiltVariant] = []
         for (id, members) in groups.variants.sorted(by: { $0.key < $1.key }) {
             var seen: [SHA256Digest: String] = [:]
-            if let i = groups.defaults.firstIndex(where: { resolved[$0].manifest!.assetPackID == id }) { seen[defaults[i].info.digest] = resolved[groups.defaults[i]].path }
+            var base: PackBuilder.Base?
+            if let i = groups.defaults.firstIndex(where: { resolved[$0].manifest!.assetPackID == id }) {
+                let info = defaults[i].info
+                seen[info.digest] = resolved[groups.defaults[i]].path
+                let path = defaults[i].staged ?? "\(options.repository)/\(PackFileInfo.repositoryPath(id: id, digest: info.digest))"
+                base = PackBuilder.Base(path: path, sha256: info.sha256, size: info.size)
+            }
             for m in members {
                 let input = resolved[m.input]
-                let pack = try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(staging)/variant-\(m.input).pack", sealing: sealing[id])
+                let pack = try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(staging)/variant-\(m.input).pack",
+                                             sealing: sealing[id], base: base)
                 if let other = seen.updateValue(m.path, forKey: pack.info.digest) {
                     throw PublishError.lintFailed([LintFinding(.error, .variantConditions, "\(other) and \(m.path) make the same pack of \"\(id)\" (digest \(pack.info.digest.hex.prefix(16))…); a variant must differ from the default and from the other variants")])
                 }
@@ -370,7 +379,7 @@ public struct Publisher {
                 guard let b = variants.first(where: { $0.id == plan.packs[i].id && $0.pack.info.digest == v.digest }), let staged = b.pack.staged else { continue }
                 if !folder.exists(v.path) {
                     try transaction.place(staged, at: v.path)
-                    list[j] = b.pack.info.catalogVariant(v.conditions)
+                    list[j] = b.pack.info.catalogVariant(v.conditions, defaultPath: plan.packs[i].path)
                     continue
                 }
                 let existing: PackFileInfo
@@ -380,7 +389,7 @@ public struct Publisher {
                 guard existing.digest == v.digest else {
                     throw PublishError.io("\(options.repository)/\(v.path) is not the pack its name says (digest \(existing.digest.hex)); remove it")
                 }
-                list[j] = existing.catalogVariant(v.conditions)
+                list[j] = existing.catalogVariant(v.conditions, defaultPath: plan.packs[i].path)
             }
             plan.packs[i].variants = list
         }

@@ -52,8 +52,10 @@ struct RepositoryPlan {
             // Variant files the current entry no longer lists are retired with the version they had.
             let currentFiles = Set(current?.variantPaths ?? [])
             for v in previous.variants ?? [] where !currentFiles.contains(v.path) {
-                retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: v.path,
-                                                  size: v.size, sha256: v.sha256, retiredIn: catalogVersion, variant: v.conditions))
+                var file = RetiredPackFile(id: previous.id, version: previous.version, path: v.path,
+                                           size: v.size, sha256: v.sha256, retiredIn: catalogVersion, variant: v.conditions)
+                file.base = v.base
+                retiredNow.append(file)
             }
             guard current?.path != previous.path else { continue }
             retiredNow.append(RetiredPackFile(id: previous.id, version: previous.version, path: previous.path,
@@ -72,16 +74,21 @@ struct RepositoryPlan {
         let currentPaths = Set(packs.flatMap(\.variantPaths))
         var seen = Set<String>()
         retiredNow = retiredNow.filter { !currentPaths.contains($0.path) && seen.insert($0.path).inserted }
-        let (kept, dropped) = Self.retain(retiredNow, currentIDs: currentIDs, catalogVersion: catalogVersion, keep: keep)
+        var (kept, dropped) = Self.retain(retiredNow, currentIDs: currentIDs, catalogVersion: catalogVersion, keep: keep)
+        // A base file stays while a variant's file that takes frames from it stays.
+        let bases = Set(kept.compactMap(\.base))
+        kept += dropped.filter { bases.contains($0.path) }
+        dropped.removeAll { bases.contains($0.path) }
         retired = kept.sorted { ($0.id, $0.version, $0.path) < ($1.id, $1.version, $1.path) }
         deletions = dropped.map(\.path).sorted()
         removed.sort { $0.id < $1.id }
         changes.sort { $0.id < $1.id }
     }
 
-    /// Whether two entries of one pack list the same variants (conditions and content).
+    /// Whether two entries of one pack list the same variants (conditions, content and bases).
     static func sameVariants(_ a: CatalogPack, _ b: CatalogPack) -> Bool {
         (a.variants ?? []).map(\.conditions) == (b.variants ?? []).map(\.conditions) && (a.variants ?? []).map(\.digest) == (b.variants ?? []).map(\.digest)
+            && (a.variants ?? []).map(\.base) == (b.variants ?? []).map(\.base)
     }
 
     /// The retention rule: a pack in the catalog keeps the files of its `keep - 1` newest earlier

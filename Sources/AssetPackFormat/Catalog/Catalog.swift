@@ -168,8 +168,11 @@ public struct CatalogPack: Sendable, Equatable, Codable {
     /// In a catalog as a device sees it (`Catalog.view(for:)`): which variant this entry's file is
     /// and why it was chosen; nil in a catalog as published, and never written.
     public var chosenVariant: VariantChoice?
+    /// In a catalog as a device sees it, for a chosen variant whose file has a base: the file its
+    /// shared frames are fetched from (the group's default). Nil otherwise, and never written.
+    public var base: CatalogBaseFile?
 
-    /// Every key but `chosenVariant`, which a repository never states.
+    /// Every key but `chosenVariant` and `base`, which a repository never states.
     private enum CodingKeys: String, CodingKey {
         case id, version, downloadPolicy, language, platforms, downloadSize, installSize, path, size, sha256, digest, index, chunking
         case patches, readOrder, userInfo, sealed, variants
@@ -264,6 +267,9 @@ public struct RetiredPackFile: Sendable, Equatable, Codable {
     /// For a device variant's pack file, that variant's conditions (an optional key, absent for
     /// a default's pack and for patch files).
     public var variant: VariantConditions?
+    /// For a variant's pack file with a base, the base's path (the group's default file then):
+    /// retention keeps that file while this one stays. Absent otherwise.
+    public var base: String?
 
     public init(id: String, version: Int, path: String, size: UInt64, sha256: SHA256Digest, retiredIn: Int, variant: VariantConditions? = nil) {
         self.variant = variant

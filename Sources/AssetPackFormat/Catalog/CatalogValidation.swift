@@ -21,6 +21,7 @@ extension Catalog {
         for (i, r) in retired.enumerated() {
             if let why = RepositoryPath.problem(with: r.path) { return "retired[\(i)].path: \"\(r.path)\" \(why)" }
             if let why = r.variant?.problem(key: "retired[\(i)].variant") { return why }
+            if let base = r.base, let why = RepositoryPath.problem(with: base) { return "retired[\(i)].base: \"\(base)\" \(why)" }
         }
         for (i, r) in removed.enumerated() where seen.contains(r.id) {
             return "removed[\(i)].id: \"\(r.id)\" is also a current pack"
@@ -86,6 +87,12 @@ extension Catalog {
             guard v.digest == v.index.sha256 else { return "\(key).index.sha256: differs from digest (the pack digest is the index's SHA-256)" }
             if let why = indexProblem(v.index, size: v.size, key: key) { return why }
             if let why = v.chunking.problem { return "\(key).chunking: \(why)" }
+            if let base = v.base, base != p.path {
+                return "\(key).base: \"\(base)\" is not the pack's own file \"\(p.path)\"; a variant's base is always its group's default file"
+            }
+            if v.base != nil, p.sealed != nil {
+                return "\(key).base: the pack is sealed, and a sealed variant's file holds all its frames"
+            }
         }
         return nil
     }

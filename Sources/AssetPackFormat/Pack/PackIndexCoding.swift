@@ -32,6 +32,11 @@ extension PackIndex {
         w.append(UInt32(chunking.minimumSize))
         w.append(UInt32(chunking.averageSize))
         w.append(UInt32(chunking.maximumSize))
+        if let base {
+            w.append(base.sha256.bytes)
+            w.append(base.size)
+            w.append(UInt64(base.chunkCount))
+        }
         w.append(UInt64(chunks.count))
         w.bytes.reserveCapacity(w.bytes.count + chunks.count * PackLayout.chunkEntrySize + sequence.count * 4 + fileTable.count + 8)
         for c in chunks {
@@ -76,21 +81,35 @@ extension PackIndex {
         let paramsAt = r.offset
         let chunking = ChunkingParameters(minimumSize: Int(try r.u32()), averageSize: Int(try r.u32()), maximumSize: Int(try r.u32()))
         if let problem = chunking.problem { throw .malformed("index", at: paramsAt, problem) }
+        let base = version == PackLayout.baseFormatVersion ? try decodeBase(&r) : nil
 
         let chunkCountAt = r.offset
         let chunkCount = try r.u64()
         guard chunkCount <= UInt64(r.remaining / PackLayout.chunkEntrySize) else {
             throw .malformed("index", at: chunkCountAt, "chunk count \(chunkCount) does not fit in the index")
         }
+        if let base, base.chunkCount > chunkCount {
+            throw .malformed("index", at: chunkCountAt, "the base record names \(base.chunkCount) base chunks but the chunk table has \(chunkCount)")
+        }
         var chunks: [ChunkEntry] = []
         chunks.reserveCapacity(Int(chunkCount))
         var expectedOffset = UInt64(PackLayout.headerSize)
+        var baseEnd = UInt64(PackLayout.headerSize)
         var seen = Set<SHA256Digest>()
         for i in 0..<Int(chunkCount) {
             let at = r.offset
             let digest = SHA256Digest(bytes: try r.bytes(32))
             let c = ChunkEntry(digest: digest, offset: try r.u64(), compressedSize: try r.u32(), uncompressedSize: try r.u32())
-            guard c.offset == expectedOffset else {
+            if let base, i < base.chunkCount {
+                // A frame of the base file: in order, not overlapping, between its header and
+                // its trailer (the base's own index checks the rest once it is read).
+                let framesEnd = base.size - UInt64(PackLayout.trailerSize)
+                guard c.offset >= baseEnd, c.compressedSize > 0, c.offset <= framesEnd, UInt64(c.compressedSize) <= framesEnd - c.offset else {
+                    throw .malformed("chunk table", at: at, "base chunk \(i) lies at bytes \(c.offset)+\(c.compressedSize) of the base file, "
+                                     + "outside its frames from \(baseEnd) to \(framesEnd) (base frames are in order, between the base's header and trailer)")
+                }
+                baseEnd = c.offset + UInt64(c.compressedSize)
+            } else if c.offset != expectedOffset {
                 throw .malformed("chunk table", at: at, "chunk \(i) starts at \(c.offset), expected \(expectedOffset) (chunks lie end to end)")
             }
             guard c.uncompressedSize > 0, Int(c.uncompressedSize) <= chunking.maximumSize else {
@@ -102,7 +121,7 @@ extension PackIndex {
             guard seen.insert(digest).inserted else {
                 throw .malformed("chunk table", at: at, "chunk \(i) repeats digest \(digest.hex); identical chunks are stored once")
             }
-            expectedOffset += UInt64(c.compressedSize)
+            if !(base.map { i < $0.chunkCount } ?? false) { expectedOffset += UInt64(c.compressedSize) }
             chunks.append(c)
         }
         guard expectedOffset == indexOffset else {
@@ -133,6 +152,22 @@ extension PackIndex {
         let files = version == 1 ? try PackFileTable.decodeVersion1(&r, streamLength: streamLength)
                                  : try PackFileTable.decodeVersion2(&r, streamLength: streamLength)
         guard r.remaining == 0 else { throw .malformed("index", at: r.offset, "\(r.remaining) unexpected bytes after the file table") }
-        return PackIndex(metadata: metadata, chunking: chunking, chunks: chunks, sequence: sequence, files: files, formatVersion: version)
+        return PackIndex(metadata: metadata, chunking: chunking, chunks: chunks, sequence: sequence, files: files, formatVersion: version, base: base)
+    }
+
+    /// The base record of a version-4 index (docs/FORMAT.md, "Pack file with a base"): the base
+    /// file's SHA-256 and size, and how many chunk table entries are its frames (at least one).
+    private static func decodeBase(_ r: inout ByteReader) throws(PackError) -> PackBase {
+        let at = r.offset
+        let sha256 = SHA256Digest(bytes: try r.bytes(32))
+        let size = try r.u64()
+        let count = try r.u64()
+        guard size >= UInt64(PackLayout.headerSize + PackLayout.trailerSize) else {
+            throw .malformed("base record", at: at.saturatingAdding(32), "the base file has \(size) bytes, fewer than a pack's header and trailer")
+        }
+        guard count >= 1, count <= UInt64(Int32.max) else {
+            throw .malformed("base record", at: at.saturatingAdding(40), "\(count) base chunks: a pack file with a base takes 1 or more of its frames from it")
+        }
+        return PackBase(sha256: sha256, size: size, chunkCount: Int(count))
     }
 }

@@ -4,8 +4,11 @@ public enum PackLayout {
     /// The format version this code writes.
     public static let formatVersion: UInt32 = 2
     /// The versions this code reads: 1 (a plain file table), 2 (a compressed, front-coded one)
-    /// and 3 (a sealed pack: version 2's index, sealed, and sealed chunk frames).
-    public static let readableVersions: ClosedRange<UInt32> = 1...3
+    /// 3 (a sealed pack: version 2's index, sealed, and sealed chunk frames) and 4 (version 2
+    /// with a base: some frames lie in another pack file, `PackBase`).
+    public static let readableVersions: ClosedRange<UInt32> = 1...4
+    /// The version of a pack file with a base (a device variant sharing its default's frames).
+    public static let baseFormatVersion: UInt32 = 4
     /// `\x89APK\r\n\x1A\n`: the high byte and line endings catch text-mode transfers, as in PNG.
     public static let headerMagic: [UInt8] = [0x89, 0x41, 0x50, 0x4B, 0x0D, 0x0A, 0x1A, 0x0A]
     public static let headerSize = 16

@@ -8,6 +8,8 @@ public final class PackReader: @unchecked Sendable {
     public let trailer: PackTrailer
     public let fileSize: UInt64
     private let fd: Int32
+    /// The base file of a pack with a base (format version 4), once `attachBase` checked it.
+    private var baseFile: (fd: Int32, path: String)?
 
     /// The key ID a sealed pack names (its content key), nil for an unsealed pack.
     public let keyID: SHA256Digest?
@@ -67,7 +69,31 @@ public final class PackReader: @unchecked Sendable {
         }
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        if let baseFile { close(baseFile.fd) }
+    }
+
+    /// For a pack file with a base (format version 4): opens the base file at `basePath` and
+    /// checks that it is the file the index pins (its size and the SHA-256 of all its bytes);
+    /// the base's frames are read from it from then on. Call it before reading chunks from
+    /// several threads. Does nothing for a pack without a base.
+    public func attachBase(path basePath: String) throws(PackError) {
+        guard let base = index.base else { return }
+        let bfd = open(basePath, O_RDONLY | O_CLOEXEC)
+        guard bfd >= 0 else { throw .io("\(path): cannot open its base file \(basePath): \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard fstat(bfd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let digest = FileDigest.of(descriptor: bfd) else {
+            close(bfd)
+            throw .io("\(path): cannot read its base file \(basePath)")
+        }
+        if let why = base.mismatch(sha256: digest, size: UInt64(st.st_size), name: basePath) {
+            close(bfd)
+            throw .malformed("base record", at: trailer.indexOffset, why)
+        }
+        if let old = baseFile { close(old.fd) }
+        baseFile = (bfd, basePath)
+    }
 
     /// The pack digest: SHA-256 of the index, as pinned by the trailer.
     public var digest: SHA256Digest { trailer.indexDigest }
@@ -90,7 +116,15 @@ public final class PackReader: @unchecked Sendable {
     /// The uncompressed, verified bytes of chunk `c`. Uses the given decompressor (one per thread).
     public func chunk(_ c: Int, using decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
         let entry = index.chunks[c]
-        let frame = try Self.pread(fd, path: path, offset: entry.offset, count: Int(entry.compressedSize))
+        var (file, name) = (fd, path)
+        if index.isInBase(c) {
+            guard let baseFile else {
+                throw .io("\(path): chunk \(c)'s frame lies in the pack's base file (SHA-256 \(index.base!.sha256.hex)), which was not given: "
+                          + "read a device variant's pack file with its group's default file")
+            }
+            (file, name) = baseFile
+        }
+        let frame = try Self.pread(file, path: name, offset: entry.offset, count: Int(entry.compressedSize))
         return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor)
     }
 

@@ -8,10 +8,16 @@ public struct CatalogVariant: Sendable, Equatable, Codable {
     public var downloadSize: UInt64, installSize: UInt64
     public var path: String, size: UInt64, sha256: SHA256Digest
     public var digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters
+    /// For a variant whose pack file has a base (pack format version 4, docs/FORMAT.md "Pack file
+    /// with a base"): the path of that base, always the entry's own file (the group's default),
+    /// which holds the frames the variant shares with it. Absent when the variant's file holds
+    /// all its frames.
+    public var base: String?
 
     public init(conditions: VariantConditions, downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64,
-                sha256: SHA256Digest, digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters) {
+                sha256: SHA256Digest, digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters, base: String? = nil) {
         self.conditions = conditions
+        self.base = base
         (self.downloadSize, self.installSize, self.path, self.size) = (downloadSize, installSize, path, size)
         (self.sha256, self.digest, self.index, self.chunking) = (sha256, digest, index, chunking)
     }
@@ -32,6 +38,22 @@ public struct CatalogVariant: Sendable, Equatable, Codable {
         e.digest = digest
         e.index = index
         e.chunking = chunking
+        e.base = base == nil ? nil : CatalogBaseFile(path: pack.path, size: pack.size, sha256: pack.sha256)
         return e
+    }
+}
+
+/// The file a chosen variant's pack file takes its shared frames from: its group's default file,
+/// as the catalog describes it (`CatalogVariant.base`). A client fetches the variant's base
+/// frames from `path`, and accepts the variant's index only if the base it pins is this file.
+public struct CatalogBaseFile: Sendable, Equatable {
+    public var path: String
+    public var size: UInt64
+    public var sha256: SHA256Digest
+
+    public init(path: String, size: UInt64, sha256: SHA256Digest) {
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
     }
 }

@@ -113,7 +113,11 @@ struct RepositoryCatalogs {
             paths.formUnion(p.variantPaths)
             for patch in p.patches ?? [] { paths.insert(patch.path) }
         }
-        for r in catalog.retired { paths.insert(r.path) }
+        for r in catalog.retired {
+            paths.insert(r.path)
+            // A base (a default's file) stays while a variant's file that takes frames from it does.
+            if let base = r.base { paths.insert(base) }
+        }
         return paths
     }
 }

@@ -16,10 +16,13 @@ enum CatalogIndexAgreement {
         if entry.installSize != index.installSize {
             throw differ("installSize", catalog: "\(entry.installSize) bytes", index: "\(index.installSize) bytes (the sum of its \(index.files.count) files)")
         }
-        // The pack file: header, the frames, the index, the trailer.
-        let fileSize = UInt64(PackLayout.headerSize) + index.compressedSize + entry.index.length + UInt64(PackLayout.trailerSize)
-        if entry.downloadSize != fileSize {
-            throw differ("downloadSize", catalog: "\(entry.downloadSize) bytes", index: "\(fileSize) bytes (the pack file its \(index.chunks.count) chunks and index make)")
+        try checkBase(entry, index: index)
+        // The pack file: header, its own frames, the index, the trailer; a fresh install fetches
+        // the frames its base holds too.
+        let fileSize = UInt64(PackLayout.headerSize) + index.ownCompressedSize + entry.index.length + UInt64(PackLayout.trailerSize)
+        let downloadSize = fileSize + index.compressedSize - index.ownCompressedSize
+        if entry.downloadSize != downloadSize {
+            throw differ("downloadSize", catalog: "\(entry.downloadSize) bytes", index: "\(downloadSize) bytes (what its \(index.chunks.count) chunks and index make)")
         }
         if entry.size != fileSize {
             throw differ("size", catalog: "\(entry.size) bytes", index: "\(fileSize) bytes (the pack file its \(index.chunks.count) chunks and index make)")
@@ -39,5 +42,32 @@ enum CatalogIndexAgreement {
             throw differ("platforms", catalog: "\(entry.platforms.map(\.rawValue))", index: "\(metadata.platforms.map(\.rawValue))")
         }
         if entry.chunking != index.chunking { throw differ("chunking", catalog: "\(entry.chunking)", index: "\(index.chunking)") }
+    }
+
+    /// A pack file with a base (docs/FORMAT.md, "Pack file with a base") is accepted only as a
+    /// device variant whose catalog entry names a base, and only when the base its index pins
+    /// (SHA-256 and size of the whole file) is that file, its group's default: a variant cannot
+    /// make a client fetch frames from any other file.
+    private static func checkBase(_ entry: CatalogPack, index: PackIndex) throws(AssetPackManagerError) {
+        switch (index.base, entry.base) {
+        case (nil, nil):
+            return
+        case (let pinned?, nil):
+            throw .verification("\(entry.id): \(entry.path) takes \(pinned.chunkCount) frames from a base file (SHA-256 \(pinned.sha256.hex)), but the catalog names no base for it: only a device variant's file may have one, its group's default; refused")
+        case (nil, let named?):
+            throw .verification("\(entry.id): the catalog names \(named.path) as the base of \(entry.path), but the pack's index names no base; refused")
+        case (let pinned?, let named?):
+            if let why = pinned.mismatch(sha256: named.sha256, size: named.size, name: "the group's default file \(named.path)") {
+                throw .verification("\(entry.id): \(entry.path): \(why)")
+            }
+        }
+    }
+}
+
+extension CatalogPack {
+    /// The file chunk `c`'s frame lies in: the pack file, or for a chunk its base holds, the
+    /// base (checked by `CatalogIndexAgreement` before any frame is fetched).
+    func framePath(_ c: Int, in index: PackIndex) -> String {
+        index.isInBase(c) ? base?.path ?? path : path
     }
 }

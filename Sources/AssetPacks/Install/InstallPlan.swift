@@ -3,8 +3,9 @@ import AssetPackFormat
 /// Where each chunk of a new pack version comes from, decided before a byte moves: an earlier
 /// place in the same pack (dedup), the installed previous version (delta), a seed folder, a
 /// patch applied to the installed previous version, or the repository's full frame — the cheapest verified source
-/// first. Remote frames are grouped into byte ranges of the pack file or the patch file, nearby
-/// ones of one file merged so that a delta does not turn into thousands of tiny requests.
+/// first. Remote frames are grouped into byte ranges of the pack file, its base (a device
+/// variant's shared frames) or the patch file, nearby ones of one file merged so that a delta
+/// does not turn into thousands of tiny requests.
 struct InstallPlan: Equatable {
     enum Source: Equatable {
         /// Nothing to do: the chunk lies wholly in files that are hard links of the installed
@@ -31,6 +32,9 @@ struct InstallPlan: Equatable {
         var downloadOffset: UInt64
         /// The bytes come from the patch file, not the pack file.
         var fromPatch = false
+        /// The bytes come from the pack file's base (a device variant's frames that its group's
+        /// default file holds), not the pack file.
+        var fromBase = false
     }
 
     /// The patch file a plan takes frames from, and its checked table.
@@ -136,8 +140,9 @@ struct InstallPlan: Equatable {
             } else {
                 (offset, size, fromPatch) = (entry.offset, UInt64(entry.compressedSize), false)
             }
+            let fromBase = !fromPatch && index.isInBase(c)
             let downloadOffset: UInt64
-            if var last = ranges.last, last.fromPatch == fromPatch, offset >= last.packOffset + last.length,
+            if var last = ranges.last, last.fromPatch == fromPatch, last.fromBase == fromBase, offset >= last.packOffset + last.length,
                offset - (last.packOffset + last.length) <= mergeGap,
                offset + size - last.packOffset <= maxRange {
                 let newLength = offset + size - last.packOffset
@@ -146,7 +151,7 @@ struct InstallPlan: Equatable {
                 ranges[ranges.count - 1] = last
                 downloadOffset = last.downloadOffset + (offset - last.packOffset)
             } else {
-                ranges.append(Range(packOffset: offset, length: size, downloadOffset: downloadEnd, fromPatch: fromPatch))
+                ranges.append(Range(packOffset: offset, length: size, downloadOffset: downloadEnd, fromPatch: fromPatch, fromBase: fromBase))
                 downloadOffset = downloadEnd
                 downloadEnd += size
             }

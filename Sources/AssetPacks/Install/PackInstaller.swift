@@ -175,7 +175,7 @@ final class PackInstaller: @unchecked Sendable {
                 let part = assembler.part
                 counters.resumed(assembler.downloadStart - part.download.lowerBound)
                 if let spool, assembler.downloadStart < part.download.upperBound {
-                    let downloader = PartDownloader(plan: plan, spool: spool, packPath: pack.path, client: client,
+                    let downloader = PartDownloader(plan: plan, spool: spool, packPath: pack.path, basePath: pack.base?.path, client: client,
                                                     cancellation: stop, counters: counters, watchdog: watchdog, sources: sources)
                     start {
                         do { try downloader.run(); spool.finish() } catch {
@@ -487,7 +487,7 @@ final class PackInstaller: @unchecked Sendable {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             guard let range = ByteRange(offset: entry.offset, length: UInt64(entry.compressedSize)) else { break }
             // The healthiest mirror first: the one whose bytes failed has gone behind the others.
-            let (frame, mirror) = try client.bytes(of: pack.path, range: range, cancellation: cancellation, smallFile: true)
+            let (frame, mirror) = try client.bytes(of: pack.framePath(c, in: index), range: range, cancellation: cancellation, smallFile: true)
             counters.refetched(UInt64(frame.count))
             sources.add(.mirror, client.mirrors[mirror % client.mirrors.count], bytes: UInt64(frame.count))
             do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor, sealedCheck: .digest) } catch {
@@ -495,7 +495,7 @@ final class PackInstaller: @unchecked Sendable {
                 client.health.failed(mirror)
             }
         }
-        throw AssetPackManagerError.verification("\(pack.path): \(lastError.map { "\($0)" } ?? "chunk \(c)") (after \(chunkAttempts) attempts)")
+        throw AssetPackManagerError.verification("\(pack.framePath(c, in: index)): \(lastError.map { "\($0)" } ?? "chunk \(c)") (after \(chunkAttempts) attempts)")
     }
 
     private func syncFileSystem(_ files: ConfinedDirectory) throws {

@@ -11,6 +11,8 @@ struct VerifyCommand: Command {
 
     @Argument("PACKFILE")
     var pack: String
+    @Option("--base", value: "FILE", help: "The base file of a device variant's pack file: its group's default pack file.")
+    var base: String?
     @Option("--threads", value: "N", help: "Worker threads (default: all cores).",
             range: SettingBounds.threads, reason: SettingBounds.threadsReason)
     var threads: Int?
@@ -18,7 +20,7 @@ struct VerifyCommand: Command {
     init() {}
 
     func run() throws -> Int32 {
-        let reader = try openPack(pack)
+        let reader = try openWholePack(pack, base: base)
         var threads = reader.index.chunks.isEmpty ? 1 : 0
         if let n = self.threads { threads = n }
         do {

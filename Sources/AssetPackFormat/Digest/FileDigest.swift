@@ -1,9 +1,8 @@
-import AssetPackFormat
 import Foundation
 
 /// The SHA-256 of a file on disk, read in blocks.
-enum FileDigest {
-    static func of(_ path: String) -> SHA256Digest? {
+package enum FileDigest {
+    package static func of(_ path: String) -> SHA256Digest? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -12,7 +11,7 @@ enum FileDigest {
 
     /// The SHA-256 of the file open at `fd`, read from its start (by offset: the descriptor's
     /// position is left alone); `fd` stays open.
-    static func of(descriptor fd: Int32) -> SHA256Digest? {
+    package static func of(descriptor fd: Int32) -> SHA256Digest? {
         let hasher = SHA256Hasher()
         var block = [UInt8](repeating: 0, count: 1 << 20)
         var offset: off_t = 0
