@@ -11,7 +11,8 @@ func rewriteIndex(of packPath: String, _ transform: (inout [UInt8], PackTrailer)
     var index = Array(bytes[Int(trailer.indexOffset)..<Int(trailer.indexOffset + trailer.indexLength)])
     transform(&index, trailer)
     bytes = Array(bytes[..<Int(trailer.indexOffset)]) + index
-    let newTrailer = PackTrailer(indexOffset: trailer.indexOffset, indexLength: UInt64(index.count), indexDigest: SHA256Digest.hash(index))
+    let newTrailer = PackTrailer(indexOffset: trailer.indexOffset, indexLength: UInt64(index.count), indexDigest: SHA256Digest.hash(index),
+                                 formatVersion: trailer.formatVersion)
     bytes += newTrailer.encoded()
     _ = FileManager.default.createFile(atPath: packPath, contents: Data(bytes))
 }
