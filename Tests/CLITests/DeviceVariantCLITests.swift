@@ -86,4 +86,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: w.dir.file("astc.aar")))
         _ = try await w.run(["aar", "create", "Textures.default.json", "-o", "default.aar"])
     }
+
+    @Test func aVariantsPackFileIsVerifiedAndExtractedWithItsBase() async throws {
+        let w = try Workspace()
+        _ = try await w.run(["keygen", "-o", "signing.pem"])
+        _ = try await w.run(["publish", "Textures.default.json", "Textures.astc.json", "--repo", "site", "--key", "signing.pem"])
+        // The two pack files: the default's (version 2) and the variant's with a base (version 4).
+        var byVersion: [Int: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: w.dir.file("site/packs/Textures")) {
+            let out = try await w.run(["inspect", "site/packs/Textures/\(name)", "--json"])
+            let info = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+            byVersion[try #require(info["formatVersion"] as? Int)] = "packs/Textures/\(name)"
+        }
+        let defaultPath = try #require(byVersion[2]), variantPath = try #require(byVersion[4])
+        // shared.json lies in the default's file only: the variant's file needs it to be read.
+        let alone = try await w.run(["verify", "site/\(variantPath)"], status: 1)
+        #expect(alone.stderr.contains("give that file, its device variant group's default pack file, with --base FILE"), "\(alone.stderr)")
+        let wrong = try await w.run(["verify", "site/\(variantPath)", "--base", "site/\(variantPath)"], status: 1)
+        #expect(wrong.stderr.contains("the base is not that file"), "\(wrong.stderr)")
+        let verified = try await w.run(["verify", "site/\(variantPath)", "--base", "site/\(defaultPath)"])
+        #expect(verified.stdout.contains(": OK"), "\(verified.stdout)")
+        _ = try await w.run(["extract", "site/\(variantPath)", "--base", "site/\(defaultPath)", "-o", "out"])
+        #expect(FileManager.default.contents(atPath: w.dir.file("out/shared.json")) == Data(patternBytes(300_000, seed: 1)))
+        #expect(FileManager.default.contents(atPath: w.dir.file("out/astc/tex.bin")) == Data(patternBytes(400_000, seed: 3)))
+    }
 }
