@@ -170,6 +170,7 @@ import Testing
             ("packs[0].variants[1].path: \"\(ws.catalogPath0())\" is another variant's or the pack's own file", { v, p in v[1].path = p.path }),
             ("packs[0].variants[0].index.sha256: differs from digest", { v, _ in v[0].digest = v[1].digest }),
             ("packs[0].variants[2].index: range", { v, _ in v[2].size += 1 }),
+            ("packs[0].variants[1].base: \"\(ws.catalogPath0())x\" is not the pack's own file", { v, p in v[1].base = p.path + "x" }),
         ]
         for (expected, change) in cases {
             let bytes = try Self.tampered(ws, change)

@@ -32,6 +32,9 @@ public struct RepositoryReport: Sendable, Codable {
         public var conditions: VariantConditions
         public var downloadSize: UInt64
         public var installSize: UInt64
+        /// Bytes its pack file takes in the repository: less than `downloadSize` when the frames
+        /// it shares with the default lie in the default's file.
+        public var storedSize: UInt64
     }
 
     /// The sizes of a channel's packs in one language (`""`: packs for every language).
@@ -124,7 +127,8 @@ public struct RepositoryReport: Sendable, Codable {
                      compressionRatio: p.downloadSize == 0 ? 0 : Double(p.installSize) / Double(p.downloadSize),
                      updates: updates.filter { $0.id == p.id },
                      variants: p.variants.map { list in
-                         list.map { Variant(name: $0.conditions.name, conditions: $0.conditions, downloadSize: $0.downloadSize, installSize: $0.installSize) }
+                         list.map { Variant(name: $0.conditions.name, conditions: $0.conditions, downloadSize: $0.downloadSize, installSize: $0.installSize,
+                                          storedSize: $0.size) }
                      })
             }
             var byLanguage: [String: LanguageSize] = [:]

@@ -60,7 +60,8 @@ public enum RepositoryReportHTML {
             s += "<td class=\"n\">\(ByteCount.format(p.downloadSize))</td><td class=\"n\">\(ByteCount.format(p.installSize))</td><td class=\"n\">\(String(format: "%.2f", p.compressionRatio))×</td></tr>"
             for v in p.variants ?? [] {
                 let ratio = v.downloadSize == 0 ? 0 : Double(v.installSize) / Double(v.downloadSize)
-                s += "<tr><td>\(escape(p.id)) <span class=\"badge\">variant \(escape(v.name))</span></td><td class=\"n\">\(p.version)</td><td>\(escape(v.conditions.description))</td><td></td>"
+                let stored = v.storedSize < v.downloadSize ? " (stores \(ByteCount.format(v.storedSize)): the rest lies in the default's file)" : ""
+                s += "<tr><td>\(escape(p.id)) <span class=\"badge\">variant \(escape(v.name))</span></td><td class=\"n\">\(p.version)</td><td>\(escape(v.conditions.description))\(escape(stored))</td><td></td>"
                 s += "<td class=\"n\">\(ByteCount.format(v.downloadSize))</td><td class=\"n\">\(ByteCount.format(v.installSize))</td><td class=\"n\">\(String(format: "%.2f", ratio))×</td></tr>"
             }
         }
