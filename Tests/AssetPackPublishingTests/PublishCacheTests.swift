@@ -54,6 +54,35 @@ import Testing
         #expect(Set(ws.snapshot().keys) == Set(["catalog.json", "packs/", "packs/Alpha/", "packs/Beta/", "history/", "history/1.catalog.json", "history/2.catalog.json"] + catalog2.packs.map(\.path)))
     }
 
+    @Test func aVariantWithABaseIsReusedUntilItsDefaultChanges() async throws {
+        let ws = try workspace()
+        let shared = patternBytes(400_000, seed: 3)
+        let def = try ws.put("Tex", files: ["shared.bin": shared, "tex.bin": patternBytes(100_000, seed: 4)])
+        let astc = try ws.put("Tex", variant: ["textureFormat": "astc"], variantName: "astc", files: ["shared.bin": shared, "tex.bin": patternBytes(100_000, seed: 5)])
+        await settle(ws)
+        let first = try publish(ws, [def, astc])
+        let v1 = try #require(first.catalog?.packs.first?.variants?.first)
+        #expect(v1.base == first.catalog?.packs.first?.path && v1.size < 150_000 && v1.downloadSize > 400_000)
+        #expect(first.builds.map(\.cached) == [true, true])
+        // Unchanged: both files reused as they lie, the variant's with its base.
+        let second = try publish(ws, [def, astc]) { $0.now += 60 }
+        #expect(second.builds.map(\.reused) == [true, true], "\(second.builds) \(second.cacheWarnings)")
+        #expect(second.catalog?.packs.first?.variants?.first == v1)
+        // The default changes: the variant's inputs did not, but its base did, so it is made again.
+        try ws.dir.write("content/Tex/tex.bin", patternBytes(100_000, seed: 6))
+        await settle(ws)
+        let third = try publish(ws, [def, astc]) { $0.now += 120 }
+        #expect(third.builds.map(\.reused) == [false, false], "\(third.builds)")
+        let entry = try #require(third.catalog?.packs.first)
+        let v3 = try #require(entry.variants?.first)
+        #expect(v3.base == entry.path && v3.digest != v1.digest)
+        let reader = try PackReader(path: "\(ws.path)/\(v3.path)")
+        try reader.attachBase(path: "\(ws.path)/\(entry.path)")
+        #expect(try reader.contents(of: "shared.bin") == shared)
+        // The old variant file and its base are retired together, the base named.
+        #expect(third.catalog?.retired.contains { $0.path == v1.path && $0.base == first.catalog?.packs.first?.path } == true)
+    }
+
     @Test func newContentOfTheSameSizeIsPackagedAgain() async throws {
         let (ws, manifests) = try await twoPacks()
         let first = try publish(ws, manifests).catalog!
