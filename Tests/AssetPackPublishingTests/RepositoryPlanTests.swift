@@ -53,6 +53,23 @@ import Testing
         #expect(strict.deletions == [v1.path])
     }
 
+    @Test func aBaseStaysWhileAKeptVariantFileTakesFramesFromIt() {
+        let current = built("Alpha", "a5", version: 5)
+        let base = built("Alpha", "a1"), variant = built("Alpha", "v3"), other = built("Alpha", "a2")
+        var file = RetiredPackFile(id: "Alpha", version: 3, path: variant.path, size: 50, sha256: variant.sha256, retiredIn: 4,
+                                   variant: VariantConditions(textureFormat: "astc"))
+        file.base = base.path
+        let old = Catalog(version: 4, published: .init(timeIntervalSince1970: 0), expires: .init(timeIntervalSince1970: 1), packs: [current],
+                          retired: [RetiredPackFile(id: "Alpha", version: 1, path: base.path, size: 100, sha256: base.sha256, retiredIn: 2),
+                                    RetiredPackFile(id: "Alpha", version: 2, path: other.path, size: 100, sha256: other.sha256, retiredIn: 3), file],
+                          removed: [])
+        // keep 2 keeps version 3 alone; version 1's file stays as the base of version 3's variant file, version 2's goes.
+        let plan = RepositoryPlan(old: old, built: [current], catalogVersion: 5, keep: 2)
+        #expect(Set(plan.retired.map(\.path)) == [base.path, variant.path])
+        #expect(plan.deletions == [other.path])
+        #expect(RepositoryCatalogs.referencedPaths(catalog(plan, version: 5)).contains(base.path))
+    }
+
     @Test func keepBoundsHowManyEarlierFilesStay() {
         let versions = (1...4).map { built("Alpha", "a\($0)") }
         var old: Catalog?
