@@ -7,10 +7,11 @@
 #   2. CONNECTIONS (default 1,000) concurrent keep-alive connections of wrk sending random
 #      aligned 64 KiB Range requests for DURATION seconds: requests/s, MB/s, wrk's errors by kind
 #      (connect — refused or reset on connect —, read, write, non-2xx status, timeout).
-# Each server is started afresh for each part, and its peak resident memory (VmHWM; for nginx
-# the sum over its master and workers) is read once the part ends.
+# Each server is started afresh for each part of each round (default 3, the two servers
+# alternating), and its peak resident memory (VmHWM; for nginx the sum over its master and
+# workers) is read once the part ends. Times are medians over the rounds.
 #
-#   bench/crowds.sh [--clients N] [--connections N] [--duration SECONDS] [--pack-mib N]
+#   bench/crowds.sh [--clients N] [--connections N] [--duration SECONDS] [--pack-mib N] [--rounds N]
 #
 # `assetpack serve` runs with its defaults (4096 connections, 1024 from one address); nginx with
 # the server block of docs/HOSTING.md, `worker_processes` = cores and `worker_connections` 4096
@@ -18,13 +19,14 @@
 # ASSETPACK=path/to/assetpack runs that binary instead of building.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-clients=100 connections=1000 duration=10 pack_mib=8
+clients=100 connections=1000 duration=10 pack_mib=8 rounds=3
 while (($#)); do
   case "$1" in
     --clients) clients=$2; shift 2 ;;
     --connections) connections=$2; shift 2 ;;
     --duration) duration=$2; shift 2 ;;
     --pack-mib) pack_mib=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
     *) echo "bench/crowds.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -85,18 +87,18 @@ NGINX_WORKER_CONNECTIONS=4096
 
 # Part 1: the install crowd. Prints "wall_s failures inexact".
 crowd_install() {  # URL NAME
-  local url=$1 name=$2 i start end failures=0 inexact=0
+  local url=$1 name=$2 i pid start end failures=0 inexact=0 pids=()
   rm -rf "$out/roots"; mkdir -p "$out/roots"
   start=$(date +%s.%N)
   for i in $(seq "$clients"); do
-    "$bin" install --root "$out/roots/$i" --repo "$url" --public-key "$out/key.pub" > "$out/roots/$i.log" 2>&1 &
+    "$bin" install --root "$out/roots/$i" --repo "$url" --public-key "$out/key.pub" > "$out/roots/$i.log" 2>&1 & pids+=($!)
   done
-  for i in $(seq "$clients"); do wait -n || failures=$((failures + 1)); done
+  for pid in "${pids[@]}"; do wait "$pid" || failures=$((failures + 1)); done
   end=$(date +%s.%N)
   for i in $(seq "$clients"); do
     diff -rq "$out/content" "$(echo "$out/roots/$i"/packs/Crowd/*/)" > /dev/null 2>&1 || inexact=$((inexact + 1))
   done
-  if ((failures)); then echo "$name: $failures installs failed, e.g. $(grep -h . "$out"/roots/*.log | grep -i error | head -1)" >&2; fi
+  if ((failures)); then echo "$name: $failures installs failed, e.g. $(grep -hi error "$out"/roots/*.log | head -1)" >&2; fi
   echo "$(python3 -c "print(round($end - $start, 3))") $failures $inexact"
 }
 
@@ -118,26 +120,47 @@ crowd_ranges() {  # PORT
   awk '/^RESULT/ { printf "%.1f %.1f %d %d %d %d %d\n", $2 / ($4 / 1e6), $3 / $4, $5, $6, $7, $8, $9 }' "$out/wrk.txt"
 }
 
-echo "crowds: assetpack serve vs nginx $(nginx -v 2>&1 | sed 's|.*/||'); pack $pack_bytes bytes; $clients installs at once; $connections connections × ${duration}s of 64 KiB ranges; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "crowds: assetpack serve vs nginx $(nginx -v 2>&1 | sed 's|.*/||'); $rounds rounds; pack $pack_bytes bytes; $clients installs at once; $connections connections × ${duration}s of 64 KiB ranges; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-start_serve; read -r s_wall s_fail s_inexact <<< "$(crowd_install "http://127.0.0.1:$serve_port/" serve)"; s_rss=$(serve_peak); stop_serve
-start_nginx "$out/repo" "$out/nginx"; read -r n_wall n_fail n_inexact <<< "$(crowd_install "http://127.0.0.1:$NGINX_PORT/" nginx)"; n_rss=$(nginx_peak); stop_nginx
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# Each round runs both servers, one after the other, the first one alternating, so that the
+# machine's other load hits both alike; times are medians, failures and errors sums, RSS the peak.
+: > "$out/install-serve.txt"; : > "$out/install-nginx.txt"; : > "$out/ranges-serve.txt"; : > "$out/ranges-nginx.txt"
+for r in $(seq "$rounds"); do
+  for server in $( ((r % 2)) && echo "serve nginx" || echo "nginx serve"); do
+    if [ "$server" = serve ]; then
+      start_serve; echo "$(crowd_install "http://127.0.0.1:$serve_port/" serve) $(serve_peak)" >> "$out/install-serve.txt"; stop_serve
+      start_serve; echo "$(crowd_ranges "$serve_port") $(serve_peak)" >> "$out/ranges-serve.txt"; stop_serve
+    else
+      start_nginx "$out/repo" "$out/nginx"; echo "$(crowd_install "http://127.0.0.1:$NGINX_PORT/" nginx) $(nginx_peak)" >> "$out/install-nginx.txt"; stop_nginx
+      start_nginx "$out/repo" "$out/nginx"; echo "$(crowd_ranges "$NGINX_PORT") $(nginx_peak)" >> "$out/ranges-nginx.txt"; stop_nginx
+    fi
+  done
+done
+col_median() { cut -d' ' -f"$2" "$1" | median; }
+col_sum() { awk -v c="$2" '{ s += $c } END { print s + 0 }' "$1"; }
+col_max() { awk -v c="$2" '$c > m { m = $c } END { print m + 0 }' "$1"; }
+
 printf '%-34s %8s %9s %9s %14s\n' "$clients installs at once" "wall s" failures inexact "peak RSS MiB"
-printf '%-34s %8s %9s %9s %14s\n' "assetpack serve" "$s_wall" "$s_fail" "$s_inexact" "$s_rss"
-printf '%-34s %8s %9s %9s %14s\n' "nginx" "$n_wall" "$n_fail" "$n_inexact" "$n_rss"
-python3 bench/result.py --runner "assetpack serve: $clients installs" wall_s="$s_wall" failures="$s_fail" inexact="$s_inexact" peak_rss_mib="$s_rss"
-python3 bench/result.py --runner "nginx: $clients installs" wall_s="$n_wall" failures="$n_fail" inexact="$n_inexact" peak_rss_mib="$n_rss"
-
-start_serve; read -r s_rq s_mb s_conn s_read s_write s_status s_timeout <<< "$(crowd_ranges "$serve_port")"; s_rss=$(serve_peak); stop_serve
-start_nginx "$out/repo" "$out/nginx"; read -r n_rq n_mb n_conn n_read n_write n_status n_timeout <<< "$(crowd_ranges "$NGINX_PORT")"; n_rss=$(nginx_peak); stop_nginx
+for server in serve nginx; do
+  f="$out/install-$server.txt"
+  read -r wall fail inexact rss <<< "$(col_median "$f" 1) $(col_sum "$f" 2) $(col_sum "$f" 3) $(col_max "$f" 4)"
+  name=$([ "$server" = serve ] && echo "assetpack serve" || echo nginx)
+  printf '%-34s %8s %9s %9s %14s\n' "$name" "$wall" "$fail" "$inexact" "$rss"
+  python3 bench/result.py --runner "$name: $clients installs" wall_s="$wall" failures="$fail" inexact="$inexact" peak_rss_mib="$rss"
+  eval "${server}_wall=$wall ${server}_bad=$((fail + inexact))"
+done
 printf '%-34s %9s %8s %8s %6s %6s %7s %8s %14s\n' "$connections connections, ranges" "req/s" "MB/s" connect read write status timeout "peak RSS MiB"
-printf '%-34s %9s %8s %8s %6s %6s %7s %8s %14s\n' "assetpack serve" "$s_rq" "$s_mb" "$s_conn" "$s_read" "$s_write" "$s_status" "$s_timeout" "$s_rss"
-printf '%-34s %9s %8s %8s %6s %6s %7s %8s %14s\n' "nginx" "$n_rq" "$n_mb" "$n_conn" "$n_read" "$n_write" "$n_status" "$n_timeout" "$n_rss"
-python3 bench/result.py --runner "assetpack serve: $connections connections" req_s="$s_rq" mb_s="$s_mb" connect_errors="$s_conn" \
-  read_errors="$s_read" write_errors="$s_write" status_errors="$s_status" timeouts="$s_timeout" peak_rss_mib="$s_rss"
-python3 bench/result.py --runner "nginx: $connections connections" req_s="$n_rq" mb_s="$n_mb" connect_errors="$n_conn" \
-  read_errors="$n_read" write_errors="$n_write" status_errors="$n_status" timeouts="$n_timeout" peak_rss_mib="$n_rss"
-python3 bench/result.py "install wall assetpack serve / nginx=$(python3 -c "print(round($s_wall / $n_wall, 3))")" \
-  "req/s assetpack serve / nginx at $connections connections=$(python3 -c "print(round($s_rq / $n_rq, 3) if $n_rq else 0)")" \
-  "serve failures+inexact+errors=$((s_fail + s_inexact + s_conn + s_read + s_write + s_status + s_timeout))"
+for server in serve nginx; do
+  f="$out/ranges-$server.txt"
+  read -r rq mb conn rd wr st to rss <<< "$(col_median "$f" 1) $(col_median "$f" 2) $(col_sum "$f" 3) $(col_sum "$f" 4) $(col_sum "$f" 5) $(col_sum "$f" 6) $(col_sum "$f" 7) $(col_max "$f" 8)"
+  name=$([ "$server" = serve ] && echo "assetpack serve" || echo nginx)
+  printf '%-34s %9s %8s %8s %6s %6s %7s %8s %14s\n' "$name" "$rq" "$mb" "$conn" "$rd" "$wr" "$st" "$to" "$rss"
+  python3 bench/result.py --runner "$name: $connections connections" req_s="$rq" mb_s="$mb" connect_errors="$conn" \
+    read_errors="$rd" write_errors="$wr" status_errors="$st" timeouts="$to" peak_rss_mib="$rss"
+  eval "${server}_rq=$rq ${server}_errors=$((conn + rd + wr + st + to))"
+done
+python3 bench/result.py "install wall assetpack serve / nginx=$(python3 -c "print(round($serve_wall / $nginx_wall, 3))")" \
+  "req/s assetpack serve / nginx at $connections connections=$(python3 -c "print(round($serve_rq / $nginx_rq, 3) if $nginx_rq else 0)")" \
+  "serve failures+inexact+errors=$((serve_bad + serve_errors))" "nginx failures+inexact+errors=$((nginx_bad + nginx_errors))"
 python3 bench/result.py size_mib="$(python3 -c "print(round($pack_bytes / 1048576, 2))")"

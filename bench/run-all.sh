@@ -101,7 +101,7 @@ command_line() {
     chunksize) echo "bench/chunksize.sh $mib" ;;
     aar) echo "bench/aar.sh $mib $rounds" ;;
     many-packs) echo "bench/many-packs.sh 2000 $rounds" ;;
-    crowds) echo "bench/crowds.sh --clients 100 --connections 1000 --duration 10 --pack-mib 8" ;;
+    crowds) echo "bench/crowds.sh --clients 100 --connections 1000 --duration 10 --pack-mib 8 --rounds $rounds" ;;
     *) [ -f "bench/$1.sh" ] && echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/$1.sh" ;;
   esac
 }
