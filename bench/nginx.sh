@@ -5,6 +5,7 @@
 #   stop_nginx
 #
 # RATE, if given, is nginx's limit_rate: bytes per second per response (e.g. 2m).
+# NGINX_WORKER_CONNECTIONS, if set, is each worker's worker_connections (default 256).
 
 start_nginx() {
   local root=$1 work=$2 rate=${3:-0} block user=""
@@ -21,7 +22,7 @@ daemon off;
 worker_processes $(nproc);
 pid $work/nginx.pid;
 error_log $work/error.log warn;
-events { worker_connections 256; }
+events { worker_connections ${NGINX_WORKER_CONNECTIONS:-256}; }
 http {
     log_format bytes '\$request_uri \$status \$body_bytes_sent \$http_range';
     access_log $NGINX_LOG bytes;

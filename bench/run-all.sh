@@ -50,8 +50,9 @@ benchmarks=(
   "chunksize: pack size and delta bytes against the average chunk size, vs tar | zstd -3"
   "aar: assetpack aar create vs package; LZFSE size vs the reference encoder; aar extract vs lzfse -decode | tar -x"
   "many-packs: assetpack publish after one change of 2,000 packs vs a full publish; catalog bytes, update with nothing new, status"
+  "crowds: 100 assetpack install at once and 1,000 concurrent range requests, assetpack serve vs nginx"
 )
-fixed_size=" package-files install-files install-packs update-edits update-sealed seeds many-packs "
+fixed_size=" crowds package-files install-files install-packs update-edits update-sealed seeds many-packs "
 
 size=small rounds="" only=() results=docs/benchmarks/results.json timeout_s=14400 list=no report=yes
 while (($#)); do
@@ -100,6 +101,7 @@ command_line() {
     chunksize) echo "bench/chunksize.sh $mib" ;;
     aar) echo "bench/aar.sh $mib $rounds" ;;
     many-packs) echo "bench/many-packs.sh 2000 $rounds" ;;
+    crowds) echo "bench/crowds.sh --clients 100 --connections 1000 --duration 10 --pack-mib 8 --rounds $rounds" ;;
     *) [ -f "bench/$1.sh" ] && echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/$1.sh" ;;
   esac
 }

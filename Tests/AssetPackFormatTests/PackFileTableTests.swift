@@ -108,6 +108,8 @@ import TestRepositories
             (indexBytes(count: 2, table: good, declared: 300 << 20),
              "malformed index at byte \(start + 8): file table length 314572800 exceeds the 268435456-byte limit"),
             (indexBytes(count: 3, table: good), "malformed index at byte \(start): file count 3 does not fit in a file table of 12 bytes"),
+            (indexBytes(count: 10_000_001, table: good, declared: 200 << 20),
+             "malformed index at byte \(start): file count 10000001 exceeds the 10000000-file limit"),
             (indexBytes(count: 2, table: good) + [0], "malformed index at byte \(start + 16): file table frame of"),
             (indexBytes(count: 2, table: good, frame: [1, 2, 3, 4, 5, 6, 7, 8]), "malformed file table at byte \(frameAt): the frame is not a zstd frame; the index says 12"),
             (indexBytes(count: 2, table: good, declared: 13), "malformed file table at byte \(frameAt): the frame declares 12 bytes; the index says 13"),

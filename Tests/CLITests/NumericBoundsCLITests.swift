@@ -37,6 +37,8 @@ import Testing
         (["status", "--root", "root", "--lock-timeout", "90000"], "--lock-timeout must be from 0s to 1d, got 25h"),
         (["publish", "M.json", "--repo", "r", "--key", "k", "--expires", "0s"], "--expires must be from 1s to 3650d, got 0s"),
         (["serve", "--latency", "700000"], "--latency must be from 0s to 10m, got 700s"),
+        (["serve", "--connection-limit", "0"], "--connection-limit must be from 1 to 1000000, got 0"),
+        (["serve", "--address-limit", "1000001"], "--address-limit must be from 1 to 1000000, got 1000001"),
     ])
     func outOfRangeValuesAreUsageErrors(arguments: [String], message: String) async throws {
         let s = try TemporaryDirectory("cli"); defer { s.remove() }

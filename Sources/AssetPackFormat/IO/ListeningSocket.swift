@@ -13,8 +13,10 @@ package struct ListeningSocketError: Error, Sendable {
 /// The servers' listening TCP sockets (the repository server, the key server, the agent's share):
 /// bound to `host:port` (a numeric address, or a name), listening, non-blocking, close-on-exec.
 /// Binds and listens on `host:port` (numeric address or name), returning the socket and the
-/// port actually bound (the free one the kernel picked when `port` is 0).
-package func makeListeningSocket(host: String, port: UInt16) throws(ListeningSocketError) -> (fd: Int32, port: UInt16) {
+/// port actually bound (the free one the kernel picked when `port` is 0). `backlog` is how many
+/// connections the kernel queues before the server accepts them (capped by net.core.somaxconn):
+/// a burst of that many clients connecting at once is queued rather than refused.
+package func makeListeningSocket(host: String, port: UInt16, backlog: Int32 = 1024) throws(ListeningSocketError) -> (fd: Int32, port: UInt16) {
     let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
@@ -29,7 +31,7 @@ package func makeListeningSocket(host: String, port: UInt16) throws(ListeningSoc
     guard fd >= 0 else { throw ListeningSocketError(address: address, reason: String(cString: strerror(errno))) }
     var one: Int32 = 1
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-    guard bind(fd, info.ai_addr, info.ai_addrlen) == 0, listen(fd, 1024) == 0 else {
+    guard bind(fd, info.ai_addr, info.ai_addrlen) == 0, listen(fd, backlog) == 0 else {
         let why = String(cString: strerror(errno))
         close(fd)
         throw ListeningSocketError(address: address, reason: why)

@@ -32,6 +32,9 @@ enum PackFileTable {
     static func decodeVersion1(_ r: inout ByteReader, streamLength: UInt64) throws(PackError) -> [FileEntry] {
         let fileCountAt = r.offset
         let fileCount = try r.u64()
+        guard fileCount <= UInt64(PackLimits.maximumFileCount) else {
+            throw .malformed("index", at: fileCountAt, "file count \(fileCount) exceeds the \(PackLimits.maximumFileCount)-file limit")
+        }
         guard fileCount <= UInt64(r.remaining / 14) else {
             throw .malformed("index", at: fileCountAt, "file count \(fileCount) does not fit in the index")
         }
@@ -91,6 +94,9 @@ enum PackFileTable {
         let frameLength = try r.u64()
         guard tableLength <= UInt64(PackLayout.maximumIndexSize) else {
             throw .malformed("index", at: tableLengthAt, "file table length \(tableLength) exceeds the \(PackLayout.maximumIndexSize)-byte limit")
+        }
+        guard fileCount <= UInt64(PackLimits.maximumFileCount) else {
+            throw .malformed("index", at: fileCountAt, "file count \(fileCount) exceeds the \(PackLimits.maximumFileCount)-file limit")
         }
         guard fileCount <= tableLength / UInt64(minimumEntrySize) else {
             throw .malformed("index", at: fileCountAt, "file count \(fileCount) does not fit in a file table of \(tableLength) bytes")

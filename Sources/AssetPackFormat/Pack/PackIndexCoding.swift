@@ -20,6 +20,13 @@ extension PackIndex {
         return w.bytes
     }
 
+    /// The bytes a file table that `encodedFileTable` gave in `formatVersion` takes once
+    /// decoded: the table itself in version 1, its `tableLength` (the decompressed table) after.
+    package static func decodedFileTableLength(_ encoded: [UInt8], formatVersion: UInt32) -> UInt64 {
+        guard formatVersion != 1, encoded.count >= 16 else { return UInt64(encoded.count) }
+        return encoded[8..<16].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
     /// `encoded()`, with the file table already encoded (`encodedFileTable` of `files` in
     /// `formatVersion`).
     package func encoded(fileTable: [UInt8]) -> [UInt8] {

@@ -42,6 +42,10 @@ public struct PackWriter {
         }
     }
 
+    /// The files-per-pack, file-table and index limits (`PackLimits`): a pack past one is not
+    /// written, and the error names the limit. Tests lower them to reach their edge cheaply.
+    package var limits = PackLimits()
+
     public init() {}
 
     /// Raise this whenever the same input starts giving different pack bytes (a change to the
@@ -71,12 +75,23 @@ public struct PackWriter {
         }
         // The file table needs only the files: it is encoded once the selection has ended, on a
         // thread of its own, while their chunks are still being read and compressed.
-        let version = formatVersion
+        let version = formatVersion, limits = limits
         let fileTable = WorkerThread { () -> Result<(files: [SelectedFile], entries: [FileEntry], bytes: [UInt8]), any Error> in
             Result {
                 let files = try feed.all()
+                if let problem = limits.fileCountProblem(files.count) { throw PackWriteError.tooLarge(problem) }
+                // A selection has checked its paths already; a library caller's list may not have.
+                for (k, file) in files.enumerated() {
+                    if let problem = PackPath.problemWithStoredPath(file.packPath) {
+                        throw PackWriteError.badPath("file \(k) (\(file.sourcePath)): \"\(file.packPath.prefix(64))…\" cannot be a pack path: it \(problem)")
+                    }
+                }
                 let entries = files.map { FileEntry(path: $0.packPath, mode: $0.mode & 0o777, size: $0.size) }
-                return (files, entries, PackIndex.encodedFileTable(entries, formatVersion: version))
+                let table = PackIndex.encodedFileTable(entries, formatVersion: version)
+                if let problem = limits.fileTableProblem(length: PackIndex.decodedFileTableLength(table, formatVersion: version), files: files.count) {
+                    throw PackWriteError.tooLarge(problem)
+                }
+                return (files, entries, table)
             }
         }
         let out = try AtomicFile(destination: destination, digesting: digestsFile)
@@ -124,6 +139,9 @@ public struct PackWriter {
         let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence, files: entries,
                               formatVersion: formatVersion)
         let indexBytes = sealing.map { SealedIndex.seal(index, key: $0, fileTable: table) } ?? index.encoded(fileTable: table)
+        if let problem = limits.indexProblem(length: indexBytes.count, chunks: chunks.count, files: files.count) {
+            throw PackWriteError.tooLarge(problem)
+        }
         let indexOffset = pipeline.offset
         let trailer = PackTrailer(indexOffset: indexOffset, indexLength: UInt64(indexBytes.count), indexDigest: SHA256Digest.hash(indexBytes),
                                   formatVersion: formatVersion)

@@ -44,7 +44,11 @@ public final class RepositoryServer: @unchecked Sendable {
         // Two descriptors per connection at most (the socket and a file being sent), for up to
         // twice connectionLimit connections (those being closed), and some spare.
         raiseOpenFileLimit(toAtLeast: UInt64(configuration.connectionLimit) * 4 + 64)
-        do { (listenSocket, port) = try makeListeningSocket(host: configuration.host, port: configuration.port) } catch {
+        // The kernel queues as many connections as may be served at once (net.core.somaxconn
+        // caps it, 4096 on Linux 5.4 and later), so a crowd connecting in the same instant waits
+        // to be accepted rather than being refused.
+        let backlog = Int32(clamping: max(1024, configuration.connectionLimit))
+        do { (listenSocket, port) = try makeListeningSocket(host: configuration.host, port: configuration.port, backlog: backlog) } catch {
             throw .listen(error.address, error.reason)
         }
         signal(SIGPIPE, SIG_IGN)  // sendfile to a closed peer raises SIGPIPE otherwise

@@ -45,6 +45,12 @@ struct ServeCommand: Command {
     var https: Bool
     @Option("--tls-dir", value: "DIR", help: "Where the CA and certificate live (default DIR/../.assetpack-tls).")
     var tlsFolder: String?
+    @Option("--connection-limit", value: "N", help: "Connections served at once (default 4096); see docs/HOSTING.md.",
+            default: ServerConfiguration().connectionLimit, range: 1...1_000_000)
+    var connectionLimit: Int
+    @Option("--address-limit", value: "N", help: "Connections one client address may hold (default 1024).",
+            default: ServerConfiguration().perAddressConnectionLimit, range: 1...1_000_000)
+    var addressLimit: Int
     @Option("--access-log", value: "FILE", help: "Append access log lines to FILE instead of standard error.")
     var accessLog: String?
     @Option("--latency", value: "MS", help: "Wait MS milliseconds before each response.",
@@ -79,6 +85,8 @@ struct ServeCommand: Command {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
+        configuration.connectionLimit = connectionLimit
+        configuration.perAddressConnectionLimit = addressLimit
         configuration.faults = try faultConfiguration()
         if let path = accessLog { configuration.accessLog = .file(path) }
         var tlsDirectory: TLSDirectory?
