@@ -48,14 +48,10 @@ struct FSEBitWriter {
     @inline(__always)
     mutating func encode(_ symbol: Int, _ state: inout Int, _ table: UnsafePointer<FSEEncodingTable.Entry>) {
         let entry = table[symbol]
-        if state >= entry.wideFrom {
-            let bits = entry.shift
-            push(UInt64(state & ((1 << bits) - 1)), bits: bits)
-            state = entry.wideBase + (state &+ entry.stateCount) >> bits
-        } else {
-            let bits = entry.shift - 1
-            push(UInt64(state & ((1 << bits) - 1)), bits: bits)
-            state = entry.narrowBase + state >> bits
-        }
+        let wide = state >= Int(entry.wideFrom)
+        let bits = Int(entry.shift) - (wide ? 0 : 1)
+        let delta = Int(wide ? entry.wideDelta : entry.narrowDelta)
+        push(UInt64(truncatingIfNeeded: state & ((1 &<< bits) &- 1)), bits: bits)
+        state = delta &+ state &>> bits
     }
 }

@@ -2,14 +2,15 @@
 /// the per-symbol entries the encoder needs to invert FSEDecodingTable's layout.
 enum FSEEncodingTable {
     /// How to encode one symbol from the state after it (in decoding order): states from
-    /// `wideFrom` up are the targets of the symbol's first, `shift`-bit states; the ones below,
-    /// of its `shift - 1`-bit states.
+    /// `wideFrom` up are the targets of the symbol's first, `shift`-bit states, which map back
+    /// to `wideDelta + state >> shift`; the ones below, of its `shift - 1`-bit states, which map
+    /// back to `narrowDelta + state >> (shift - 1)`. Sixteen bytes, so a 256-symbol table stays
+    /// in the first-level cache; the encoder picks between the two without a branch.
     struct Entry {
-        var wideFrom = Int.max
-        var shift = 0
-        var wideBase = 0
-        var narrowBase = 0
-        var stateCount = 0
+        var wideFrom = Int32.max
+        var shift: Int32 = 0
+        var wideDelta: Int32 = 0
+        var narrowDelta: Int32 = 0
     }
 
     /// Normalises `counts` to frequencies summing to `stateCount` (a power of two), each symbol
@@ -60,8 +61,11 @@ enum FSEEncodingTable {
             }
             let shift = stateBits - (Int.bitWidth - 1 - count.leadingZeroBitCount)
             let widerStates = ((2 * stateCount) >> shift) - count
-            table[symbol] = Entry(wideFrom: (count << shift) - stateCount, shift: shift,
-                                  wideBase: offset - count, narrowBase: offset + widerStates, stateCount: stateCount)
+            // (state + stateCount) >> shift == state >> shift + stateCount >> shift, as stateCount
+            // is a power of two at least 2^shift.
+            table[symbol] = Entry(wideFrom: Int32((count << shift) - stateCount), shift: Int32(shift),
+                                  wideDelta: Int32(offset - count + stateCount >> shift),
+                                  narrowDelta: Int32(offset + widerStates))
             offset += count
         }
     }

@@ -1,7 +1,9 @@
 /// Gathers matches and literals from LZMatchFinder and writes them as `bvx2` blocks: each block
 /// holds at most 10,000 matches and 40,000 literals; its literals go through four interleaved
 /// FSE streams and its L, M, D values through three more, all coded with frequency tables
-/// normalised from the block's own counts.
+/// normalised from the block's own counts. A block whose coded size, estimated from those tables
+/// before any coding, would not be smaller than its bytes is written as a `bvx-` stored block
+/// instead (consecutive ones merged), so incompressible input costs little more than a copy.
 struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
     var maxDistance: Int { LZFSEValueClasses.maxDistance }
     var output: [UInt8] = []
@@ -13,12 +15,17 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
     private let literals: UnsafeMutablePointer<UInt8>
     /// Counts and tables, reused for each block.
     private let counts: UnsafeMutablePointer<UInt32>
+    private let countScratch: UnsafeMutablePointer<UInt32>
     private let tables: UnsafeMutablePointer<FSEEncodingTable.Entry>
     private let stream: UnsafeMutablePointer<UInt8>
     private static let streamCapacity = 256 * 1024
     private var matchCount = 0
     private var literalCount = 0
     private var lastDistance = 0
+    /// Where the current block's bytes start in the input: blocks cover it end to end.
+    private var blockStart = 0
+    /// The output offset of the last block's `bvx-` header while that block ends the output.
+    private var openStoredBlock: Int?
 
     private static let matchLimit = LZFSEBlockHeader.maxMatches
     private static let literalLimit = LZFSEBlockHeader.maxLiterals - 4
@@ -30,6 +37,7 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
         distances = .allocate(capacity: Self.matchLimit)
         literals = .allocate(capacity: LZFSEBlockHeader.maxLiterals)
         counts = .allocate(capacity: LZFSEBlockHeader.frequencyCount)
+        countScratch = .allocate(capacity: 1024)
         tables = .allocate(capacity: LZFSEBlockHeader.frequencyCount)
         stream = .allocate(capacity: Self.streamCapacity)
         output.reserveCapacity(expectedOutput)
@@ -41,6 +49,7 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
         distances.deallocate()
         literals.deallocate()
         counts.deallocate()
+        countScratch.deallocate()
         tables.deallocate()
         stream.deallocate()
     }
@@ -117,6 +126,11 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
                                        into: tables + range.lowerBound)
             }
         }
+        if estimatedSize(header) >= rawBytes + (openStoredBlock == nil ? 8 : 0) {
+            writeStored(rawBytes)
+            return
+        }
+        openStoredBlock = nil
         let literalPayload = encodeLiterals(&header)
         header.literalPayloadSize = literalPayload
         // The literal payload is in `stream`; keep it while the L, M, D payload is written after it.
@@ -124,9 +138,62 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
         header.lmdPayloadSize = lmdPayload
         header.appendV2(to: &output)
         output.append(contentsOf: UnsafeBufferPointer(start: stream, count: literalPayload + lmdPayload))
+        startNextBlock(after: rawBytes)
+    }
+
+    private mutating func startNextBlock(after rawBytes: Int) {
+        blockStart += rawBytes
         matchCount = 0
         literalCount = 0
         lastDistance = 0
+    }
+
+    /// Writes the block's `rawBytes` input bytes as they are: a `bvx-` block, or more bytes of
+    /// the stored block that ends the output.
+    private mutating func writeStored(_ rawBytes: Int) {
+        if let header = openStoredBlock {
+            let stored = output.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: header + 4, as: UInt32.self))) }
+            output.withUnsafeMutableBytes { $0.storeBytes(of: UInt32(stored + rawBytes).littleEndian, toByteOffset: header + 4, as: UInt32.self) }
+        } else {
+            openStoredBlock = output.count
+            withUnsafeBytes(of: LZFSEBlockMagic.stored.rawValue.littleEndian) { output.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt32(rawBytes).littleEndian) { output.append(contentsOf: $0) }
+        }
+        output.append(contentsOf: UnsafeBufferPointer(start: input + blockStart, count: rawBytes))
+        startNextBlock(after: rawBytes)
+    }
+
+    /// The size the block would take as `bvx2`, from its counts and normalised tables: each coded
+    /// symbol costs log2(states / frequency) bits, each L, M, D value its class's extra bits too.
+    private func estimatedSize(_ header: LZFSEBlockHeader) -> Int {
+        var bits = 0  // in 1/256 bit
+        header.frequencies.withUnsafeBufferPointer { frequencies in
+            func coded(_ range: Range<Int>, stateBits: Int, extraBits: [UInt8]? = nil) {
+                for symbol in range where counts[symbol] > 0 {
+                    let cost = stateBits << 8 - Int(Self.log2Table[Int(frequencies[symbol])])
+                    let extra = extraBits.map { Int($0[symbol - range.lowerBound]) << 8 } ?? 0
+                    bits += Int(counts[symbol]) * (cost + extra)
+                }
+            }
+            coded(LZFSEBlockHeader.literalFrequencies, stateBits: 10)
+            coded(LZFSEBlockHeader.literalLengthFrequencies, stateBits: 6, extraBits: LZFSEValueClasses.literalLengthExtraBits)
+            coded(LZFSEBlockHeader.matchLengthFrequencies, stateBits: 6, extraBits: LZFSEValueClasses.matchLengthExtraBits)
+            coded(LZFSEBlockHeader.distanceFrequencies, stateBits: 8, extraBits: LZFSEValueClasses.distanceExtraBits)
+        }
+        return header.v2Size + 8 + bits >> 11
+    }
+
+    /// log2(f) in 1/256 for f in 0...1024 (0 for 0, never used).
+    private static let log2Table: [UInt16] = (0...1024).map { f in
+        guard f > 0 else { return 0 }
+        // The integer part from the bit length, the fraction by repeated squaring.
+        let whole = Int.bitWidth - 1 - f.leadingZeroBitCount
+        var x = Double(f) / Double(1 << whole), fraction = 0
+        for bit in (0..<8).reversed() {
+            x *= x
+            if x >= 2 { x /= 2; fraction |= 1 << bit }
+        }
+        return UInt16(whole << 8 | fraction)
     }
 
     private func countSymbols() {
@@ -140,27 +207,65 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
             matchLengthCounts[LZFSEValueClasses.matchLengthClass(Int(matchLengths[index]))] += 1
             distanceCounts[LZFSEValueClasses.distanceClass(Int(distances[index]))] += 1
         }
-        for index in 0..<literalCount { literalCounts[Int(literals[index])] += 1 }
+        // Four histograms, so that runs of one byte do not wait on the same counter.
+        let partial = countScratch
+        partial.initialize(repeating: 0, count: 1024)
+        var index = 0
+        while index + 4 <= literalCount {
+            partial[Int(literals[index])] += 1
+            partial[256 + Int(literals[index + 1])] += 1
+            partial[512 + Int(literals[index + 2])] += 1
+            partial[768 + Int(literals[index + 3])] += 1
+            index += 4
+        }
+        while index < literalCount { partial[Int(literals[index])] += 1; index += 1 }
+        for symbol in 0..<256 { literalCounts[symbol] = partial[symbol] + partial[256 + symbol] + partial[512 + symbol] + partial[768 + symbol] }
     }
 
-    /// Writes the literal streams at the start of `stream`; returns their size.
+    /// Writes the literal streams at the start of `stream`; returns their size. The hottest loop
+    /// of the encoder: four symbols (at most 40 bits) go into the accumulator between stores,
+    /// with the bit writer's rules (FSEBitWriter) kept in registers.
     private func encodeLiterals(_ header: inout LZFSEBlockHeader) -> Int {
-        var writer = FSEBitWriter(base: stream, capacity: Self.streamCapacity)
+        precondition(literalCount / 4 * 5 + 16 <= Self.streamCapacity, "literal stream outgrew its buffer")
         let table = UnsafePointer(tables + LZFSEBlockHeader.literalFrequencies.lowerBound)
         var s0 = 0, s1 = 0, s2 = 0, s3 = 0
+        var accumulator: UInt64 = 0, pending = 0
+        var out = UnsafeMutableRawPointer(stream)
+        @inline(__always) func encode(_ symbol: UInt32, _ state: inout Int) {
+            let entry = table[Int(symbol)]
+            let wide = state >= Int(entry.wideFrom)
+            let bits = Int(entry.shift) - (wide ? 0 : 1)
+            let delta = Int(wide ? entry.wideDelta : entry.narrowDelta)
+            accumulator |= UInt64(truncatingIfNeeded: state & ((1 &<< bits) &- 1)) &<< UInt64(pending)
+            pending &+= bits
+            state = delta &+ state &>> bits
+        }
+        let source = UnsafeRawPointer(literals)
         var index = literalCount
         // Last literals first, so that the decoder reads the first ones first.
         while index > 0 {
             index -= 4
-            writer.encode(Int(literals[index + 3]), &s3, table)
-            writer.encode(Int(literals[index + 2]), &s2, table)
-            writer.encode(Int(literals[index + 1]), &s1, table)
-            writer.encode(Int(literals[index]), &s0, table)
-            writer.flush()
+            let four = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt32.self))
+            encode(four >> 24, &s3)
+            encode((four >> 16) & 0xff, &s2)
+            encode((four >> 8) & 0xff, &s1)
+            encode(four & 0xff, &s0)
+            out.storeBytes(of: accumulator.littleEndian, as: UInt64.self)
+            let bytes = pending &>> 3
+            out += bytes
+            accumulator = accumulator &>> UInt64(bytes &* 8)
+            pending &= 7
         }
-        header.literalFinalBits = writer.finish()
+        var count = out - UnsafeMutableRawPointer(stream)
+        var finalBits = 0
+        if pending > 0 {
+            out.storeBytes(of: accumulator.littleEndian, as: UInt64.self)
+            count += 1
+            finalBits = pending - 8
+        }
+        header.literalFinalBits = finalBits
         header.literalStates = (s0, s1, s2, s3)
-        return writer.count
+        return count
     }
 
     /// Writes the L, M, D stream into `stream` from `start`, after 8 zero bytes that let the

@@ -153,6 +153,27 @@ struct LZFSEBlockHeader {
         }
     }
 
+    /// The prefix code of one frequency count in a `bvx2` header: (code, length in bits).
+    @inline(__always)
+    private static func frequencyCode(_ value: UInt32) -> (UInt32, Int) {
+        switch value {
+        case 0: (0, 2)
+        case 1: (2, 2)
+        case 2: (1, 3)
+        case 3: (5, 3)
+        case 4...7: (3 | (value - 4) << 3, 5)
+        case 8...23: (7 | (value - 8) << 4, 8)
+        default: (15 | (value - 24) << 4, 14)
+        }
+    }
+
+    /// The size in bytes `appendV2` gives this header.
+    var v2Size: Int {
+        var bitCount = 0
+        for count in frequencies { bitCount += Self.frequencyCode(UInt32(count)).1 }
+        return Self.v2FixedSize + (bitCount + 7) / 8
+    }
+
     /// Appends this header as `bvx2`: the fixed 32 bytes, then the coded frequency counts.
     func appendV2(to output: inout [UInt8]) {
         var table: [UInt8] = []
@@ -160,16 +181,7 @@ struct LZFSEBlockHeader {
         var bits: UInt32 = 0
         var bitCount = 0
         for count in frequencies {
-            let value = UInt32(count)
-            let (code, length): (UInt32, Int) = switch value {
-            case 0: (0, 2)
-            case 1: (2, 2)
-            case 2: (1, 3)
-            case 3: (5, 3)
-            case 4...7: (3 | (value - 4) << 3, 5)
-            case 8...23: (7 | (value - 8) << 4, 8)
-            default: (15 | (value - 24) << 4, 14)
-            }
+            let (code, length) = Self.frequencyCode(UInt32(count))
             bits |= code << UInt32(bitCount)
             bitCount += length
             while bitCount >= 8 {

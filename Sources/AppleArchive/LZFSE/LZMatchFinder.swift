@@ -6,7 +6,7 @@
 struct LZMatchFinder: ~Copyable {
     /// Buckets: up to 2^15, fewer for small inputs, whose table would cost more to clear than to use.
     static let maxHashBits = 15
-    static let bucketWidth = 4
+    static let bucketWidth = 2
     /// The shortest match worth coding.
     static let minMatch = 4
     /// A match this long is taken at once, without looking one byte further.
@@ -35,8 +35,10 @@ struct LZMatchFinder: ~Copyable {
     @inline(__always)
     private func insert(_ position: Int, _ value: UInt32, bucket: Int) {
         let p = positions + bucket, v = values + bucket
-        p[3] = p[2]; p[2] = p[1]; p[1] = p[0]; p[0] = Int32(truncatingIfNeeded: position)
-        v[3] = v[2]; v[2] = v[1]; v[1] = v[0]; v[0] = value
+        var slot = Self.bucketWidth - 1
+        while slot > 0 { p[slot] = p[slot - 1]; v[slot] = v[slot - 1]; slot -= 1 }
+        p[0] = Int32(truncatingIfNeeded: position)
+        v[0] = value
     }
 
     /// The length of the common run of `input[a...]` and `input[b...]` (a < b), up to `limit` bytes.
