@@ -49,6 +49,7 @@ benchmarks=(
   "agent-kill: assetpack agent killed 20 times, then restarted: bytes fetched vs the pack"
   "chunksize: pack size and delta bytes against the average chunk size, vs tar | zstd -3"
   "aar: assetpack aar create vs package; LZFSE size vs the reference encoder; aar extract vs lzfse -decode | tar -x"
+  "large: assetpack package, publish, ensure, update and verify at several pack sizes: time per GiB against the smallest, peak RSS, disk at peak"
   "many-packs: assetpack publish after one change of 2,000 packs vs a full publish; catalog bytes, update with nothing new, status"
 )
 fixed_size=" package-files install-files install-packs update-edits update-sealed seeds many-packs "
@@ -100,6 +101,8 @@ command_line() {
     chunksize) echo "bench/chunksize.sh $mib" ;;
     aar) echo "bench/aar.sh $mib $rounds" ;;
     many-packs) echo "bench/many-packs.sh 2000 $rounds" ;;
+    large) case "$size" in small) echo "bench/large.sh --rounds $rounds 256 1024" ;; medium) echo "bench/large.sh --rounds $rounds 1024 8192" ;;
+             *) echo "bench/large.sh --rounds $rounds 1024 8192 32768" ;; esac ;;
     *) [ -f "bench/$1.sh" ] && echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/$1.sh" ;;
   esac
 }
