@@ -2,10 +2,10 @@
 """The small change bench/large.sh publishes as a new version, made in place in a corpus of
 bench/corpus.py and undone afterwards, so that the corpus (gigabytes, made once) is reused:
 
-  large-edit.py edit BACKUP_DIR CONTENT_DIR    appends a line to text/doc000.txt, rewrites 4 KiB in
-                                               the middle of data/records001.json and of
-                                               models/generator.weights, and rewrites
-                                               small/00/item00001.txt; what it changes goes first
+  large-edit.py edit BACKUP_DIR CONTENT_DIR    appends a line to the first file of text/, rewrites
+                                               4 KiB in the middle of the first of data/ and of
+                                               models/generator.weights, and rewrites the first
+                                               file of small/00/; what it changes goes first
                                                to BACKUP_DIR (bytes, length and times)
   large-edit.py restore BACKUP_DIR             puts every changed byte, length and time back, then
                                                removes BACKUP_DIR (nothing to do without it)
@@ -13,12 +13,19 @@ bench/corpus.py and undone afterwards, so that the corpus (gigabytes, made once)
 The edits are the same bytes every time."""
 import json, os, shutil, sys
 
-EDITS = [  # (path under content/, kind, size)
-    ('text/doc000.txt', 'append', 0),
-    ('data/records001.json', 'middle', 4096),
-    ('models/generator.weights', 'middle', 4096),
-    ('small/00/item00001.txt', 'rewrite', 0),
+EDITS = [  # (folder under content/, kind, size): the folder's first file by name is edited
+    ('text', 'append', 0),
+    ('data', 'middle', 4096),
+    ('models', 'middle', 4096),
+    ('small/00', 'rewrite', 0),
 ]
+
+
+def first_file(folder):
+    names = sorted(n for n in os.listdir(folder) if os.path.isfile(os.path.join(folder, n)))
+    if not names:
+        sys.exit(f'large-edit.py: {folder} has no file: not a corpus of bench/corpus.py')
+    return os.path.join(folder, names[0])
 
 
 def edit(backup, content):
@@ -26,8 +33,9 @@ def edit(backup, content):
         restore(backup)
     os.makedirs(backup, exist_ok=True)
     records = []
-    for rel, kind, size in EDITS:
-        path = os.path.join(content, rel)
+    edits = [e for e in EDITS if os.path.isdir(os.path.join(content, e[0]))]   # a tiny corpus lacks some
+    for rel, kind, size in edits:
+        path = first_file(os.path.join(content, rel))
         st = os.stat(path)
         offset = st.st_size if kind == 'append' else (st.st_size // 2 // 4096 * 4096 if kind == 'middle' else 0)
         length = size if kind == 'middle' else (0 if kind == 'append' else st.st_size)
@@ -43,7 +51,7 @@ def edit(backup, content):
                         'atime_ns': st.st_atime_ns, 'mtime_ns': st.st_mtime_ns})
     with open(os.path.join(backup, 'edits.json'), 'w') as f:
         json.dump(records, f)   # written before any edit, so that a stop in between is undone
-    for record, (rel, kind, size) in zip(records, EDITS):
+    for record, (rel, kind, size) in zip(records, edits):
         with open(record['path'], 'r+b') as f:
             f.seek(record['offset'])
             if kind == 'append':

@@ -61,6 +61,7 @@ for size in "${sizes[@]}"; do
   files=$(find "$corpus/content" -type f | wc -l)
   echo "== $size MiB: $content_bytes B of content in $files files; load average $(cut -d' ' -f1-3 /proc/loadavg); free $(df -BM --output=avail "$out" | tail -1)"
   export BENCH_POINT=$size
+  python3 bench/result.py "load average at start=$(cut -d' ' -f1 /proc/loadavg)"
   "$bin" keygen -o "$work/key" >/dev/null 2>&1
   step() {   # NAME ROUNDS SETUP COMMAND: measures COMMAND, its @result line also into points.jsonl
     local name=$1 n=$2 setup=$3 command=$4
