@@ -93,8 +93,9 @@ def main(args):
     entry['runs'] = {key: old for key, old in entry['runs'].items() if key != size_class and not key.startswith(size_class + '@')}
     for point, point_objects in sorted(points.items()):
         point_run = result.merge(point_objects)
+        # A point whose closing line (its size_mib) came was measured whole, whatever came after.
+        point_run.update(status='ok' if 'size_mib' in point_run or status == 'ok' else status, **common)
         point_run.setdefault('size_mib', point)
-        point_run.update(status=status if status != 'no figures (no @result line in the log)' else 'ok', **common)
         entry['runs'][f'{size_class}@{point:g}'] = point_run
     entry['runs'][size_class] = run   # after its points: the figures between them come last
     save(path, data)

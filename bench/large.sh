@@ -18,11 +18,13 @@
 #
 #   bench/large.sh [--rounds N] SIZE_MIB...        e.g. bench/large.sh 1024 8192
 #
+# Each size's installed root stays until every size has run (see wait_for_deleted_inodes below).
 # Rounds (default 1) apply to package, publish, install and verify; update runs once a size (it
 # needs the previous version installed). The corpus's files edited for the update are restored
 # afterwards (also when the script stops early). Outputs of a size (pack, repository, installed
 # root) are deleted before the next size, so the disk holds at most one size's at once: about
-# 3.3× the content besides the corpus (see docs/BENCHMARKS.md, "large packs").
+# 3.1× the content besides the corpus (see docs/BENCHMARKS.md, "large packs"); a size that does
+# not fit in the free space is skipped with what it needs (the others run; exit 3 at the end).
 # ASSETPACK=path/to/assetpack runs that binary instead of building one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -45,18 +47,35 @@ fi
 root_dir=$PWD; out=$PWD/bench/out/large
 mkdir -p "$out"
 source bench/nginx.sh
+# ext4 here skips inodes freed in the last minutes when it allocates (bench/deleted.sh): the
+# installed trees (many files) are deleted only at the end, and a run starts 6 minutes after the
+# last benchmark's mass deletion.
+source bench/deleted.sh
+wait_for_deleted_inodes
 edits=""   # the backup folder of the corpus files edited for the update, while they are edited
 restore() { [ -z "$edits" ] || python3 "$root_dir/bench/large-edit.py" restore "$edits"; edits=""; }
 trap 'stop_nginx 2>/dev/null || true; restore' EXIT
 : > "$out/points.jsonl"
+skipped=0
 
 echo "$(nproc) cores; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 for size in "${sizes[@]}"; do
   corpus=$root_dir/bench/out/corpus-$size
+  # The disk a size needs at once (docs/BENCHMARKS.md, "large packs"): the corpus unless it is
+  # there, the repository's two versions (2 × 0.8 × the content), the installed tree and, during
+  # the update, its rewritten files (the model-like file, half the content), and 2 GiB to spare.
+  need=$(( $( [ -f "$corpus/Manifest.json" ] && echo 0 || echo "$size" ) + size * 31 / 10 + 2048 ))
+  free=$(df -BM --output=avail "$out" | tail -1 | tr -dc 0-9)
+  if ((free < need)); then
+    echo "bench/large.sh: skipping $size MiB: it needs about $need MiB free on $(df --output=target "$out" | tail -1) (corpus, two published versions, the installed tree and the update's rewritten files); $free MiB are free" >&2
+    python3 bench/result.py "skipped $size MiB=needs $need MiB free, $free MiB free"
+    skipped=$((skipped + 1)); continue
+  fi
   [ -f "$corpus/Manifest.json" ] || nice python3 bench/corpus.py "$corpus" "$size"
   work=$out/$size
   python3 bench/large-edit.py restore "$out/edits-$size"   # left edited by a run that was killed
-  rm -rf "$work"; mkdir -p "$work"
+  if [ -d "$work" ]; then rm -rf "$work"; record_deletion; fi   # left by a run that stopped early
+  mkdir -p "$work/old"
   content_bytes=$(du -sb "$corpus/content" | cut -f1)
   files=$(find "$corpus/content" -type f | wc -l)
   echo "== $size MiB: $content_bytes B of content in $files files; load average $(cut -d' ' -f1-3 /proc/loadavg); free $(df -BM --output=avail "$out" | tail -1)"
@@ -81,7 +100,7 @@ for size in "${sizes[@]}"; do
 
   start_nginx "$work/repo" "$work/nginx"
   url=http://127.0.0.1:$NGINX_PORT
-  step install "$rounds" "rm -rf '$work/root'; sync" \
+  step install "$rounds" "[ ! -e '$work/root' ] || mv '$work/root' '$work/old/root.'\$(date +%s%N); sync" \
     "'$bin' ensure bench-corpus --root '$work/root' --repo $url --public-key '$work/key.pub' >/dev/null"
   installed=$(echo "$work"/root/packs/bench-corpus/*/)
   diff -r "$corpus/content" "$installed/content" >/dev/null || { echo "FAIL: the installed tree differs from the corpus" >&2; exit 1; }
@@ -111,8 +130,10 @@ for size in "${sizes[@]}"; do
   step verify "$rounds" "true" "'$bin' verify '$pack' >/dev/null"
   python3 bench/result.py size_mib="$((content_bytes >> 20))" files="$files"
   unset BENCH_POINT
-  rm -rf "$work"
+  rm -rf "$work/repo" "$work/old"
 done
+for size in "${sizes[@]}"; do rm -rf "${out:?}/$size"; done
+record_deletion
 
 # Per GiB, and each size against the first.
 python3 - "$out/points.jsonl" "${sizes[@]}" <<'PY'
@@ -127,20 +148,25 @@ for line in open(path):
         points.setdefault(obj['point'], {}).setdefault(name, {}).update(figures)
 steps = ['package', 'publish', 'install', 'update', 'verify']
 first = sizes[0]
-print(f"\n{'step':8}" + ''.join(f'{f"{s} MiB s/GiB":>16}' for s in sizes) + ''.join(f'{f"{s}/{first}":>12}' for s in sizes[1:]) + f"{'peak RSS MiB':>14}{'disk at peak / content':>24}")
+print(f"\n{'step':8}" + ''.join(f'{f"{s} MiB s/GiB":>16}' for s in sizes) + ''.join(f'{f"{s}/{first}":>12}' for s in sizes[1:]) + f"{'peak RSS MiB':>14}{'disk at peak / content':>24}" + ''.join(f'{f"CPU {s}/{first}":>14}' for s in sizes[1:]))
 figures, worst_rss, worst_ratio = {}, 0.0, 0.0
 for step in steps:
     per = {s: points[s][step]['wall_s'] / (s / 1024) for s in sizes if step in points.get(s, {})}
+    cpu = {s: points[s][step]['cpu_s'] / (s / 1024) for s in sizes if step in points.get(s, {})}
     rss = max(points[s][step]['peak_rss_mib'] for s in sizes if step in points.get(s, {}))
     disk = {s: points[s][step].get('disk_peak_mib', 0) / s for s in sizes if step in points.get(s, {})}
     worst_rss = max(worst_rss, rss)
     ratios = {s: per[s] / per[first] for s in sizes[1:] if s in per and first in per and per[first] > 0}
+    cpu_ratios = {s: cpu[s] / cpu[first] for s in sizes[1:] if s in cpu and first in cpu and cpu[first] > 0}
     print(f'{step:8}' + ''.join(f'{per[s]:16.2f}' if s in per else f"{'-':>16}" for s in sizes)
           + ''.join(f'{ratios[s]:11.3f}x' if s in ratios else f"{'-':>12}" for s in sizes[1:])
-          + f'{rss:14.1f}' + f"{' / '.join(f'{disk[s]:.2f}' for s in sizes if s in disk):>24}")
+          + f'{rss:14.1f}' + f"{' / '.join(f'{disk[s]:.2f}' for s in sizes if s in disk):>24}"
+          + ''.join(f'{cpu_ratios[s]:13.3f}x' if s in cpu_ratios else f"{'-':>14}" for s in sizes[1:]))
     for s, r in ratios.items():
         figures[f'time per GiB {step} {s}/{first} MiB'] = round(r, 4)
         worst_ratio = max(worst_ratio, r)
+    for s, r in cpu_ratios.items():
+        figures[f'CPU per GiB {step} {s}/{first} MiB'] = round(r, 4)
     figures[f'peak RSS MiB {step}'] = rss
 if len(sizes) > 1:
     figures['target time per GiB within 1.1x'] = 'PASS' if worst_ratio <= 1.1 else f'FAIL ({worst_ratio:.2f}x)'
@@ -150,3 +176,4 @@ for key in figures:
         print(f'{key}: {figures[key]}')
 result.emit(figures=figures, size_mib=max(sizes))
 PY
+((skipped == 0)) || exit 3
