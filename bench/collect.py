@@ -97,6 +97,8 @@ def main(args):
         point_run.update(status='ok' if 'size_mib' in point_run or status == 'ok' else status, **common)
         point_run.setdefault('size_mib', point)
         entry['runs'][f'{size_class}@{point:g}'] = point_run
+    if points:   # the run's own figures (those between its sizes) sit at its largest point
+        run['size_mib'] = max(entry['runs'][f'{size_class}@{point:g}']['size_mib'] for point in points)
     entry['runs'][size_class] = run   # after its points: the figures between them come last
     save(path, data)
     print(f'{name} ({size_class}): {status}; {len(run["runners"])} runners, {len(run["figures"])} figures -> {path}')
