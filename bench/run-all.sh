@@ -9,7 +9,8 @@
 # Sizes: small 256 MiB, medium 1 GiB, large 8 GiB of content (the corpus of bench/corpus.py, or
 # the benchmark's own content at that size). Benchmarks whose content has one size of its own (the
 # small-files corpus, the update workloads of bench/update-corpus.py, seeds) run in a `small`
-# sweep, or when --only names them. --rounds (default 3; 2 at large) is passed to every script
+# sweep, or when --only names them. `large` sweeps sizes itself in one run (bench/large.sh: small
+# 256 MiB and 1 GiB, medium 1 and 8 GiB, large 1, 8 and 32 GiB) and records each size as a run. --rounds (default 3; 2 at large) is passed to every script
 # that takes rounds. Each script runs under `nice`, with its output in bench/out/logs/NAME-SIZE.log;
 # the `@result` lines it prints (bench/result.py) are merged into FILE (default
 # docs/benchmarks/results.json) by bench/collect.py, replacing that benchmark's run at that size.
