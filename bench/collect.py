@@ -5,7 +5,11 @@ of every `@result` line in the run's log (bench/result.py), merged, with what ra
   collect.py RESULTS NAME SIZE_CLASS SIZE_MIB EXIT_CODE SECONDS LOG COMMAND COMPARES
 
 The run replaces the one of the same NAME and SIZE_CLASS; runs at other sizes stay, so that sweeps
-at several sizes add up to the cost-against-size charts of bench/charts.py. A run that failed is
+at several sizes add up to the cost-against-size charts of bench/charts.py. The lines of a
+benchmark that measured several sizes in one run (each line with its "point", bench/result.py)
+become one run per point, recorded as SIZE_CLASS@POINT beside the run itself (which keeps the
+lines of no point, such as ratios between the sizes); they replace every SIZE_CLASS@… run of the
+same NAME. A run that failed is
 recorded as failed, with whatever figures it printed before it stopped. The file is replaced
 atomically (written beside it, then renamed)."""
 import datetime, json, os, sys
@@ -72,20 +76,30 @@ def main(args):
             objects, errors = result.parse_lines(f.read())
     except OSError as error:
         objects, errors = [], [f'cannot read the log: {error.strerror}']
+    objects, points = result.split_points(objects)
     run = result.merge(objects)
     run.setdefault('size_mib', result.value(size_mib))
     status = 'ok' if code == '0' else f'failed (exit {code})'
-    if status == 'ok' and not run['runners'] and not run['figures']:
+    if status == 'ok' and not run['runners'] and not run['figures'] and not points:
         status = 'no figures (no @result line in the log)'
-    run.update(status=status, seconds=round(float(seconds), 1), command=command, log=log,
-               date=datetime.date.today().isoformat(), machine=machine(),
-               load=load_average())
+    common = dict(seconds=round(float(seconds), 1), command=command, log=log,
+                  date=datetime.date.today().isoformat(), machine=machine(), load=load_average())
+    run.update(status=status, **common)
     if errors:
         run['malformed_result_lines'] = errors
     data = load(path)
     entry = data['benchmarks'].setdefault(name, {'runs': {}})
     entry['compares'] = compares
-    entry['runs'][size_class] = run
+    entry['runs'] = {key: old for key, old in entry['runs'].items() if key != size_class and not key.startswith(size_class + '@')}
+    for point, point_objects in sorted(points.items()):
+        point_run = result.merge(point_objects)
+        # A point whose closing line (its size_mib) came was measured whole, whatever came after.
+        point_run.update(status='ok' if 'size_mib' in point_run or status == 'ok' else status, **common)
+        point_run.setdefault('size_mib', point)
+        entry['runs'][f'{size_class}@{point:g}'] = point_run
+    if points:   # the run's own figures (those between its sizes) sit at its largest point
+        run['size_mib'] = max(entry['runs'][f'{size_class}@{point:g}']['size_mib'] for point in points)
+    entry['runs'][size_class] = run   # after its points: the figures between them come last
     save(path, data)
     print(f'{name} ({size_class}): {status}; {len(run["runners"])} runners, {len(run["figures"])} figures -> {path}')
 

@@ -115,13 +115,19 @@ def main():
         write(f'small/{i // 1000:02}/item{i:05}.{"json" if i % 3 == 0 else "txt"}', blob)
         budget -= n; i += 1
     # Model-like weights: half the corpus. bf16 pairs: low byte random, high byte in a narrow range.
+    # Written 16 MiB at a time (an even length, so the pairs stay aligned): memory stays flat at
+    # any corpus size, and the bytes are those of the whole file made at once.
     n = total * mib // 2
-    raw = bytearray()
-    while len(raw) < n:
-        raw += rng.randbytes(min(16 * mib, n - len(raw)))
     table = bytes((0x3C + (b % 6)) | (0x80 if b & 0x40 else 0) for b in range(256))
-    raw[1::2] = raw[1::2].translate(table)
-    write('models/generator.weights', bytes(raw))
+    path = os.path.join(root, 'content', 'models', 'generator.weights')
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'wb') as f:
+        written = 0
+        while written < n:
+            raw = bytearray(rng.randbytes(min(16 * mib, n - written)))
+            raw[1::2] = raw[1::2].translate(table)
+            f.write(raw)
+            written += len(raw)
     with open(os.path.join(root, 'Manifest.json'), 'w') as f:
         json.dump({"assetPackID": os.environ.get('CORPUS_ID', 'bench-corpus'), "downloadPolicy": {"onDemand": {}},
                    "fileSelectors": [{"directory": "content"}], "platforms": ["iOS", "macOS"]}, f, indent=2)

@@ -88,10 +88,14 @@ cat $packs "$out/repo/bench.tar.zst" > /dev/null   # both sources in the page ca
 echo "corpus: $(du -sh "$corpus/content" | cut -f1), $(find "$corpus/content" -type f | wc -l) files;" \
      "pack(s) $packbytes B, tar.zst $(stat -c %s "$out/repo/bench.tar.zst") B; $(nproc) cores"
 warm=/dev/shm/assetpack-bench-warm
+# Moved-aside outputs stay (see above) while the disk has room for 3 more installs of the content;
+# past that they go, so that 8 GiB runs (3 runners × rounds × the content) fit on the disk.
+room=0; [[ $size =~ ^[0-9]+$ ]] && room=$((3 * size))
+aside="[ \$(df -BM --output=avail '$out' | tail -1 | tr -dc 0-9) -gt $room ] || rm -rf '$out/old/'*"
 if [ "$variant" = sealed ]; then
   sealedbytes=$(cat "$out"/repo/sealed/packs/*/*.pack | wc -c)
   echo "sealed pack $sealedbytes B ($(python3 -c "print(f'{$sealedbytes / $packbytes:.5f}')")x the plain pack's bytes)"
-  python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync;
+  python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync; $aside;
     python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" --warmup "$rounds" \
     assetpack-sealed "'$bin' ensure $ids --root '$out/dst/assetpack-sealed' --repo $url/sealed --public-key '$out/key.pub' --entitlement bench --key-server $keyserver --json > '$out/ensure-sealed.log'" \
     assetpack "'$bin' ensure $ids --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'"
@@ -104,7 +108,7 @@ if [ "$variant" = sealed ]; then
   python3 bench/result.py --runner assetpack bytes="$packbytes"
   exit 0
 fi
-python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync;
+python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '$out/old/'\$1.\$(date +%s%N); sync; $aside;
   python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" --warmup "$rounds" \
   assetpack "'$bin' ensure $ids --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'" \
   tar+zstd "mkdir -p '$out/dst/tar+zstd' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd'" \

@@ -6,13 +6,17 @@ One object per line, with any of
                                                      ("size_mib" too, where its content differs)
   "figures": {KEY: number or string}                                             ratios, targets met
   "size_mib": number                                                             the content measured
+  "point": number                     these figures belong to the content of that many MiB (below)
 bench/run-all.sh collects every such line of a benchmark's output and merges them (later keys win)
 into bench/out/results.json; bench/charts.py draws the runners' figures against size_mib.
+A benchmark that sweeps several sizes in one run (bench/large.sh) sets BENCH_POINT=SIZE_MIB in the
+environment while it measures one size: every line printed then carries "point", and
+bench/collect.py records the lines of each point as a run of that size of their own.
 
 From a shell script:  python3 bench/result.py [--runner NAME] KEY=VALUE...
 From Python:          result.emit(runners={...}, figures={...})
 Values that read as numbers are stored as numbers."""
-import json, sys
+import json, os, sys
 
 PREFIX = '@result '
 
@@ -25,6 +29,9 @@ def emit(runners=None, figures=None, size_mib=None, out=sys.stdout):
         line['figures'] = figures
     if size_mib is not None:
         line['size_mib'] = size_mib
+    point = os.environ.get('BENCH_POINT')
+    if point:
+        line['point'] = value(point)
     print(PREFIX + json.dumps(line, sort_keys=True), file=out, flush=True)
 
 
@@ -50,6 +57,18 @@ def parse_lines(text):
         except ValueError as error:
             errors.append(f'line {number}: {error}')
     return objects, errors
+
+
+def split_points(objects):
+    """(the objects of no point, {point: its objects}) in the order they came."""
+    rest, points = [], {}
+    for obj in objects:
+        point = obj.get('point')
+        if isinstance(point, (int, float)) and not isinstance(point, bool):
+            points.setdefault(point, []).append(obj)
+        else:
+            rest.append(obj)
+    return rest, points
 
 
 def merge(objects):

@@ -9,7 +9,8 @@
 # Sizes: small 256 MiB, medium 1 GiB, large 8 GiB of content (the corpus of bench/corpus.py, or
 # the benchmark's own content at that size). Benchmarks whose content has one size of its own (the
 # small-files corpus, the update workloads of bench/update-corpus.py, seeds) run in a `small`
-# sweep, or when --only names them. --rounds (default 3; 2 at large) is passed to every script
+# sweep, or when --only names them. `large` sweeps sizes itself in one run (bench/large.sh: small
+# 256 MiB and 1 GiB, medium 1 and 8 GiB, large 1, 8 and 32 GiB) and records each size as a run. --rounds (default 3; 2 at large) is passed to every script
 # that takes rounds. Each script runs under `nice`, with its output in bench/out/logs/NAME-SIZE.log;
 # the `@result` lines it prints (bench/result.py) are merged into FILE (default
 # docs/benchmarks/results.json) by bench/collect.py, replacing that benchmark's run at that size.
@@ -49,6 +50,7 @@ benchmarks=(
   "agent-kill: assetpack agent killed 20 times, then restarted: bytes fetched vs the pack"
   "chunksize: pack size and delta bytes against the average chunk size, vs tar | zstd -3"
   "aar: assetpack aar create vs package; LZFSE size vs the reference encoder; aar extract vs lzfse -decode | tar -x"
+  "large: assetpack package, publish, ensure, update and verify at several pack sizes: time per GiB against the smallest, peak RSS, disk at peak"
   "many-packs: assetpack publish after one change of 2,000 packs vs a full publish; catalog bytes, update with nothing new, status"
   "crowds: 100 assetpack install at once and 1,000 concurrent range requests, assetpack serve vs nginx"
 )
@@ -93,7 +95,7 @@ command_line() {
     transport) echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/transport.sh" ;;
     upload) echo "bench/upload.sh $rounds $mib" ;;
     progressive) echo "bench/progressive.sh $mib 2000 5m $rounds" ;;
-    sources) echo "bench/sources.sh $mib 1" ;;
+    sources) echo "bench/sources.sh $((mib > 1024 ? 1024 : mib)) 1" ;;   # 39 roots at once: 8 GiB would need 312 GiB
     kill-resume) echo "bench/kill-resume.sh 20 2m $mib" ;;
     agent) echo "bench/agent.sh $rounds $mib" ;;
     agent-rate) echo "bench/agent-rate.sh $rounds $((mib > 1024 ? 1024 : mib / 2))" ;;
@@ -102,6 +104,8 @@ command_line() {
     aar) echo "bench/aar.sh $mib $rounds" ;;
     many-packs) echo "bench/many-packs.sh 2000 $rounds" ;;
     crowds) echo "bench/crowds.sh --clients 100 --connections 1000 --duration 10 --pack-mib 8 --rounds $rounds" ;;
+    large) case "$size" in small) echo "bench/large.sh --rounds $rounds 256 1024" ;; medium) echo "bench/large.sh --rounds $rounds 1024 8192" ;;
+             *) echo "bench/large.sh --rounds $rounds 1024 8192 32768" ;; esac ;;
     *) [ -f "bench/$1.sh" ] && echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/$1.sh" ;;
   esac
 }
