@@ -41,6 +41,23 @@ import TestSupport
         #expect(blocks.count > 2 && blocks.dropLast().allSatisfy { $0 == "bvx2" } && blocks.last == "bvx$")
     }
 
+    /// Incompressible stretches become `bvx-` blocks between `bvx2` ones (a run of them one
+    /// block), and text after them still matches the text before: both decoders agree.
+    @Test func incompressibleStretchesAreStoredMidStream() throws {
+        let text = LZFSESamples.bytes(.text, count: 150_000, seed: 21)
+        let random = LZFSESamples.bytes(.random, count: 200_000, seed: 21)
+        let input = text + random + text + random + Array(text.prefix(60_000))
+        let stream = Self.encode(input)
+        let blocks = try LZFSEBlockWalk.magics(stream)
+        let stored = blocks.indices.filter { blocks[$0] == "bvx-" }
+        #expect(stored.count == 2, "blocks: \(blocks)")
+        #expect(stored.allSatisfy { $0 > 0 && blocks[$0 - 1] == "bvx2" && blocks[$0 + 1] == "bvx2" }, "blocks: \(blocks)")
+        // The second copy of the text is coded as matches into the first: far below its size.
+        #expect(stream.count < 2 * random.count + text.count)
+        #expect(try ReferenceLZFSE.decompress([stream]) == [input])
+        #expect(try LZFSEDecoderTests.decode(stream, count: input.count) == input)
+    }
+
     @Test func encodingIsDeterministic() {
         let input = LZFSESamples.bytes(.mixed, count: 300_000, seed: 8)
         #expect(Self.encode(input) == Self.encode(input))
