@@ -44,14 +44,13 @@ struct FSEBitWriter {
         return finalBits
     }
 
-    /// Encodes `symbol` with `table`, moving `state` (see FSEEncodingTable).
+    /// Encodes `symbol` with `table` (built for `stateCount` states), moving `state` (see
+    /// FSEEncodingTable.Entry).
     @inline(__always)
-    mutating func encode(_ symbol: Int, _ state: inout Int, _ table: UnsafePointer<FSEEncodingTable.Entry>) {
+    mutating func encode(_ symbol: Int, _ state: inout Int, _ table: UnsafePointer<FSEEncodingTable.Entry>, stateCount: Int) {
         let entry = table[symbol]
-        let wide = state >= Int(entry.wideFrom)
-        let bits = Int(entry.shift) - (wide ? 0 : 1)
-        let delta = Int(wide ? entry.wideDelta : entry.narrowDelta)
+        let bits = (state &+ Int(entry.bitsDelta)) &>> 16
         push(UInt64(truncatingIfNeeded: state & ((1 &<< bits) &- 1)), bits: bits)
-        state = delta &+ state &>> bits
+        state = (state &+ stateCount) &>> bits &+ Int(entry.stateDelta)
     }
 }

@@ -1,16 +1,17 @@
 /// Turns symbol counts into the normalised frequencies an LZFSE header carries, and those into
 /// the per-symbol entries the encoder needs to invert FSEDecodingTable's layout.
 enum FSEEncodingTable {
-    /// How to encode one symbol from the state after it (in decoding order): states from
-    /// `wideFrom` up are the targets of the symbol's first, `shift`-bit states, which map back
-    /// to `wideDelta + state >> shift`; the ones below, of its `shift - 1`-bit states, which map
-    /// back to `narrowDelta + state >> (shift - 1)`. Sixteen bytes, so a 256-symbol table stays
-    /// in the first-level cache; the encoder picks between the two without a branch.
+    /// How to encode one symbol from the state after it (in decoding order). Of the symbol's
+    /// `count` decoder states, the first are reached with `shift` bits and the rest with
+    /// `shift - 1`; an encoder state from `(count << shift) - stateCount` up takes the wider ones.
+    /// Both cases fold into two additions and two shifts: `bits = (state + bitsDelta) >> 16`
+    /// (`bitsDelta = shift << 16 - wideFrom`, so the sum's high half is `shift` or `shift - 1`),
+    /// and the next state `(state + stateCount) >> bits + stateDelta`, because the two groups'
+    /// shifted values lie end to end in `count..<2 * count` (`stateDelta` = the symbol's first
+    /// decoder state - `count`). Eight bytes, so a 256-symbol table stays in the first-level cache.
     struct Entry {
-        var wideFrom = Int32.max
-        var shift: Int32 = 0
-        var wideDelta: Int32 = 0
-        var narrowDelta: Int32 = 0
+        var bitsDelta: Int32 = 0
+        var stateDelta: Int32 = 0
     }
 
     /// Normalises `counts` to frequencies summing to `stateCount` (a power of two), each symbol
@@ -60,12 +61,8 @@ enum FSEEncodingTable {
                 continue
             }
             let shift = stateBits - (Int.bitWidth - 1 - count.leadingZeroBitCount)
-            let widerStates = ((2 * stateCount) >> shift) - count
-            // (state + stateCount) >> shift == state >> shift + stateCount >> shift, as stateCount
-            // is a power of two at least 2^shift.
-            table[symbol] = Entry(wideFrom: Int32((count << shift) - stateCount), shift: Int32(shift),
-                                  wideDelta: Int32(offset - count + stateCount >> shift),
-                                  narrowDelta: Int32(offset + widerStates))
+            table[symbol] = Entry(bitsDelta: Int32(shift << 16 - ((count << shift) - stateCount)),
+                                  stateDelta: Int32(offset - count))
             offset += count
         }
     }

@@ -231,14 +231,13 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
         var s0 = 0, s1 = 0, s2 = 0, s3 = 0
         var accumulator: UInt64 = 0, pending = 0
         var out = UnsafeMutableRawPointer(stream)
+        let stateCount = LZFSEBlockHeader.literalStateCount
         @inline(__always) func encode(_ symbol: UInt32, _ state: inout Int) {
             let entry = table[Int(symbol)]
-            let wide = state >= Int(entry.wideFrom)
-            let bits = Int(entry.shift) - (wide ? 0 : 1)
-            let delta = Int(wide ? entry.wideDelta : entry.narrowDelta)
+            let bits = (state &+ Int(entry.bitsDelta)) &>> 16
             accumulator |= UInt64(truncatingIfNeeded: state & ((1 &<< bits) &- 1)) &<< UInt64(pending)
             pending &+= bits
-            state = delta &+ state &>> bits
+            state = (state &+ stateCount) &>> bits &+ Int(entry.stateDelta)
         }
         let source = UnsafeRawPointer(literals)
         var index = literalCount
@@ -289,15 +288,15 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
                 let distance = Int(distances[index])
                 let distanceClass = LZFSEValueClasses.distanceClass(distance)
                 writer.push(UInt64(distance - Int(distanceBase[distanceClass])), bits: Int(distanceExtraBits[distanceClass]))
-                writer.encode(distanceClass, &dState, distanceTable)
+                writer.encode(distanceClass, &dState, distanceTable, stateCount: LZFSEBlockHeader.distanceStateCount)
                 let matchLength = Int(matchLengths[index])
                 let matchClass = LZFSEValueClasses.matchLengthClass(matchLength)
                 writer.push(UInt64(matchLength - Int(matchLengthBase[matchClass])), bits: Int(matchLengthExtraBits[matchClass]))
-                writer.encode(matchClass, &mState, matchLengthTable)
+                writer.encode(matchClass, &mState, matchLengthTable, stateCount: LZFSEBlockHeader.matchLengthStateCount)
                 let literalLength = Int(literalLengths[index])
                 let literalClass = LZFSEValueClasses.literalLengthClass(literalLength)
                 writer.push(UInt64(literalLength - Int(literalLengthBase[literalClass])), bits: Int(literalLengthExtraBits[literalClass]))
-                writer.encode(literalClass, &lState, literalLengthTable)
+                writer.encode(literalClass, &lState, literalLengthTable, stateCount: LZFSEBlockHeader.literalLengthStateCount)
                 writer.flush()
             }
         }}}}}}
