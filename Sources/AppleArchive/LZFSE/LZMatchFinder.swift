@@ -12,32 +12,31 @@ struct LZMatchFinder: ~Copyable {
     /// A match this long is taken at once, without looking one byte further.
     static let goodMatch = 48
 
-    private let positions: UnsafeMutablePointer<Int32>
-    private let values: UnsafeMutablePointer<UInt32>
+    /// Each bucket is one run of `bucketWidth` positions then their `bucketWidth` four-byte
+    /// values, so that a probe touches one cache line.
+    private let table: UnsafeMutablePointer<UInt32>
     private static var slots: Int { (1 << maxHashBits) * bucketWidth }
     private var hashShift = UInt32(32 - maxHashBits)
 
     init() {
-        positions = .allocate(capacity: Self.slots)
-        values = .allocate(capacity: Self.slots)
+        table = .allocate(capacity: 2 * Self.slots)
     }
 
     deinit {
-        positions.deallocate()
-        values.deallocate()
+        table.deallocate()
     }
 
     @inline(__always)
     private func bucketOf(_ value: UInt32) -> Int {
-        Int((value &* 2_654_435_761) >> hashShift) * Self.bucketWidth
+        Int((value &* 2_654_435_761) >> hashShift) * 2 * Self.bucketWidth
     }
 
     @inline(__always)
     private func insert(_ position: Int, _ value: UInt32, bucket: Int) {
-        let p = positions + bucket, v = values + bucket
+        let p = table + bucket, v = table + bucket + Self.bucketWidth
         var slot = Self.bucketWidth - 1
         while slot > 0 { p[slot] = p[slot - 1]; v[slot] = v[slot - 1]; slot -= 1 }
-        p[0] = Int32(truncatingIfNeeded: position)
+        p[0] = UInt32(truncatingIfNeeded: position)
         v[0] = value
     }
 
@@ -68,8 +67,8 @@ struct LZMatchFinder: ~Copyable {
             bestLength = 4 + Self.commonLength(input, position - lastDistance + 4, position + 4, limit: limit - 4)
             bestDistance = lastDistance
         }
-        for slot in 0..<Self.bucketWidth where values[bucket + slot] == value {
-            let candidate = Int(positions[bucket + slot])
+        for slot in 0..<Self.bucketWidth where table[bucket + Self.bucketWidth + slot] == value {
+            let candidate = Int(Int32(bitPattern: table[bucket + slot]))
             let distance = position - candidate
             if distance <= 0 || distance > maxDistance { continue }
             let length = 4 + Self.commonLength(input, candidate + 4, position + 4, limit: limit - 4)
@@ -87,8 +86,10 @@ struct LZMatchFinder: ~Copyable {
         hashShift = UInt32(32 - hashBits)
         let used = (1 << hashBits) * Self.bucketWidth
         // Empty buckets point at position -2^31, which no distance reaches.
-        positions.initialize(repeating: Int32.min, count: used)
-        values.initialize(repeating: 0, count: used)
+        for bucket in stride(from: 0, to: 2 * used, by: 2 * Self.bucketWidth) {
+            (table + bucket).initialize(repeating: UInt32(bitPattern: Int32.min), count: Self.bucketWidth)
+            (table + bucket + Self.bucketWidth).initialize(repeating: 0, count: Self.bucketWidth)
+        }
         let maxDistance = sink.maxDistance
         let raw = UnsafeRawPointer(input)
         // Matches are looked for while 8 bytes remain, so every 4-byte load is in bounds.
