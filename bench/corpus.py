@@ -2,20 +2,23 @@
 """Generates the benchmark corpus (about SIZE_MIB, default 1024) deterministically:
 text and JSON (~20 %), incompressible media-like files (~25 %), many small files (~5 %),
 and one model-like file of half the total (bf16-like weights: random mantissas, narrow exponents).
-With SIZE `small`: the small-files corpus instead (see small_files below).
+With SIZE `small`: the small-files corpus instead (see small_files below); `small300`: the same
+kind of corpus with 300,000 files (its first 100,000 are those of `small`).
 With SIZE `packs`: the same 100,000 files split into 100 packs of 1,000 (see packs below).
-Usage: corpus.py DIR [SIZE_MIB|small|packs]. Writes DIR/Manifest.json selecting everything
+Usage: corpus.py DIR [SIZE_MIB|small|small300|packs]. Writes DIR/Manifest.json selecting everything
 (for `packs`, DIR/packNN.json, one per pack).
 Environment (SIZE_MIB corpora): CORPUS_SEED (another seed, other bytes of the same shape),
 CORPUS_ID (the pack ID, default bench-corpus)."""
 import json, os, random, sys
 
-SMALL_FILES = 100_000
+# Files of each small-files corpus.
+SMALL_FILES = {'small': 100_000, 'small300': 300_000, 'packs': 100_000}
 
-def small_files(root):
-    """100,000 JSON files, ~80 MB, as a game's or an app's data folder: 4 top folders, 2-3
-    levels of nested folders, sizes from ~200 B to ~4 KiB (most under 1 KiB), records with
-    repeated keys and varied values. Yields (relative path, bytes) in a fixed order."""
+def small_files(count):
+    """`count` JSON files, ~80 MB a 100,000, as a game's or an app's data folder: 4 top folders,
+    2 levels of nested folders below them (50 files a folder), sizes from ~200 B to ~4 KiB (most
+    under 1 KiB), records with repeated keys and varied values. Yields (relative path, bytes) in
+    a fixed order; a larger count yields the smaller one's files first."""
     rng = random.Random(20261201)
     words = [''.join(rng.choice('abcdefghijklmnopqrstuvwxyz') for _ in range(rng.randint(3, 9))) for _ in range(3000)]
     kinds = ['levels', 'items', 'dialogue', 'locales']
@@ -28,7 +31,7 @@ def small_files(root):
         if rng.random() < 0.3:
             r["text"] = ' '.join(rng.choices(words, k=rng.randint(4, 20)))
         return r
-    for i in range(SMALL_FILES):
+    for i in range(count):
         kind = kinds[i % 4]
         n = i // 4
         rel = f'{kind}/{kind[:-1]}-{n // 2500:02}/{(n // 50) % 50:02}/{kind[:-1]}-{n:05}.json'
@@ -46,10 +49,11 @@ def write_manifest(path, pack_id, directories):
         json.dump({"assetPackID": pack_id, "downloadPolicy": {"onDemand": {}},
                    "fileSelectors": [{"directory": d} for d in directories], "platforms": ["iOS", "macOS"]}, f, indent=2)
 
-def small(root, packs):
-    """`small`: one pack of all 100,000 files. `packs`: the same files in 100 packs, pack NN
-    holding content/pNN/… (1,000 files each), for the namespace benchmark."""
-    for i, (rel, data) in enumerate(small_files(root)):
+def small(root, kind):
+    """`small`, `small300`: one pack of all the files. `packs`: the 100,000 files of `small` in
+    100 packs, pack NN holding content/pNN/… (1,000 files each), for the namespace benchmark."""
+    packs = kind == 'packs'
+    for i, (rel, data) in enumerate(small_files(SMALL_FILES[kind])):
         path = os.path.join(root, 'content', f'p{i % 100:02}' if packs else '', rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, 'wb') as f:
@@ -62,8 +66,8 @@ def small(root, packs):
 
 def main():
     root = sys.argv[1]
-    if len(sys.argv) > 2 and sys.argv[2] in ('small', 'packs'):
-        small(root, sys.argv[2] == 'packs')
+    if len(sys.argv) > 2 and sys.argv[2] in SMALL_FILES:
+        small(root, sys.argv[2])
         return
     total = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
     mib = 1 << 20

@@ -5,18 +5,20 @@
 # (target <= 1.0x) and our peak RSS (target <= 128 MiB), then checks the installed tree against
 # the corpus.
 #
-#   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024|small|packs] [sealed]
+#   bench/install.sh [ROUNDS=3] [SIZE_MIB=1024|small|small300|packs] [sealed]
 #
 # `sealed` times, instead of the peers, the same install of the pack published sealed
 # (`publish --encrypt`, every chunk frame AES-256-GCM) against the unencrypted one, alternating:
 # both from nginx, the sealed one also asking `assetpack key-server` on loopback for its key
 # (a fresh root each round, so every sealed install asks). Target: sealed ≤ 1.05× unencrypted.
 #
-# SIZE `small` installs the small-files corpus instead (one pack of 100,000 JSON files, ~80 MB);
-# `packs` the same files as 100 packs of 1,000 (`assetpack ensure` of all 100 against the one
-# .tar.zst), and then times the namespace at 100,000 files and 100 packs, process start included:
-# `assetpack ls` against `find -type f`, `assetpack status` (the catalog from nginx) and
-# `assetpack cat PATH` against `cat` of the installed file (target: each under 100 ms).
+# SIZE `small` installs the small-files corpus instead (one pack of 100,000 JSON files, ~80 MB),
+# `small300` the one of 300,000 files (~240 MB); `packs` the 100,000 files as 100 packs of 1,000
+# (`assetpack ensure` of all 100 against the one .tar.zst). After the rounds these three time the
+# namespace, process start included: `assetpack ls` of every path against `find -type f` over
+# the installed tree (target: no slower) and `assetpack cat PATH` against `cat` of the installed
+# file (target: milliseconds); for `packs` also `assetpack status` (the catalog from nginx)
+# against `curl` of catalog.json (target: each under 100 ms).
 #
 # ASSETPACK=path/to/assetpack runs that binary instead of building (to compare two builds).
 #
@@ -40,8 +42,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}; size=${2:-1024}; variant=${3:-}
-[ -z "$variant" ] || [ "$variant" = sealed ] || { echo "usage: bench/install.sh [ROUNDS] [SIZE_MIB|small|packs] [sealed]" >&2; exit 2; }
-[ "$variant" != sealed ] || [ "$size" != packs ] || { echo "sealed takes one pack: SIZE_MIB or small" >&2; exit 2; }
+[ -z "$variant" ] || [ "$variant" = sealed ] || { echo "usage: bench/install.sh [ROUNDS] [SIZE_MIB|small|small300|packs] [sealed]" >&2; exit 2; }
+[ "$variant" != sealed ] || [ "$size" != packs ] || { echo "sealed takes one pack: SIZE_MIB, small or small300" >&2; exit 2; }
 scripts/install-deps.sh
 if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
   swift build -c release --product assetpack >/dev/null
@@ -130,16 +132,21 @@ echo "pack bytes served per install: $((fetched / runs)) B ($packbytes B of pack
 python3 bench/result.py --runner assetpack bytes="$((fetched / runs))"
 python3 bench/result.py --runner tar+zstd bytes="$(stat -c %s "$out/repo/bench.tar.zst")"
 python3 bench/result.py size_mib="$(($(du -sb "$corpus/content" | cut -f1) >> 20))" files="$(find "$corpus/content" -type f | wc -l)"
+# The namespace: each command 20 times, alternating with its peer, process start included.
+root=$out/dst/assetpack; tree=$root/packs
+case "$size" in
+  packs) file=content/p42/dialogue/dialogu-04/49/dialogu-12485.json; installedfile=$(echo "$tree"/pack42/*/"$file") ;;
+  small|small300) file=content/dialogue/dialogu-04/49/dialogu-12485.json; installedfile=$(echo "$tree"/bench-corpus/*/"$file") ;;
+  *) exit 0 ;;
+esac
+echo "namespace: $("$bin" ls --root "$root" | wc -l) paths in $(ls "$root/packs" | wc -l) pack(s)"
+python3 bench/measure.py 20 \
+  "assetpack ls" "'$bin' ls --root '$root' > /dev/null" \
+  "find -type f" "find '$tree' -type f > /dev/null"
+python3 bench/measure.py 20 \
+  "assetpack cat" "'$bin' cat '$file' --root '$root' > /dev/null" \
+  "cat" "cat '$installedfile' > /dev/null"
 if [ "$size" = packs ]; then
-  # The namespace at 100 packs and 100,000 files: each command 20 times, alternating with its peer.
-  root=$out/dst/assetpack; file=content/p42/dialogue/dialogu-04/49/dialogu-12485.json
-  echo "namespace: $("$bin" ls --root "$root" | wc -l) paths in $(ls "$root/packs" | wc -l) packs"
-  python3 bench/measure.py 20 \
-    "assetpack ls" "'$bin' ls --root '$root' > /dev/null" \
-    "find -type f" "find '$root/packs' -type f > /dev/null"
-  python3 bench/measure.py 20 \
-    "assetpack cat" "'$bin' cat '$file' --root '$root' > /dev/null" \
-    "cat" "cat $root/packs/pack42/*/'$file' > /dev/null"
   python3 bench/measure.py 20 \
     "assetpack status" "'$bin' status --root '$root' > /dev/null" \
     "curl catalog" "curl -s $url/catalog.json > /dev/null"

@@ -30,9 +30,11 @@ cd "$(dirname "$0")/.."
 benchmarks=(
   "package: assetpack package vs tar -cf - | zstd -3 -T0"
   "package-files: assetpack package vs tar | zstd -3 -T0, 100,000 small files"
+  "package-files-300k: assetpack package vs tar | zstd -3 -T0, 300,000 small files"
   "publish: assetpack publish (first, unchanged, one file touched, --no-cache) vs tar | zstd -3 -T0"
   "install: assetpack ensure vs curl | zstd -d | tar -x"
-  "install-files: assetpack ensure vs curl | zstd -d | tar -x, 100,000 small files"
+  "install-files: assetpack ensure vs curl | zstd -d | tar -x, 100,000 small files; ls, cat vs find, cat"
+  "install-files-300k: assetpack ensure vs curl | zstd -d | tar -x, 300,000 small files; ls, cat vs find, cat"
   "install-packs: assetpack ensure of 100 packs vs curl | zstd -d | tar -x; ls, cat, status vs find, cat, curl"
   "install-sealed: assetpack ensure of a sealed pack vs the same pack unencrypted"
   "update-edits: assetpack update vs casync, zsync and zstd --patch-from (edits workload)"
@@ -54,7 +56,7 @@ benchmarks=(
   "many-packs: assetpack publish after one change of 2,000 packs vs a full publish; catalog bytes, update with nothing new, status"
   "crowds: 100 assetpack install at once and 1,000 concurrent range requests, assetpack serve vs nginx"
 )
-fixed_size=" crowds package-files install-files install-packs update-edits update-sealed seeds many-packs "
+fixed_size=" crowds package-files package-files-300k install-files install-files-300k install-packs update-edits update-sealed seeds many-packs "
 
 size=small rounds="" only=() results=docs/benchmarks/results.json timeout_s=14400 list=no report=yes
 while (($#)); do
@@ -82,9 +84,11 @@ command_line() {
   case "$1" in
     package) echo "bench/package.sh $mib $rounds" ;;
     package-files) echo "bench/package.sh small $rounds" ;;
+    package-files-300k) echo "bench/package.sh small300 $rounds" ;;
     publish) echo "bench/publish.sh $mib $rounds" ;;
     install) echo "bench/install.sh $rounds $mib" ;;
     install-files) echo "bench/install.sh $rounds small" ;;
+    install-files-300k) echo "bench/install.sh $rounds small300" ;;
     install-packs) echo "bench/install.sh $rounds packs" ;;
     install-sealed) echo "bench/install.sh $rounds $mib sealed" ;;
     update-edits) echo "bench/update.sh edits" ;;
@@ -120,7 +124,7 @@ if ((${#only[@]})); then names=("${only[@]}"); else
   done
 fi
 if [ "$list" = yes ]; then
-  for name in "${names[@]}"; do printf '%-15s %s\n' "$name" "$(command_line "$name" || echo '(no such benchmark)')"; done
+  for name in "${names[@]}"; do printf '%-19s %s\n' "$name" "$(command_line "$name" || echo '(no such benchmark)')"; done
   exit 0
 fi
 
