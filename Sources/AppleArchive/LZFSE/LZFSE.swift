@@ -71,14 +71,22 @@ public enum LZFSE {
     /// Encodes `source` as one LZFSE stream ending in `bvx$` (bvx2 blocks; LZVN `bvxn` for small inputs;
     /// `bvx-` stored when that is smaller). Deterministic.
     public static func encode(_ source: UnsafeRawBufferPointer) -> [UInt8] {
-        let count = source.count
-        guard count >= 8, let base = source.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return stored(source) }
         var stream: [UInt8] = []
+        encode(source, into: &stream)
+        return stream
+    }
+
+    /// As `encode(_:)`, into `stream`: its bytes are replaced and its capacity kept, so that a
+    /// caller encoding block after block reuses one buffer.
+    public static func encode(_ source: UnsafeRawBufferPointer, into stream: inout [UInt8]) {
+        stream.removeAll(keepingCapacity: true)
+        let count = source.count
+        guard count >= 8, let base = source.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return stored(source, into: &stream) }
         if count < lzvnThreshold {
             var encoder = LZVNEncoder(input: base, count: count)
             var finder = LZMatchFinder()
             finder.run(base, count: count, into: &encoder)
-            guard encoder.payload.count < count else { return stored(source) }
+            guard encoder.payload.count < count else { return stored(source, into: &stream) }
             appendMagic(.lzvn, to: &stream)
             appendUInt32(count, to: &stream)
             appendUInt32(encoder.payload.count, to: &stream)
@@ -88,21 +96,23 @@ public enum LZFSE {
             var offset = 0
             while offset < count {
                 let length = min(segmentSize, count - offset)
-                var encoder = LZFSEBlockEncoder(input: base + offset, expectedOutput: length / 2)
+                // The first segment writes into `stream`'s own buffer; later ones are appended.
+                var buffer: [UInt8] = []
+                if offset == 0 { swap(&buffer, &stream) }
+                var encoder = LZFSEBlockEncoder(input: base + offset, output: buffer, expectedOutput: length / 2)
                 finder.run(base + offset, count: length, into: &encoder)
-                if stream.isEmpty { swap(&stream, &encoder.output) } else { stream += encoder.output }
+                if offset == 0 { swap(&stream, &encoder.output) } else { stream += encoder.output }
                 offset += length
-                if stream.count >= count { return stored(source) }
+                if stream.count >= count { return stored(source, into: &stream) }
             }
         }
-        guard stream.count + 4 < count + 12 else { return stored(source) }
+        guard stream.count + 4 < count + 12 else { return stored(source, into: &stream) }
         appendMagic(.endOfStream, to: &stream)
-        return stream
     }
 
-    /// `source` as `bvx-` blocks (of at most 1 GiB each) and `bvx$`.
-    private static func stored(_ source: UnsafeRawBufferPointer) -> [UInt8] {
-        var stream: [UInt8] = []
+    /// `source` as `bvx-` blocks (of at most 1 GiB each) and `bvx$`, in place of what `stream` held.
+    private static func stored(_ source: UnsafeRawBufferPointer, into stream: inout [UInt8]) {
+        stream.removeAll(keepingCapacity: true)
         stream.reserveCapacity(source.count + 8 * (source.count / segmentSize + 1) + 4)
         var offset = 0
         repeat {
@@ -113,7 +123,6 @@ public enum LZFSE {
             offset += length
         } while offset < source.count
         appendMagic(.endOfStream, to: &stream)
-        return stream
     }
 
     private static func appendMagic(_ magic: LZFSEBlockMagic, to stream: inout [UInt8]) { appendUInt32(Int(magic.rawValue), to: &stream) }

@@ -30,28 +30,41 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
     private static let matchLimit = LZFSEBlockHeader.maxMatches
     private static let literalLimit = LZFSEBlockHeader.maxLiterals - 4
 
-    init(input: UnsafePointer<UInt8>, expectedOutput: Int) {
+    /// The arrays above, carved in this order from one pooled buffer (LZFSEBufferPool).
+    private let scratch: UnsafeMutableRawPointer
+    private static let scratchLayout: (offsets: [Int], total: Int) = {
+        let sizes = [3 * matchLimit * MemoryLayout<Int32>.stride, LZFSEBlockHeader.maxLiterals,
+                     (LZFSEBlockHeader.frequencyCount + 1024) * MemoryLayout<UInt32>.stride,
+                     LZFSEBlockHeader.frequencyCount * MemoryLayout<FSEEncodingTable.Entry>.stride, streamCapacity]
+        var offsets: [Int] = [], total = 0
+        for size in sizes {
+            offsets.append(total)
+            total += (size + 63) & ~63
+        }
+        return (offsets, total)
+    }()
+
+    /// `output` is where the stream goes (its bytes are replaced, its capacity kept).
+    init(input: UnsafePointer<UInt8>, output: consuming [UInt8], expectedOutput: Int) {
         self.input = input
-        literalLengths = .allocate(capacity: Self.matchLimit)
-        matchLengths = .allocate(capacity: Self.matchLimit)
-        distances = .allocate(capacity: Self.matchLimit)
-        literals = .allocate(capacity: LZFSEBlockHeader.maxLiterals)
-        counts = .allocate(capacity: LZFSEBlockHeader.frequencyCount)
-        countScratch = .allocate(capacity: 1024)
-        tables = .allocate(capacity: LZFSEBlockHeader.frequencyCount)
-        stream = .allocate(capacity: Self.streamCapacity)
-        output.reserveCapacity(expectedOutput)
+        let layout = Self.scratchLayout
+        scratch = LZFSEBufferPool.take(layout.total)
+        let lengths = (scratch + layout.offsets[0]).bindMemory(to: Int32.self, capacity: 3 * Self.matchLimit)
+        literalLengths = lengths
+        matchLengths = lengths + Self.matchLimit
+        distances = lengths + 2 * Self.matchLimit
+        literals = (scratch + layout.offsets[1]).bindMemory(to: UInt8.self, capacity: LZFSEBlockHeader.maxLiterals)
+        counts = (scratch + layout.offsets[2]).bindMemory(to: UInt32.self, capacity: LZFSEBlockHeader.frequencyCount + 1024)
+        countScratch = counts + LZFSEBlockHeader.frequencyCount
+        tables = (scratch + layout.offsets[3]).bindMemory(to: FSEEncodingTable.Entry.self, capacity: LZFSEBlockHeader.frequencyCount)
+        stream = (scratch + layout.offsets[4]).bindMemory(to: UInt8.self, capacity: Self.streamCapacity)
+        self.output = output
+        self.output.removeAll(keepingCapacity: true)
+        self.output.reserveCapacity(expectedOutput)
     }
 
     deinit {
-        literalLengths.deallocate()
-        matchLengths.deallocate()
-        distances.deallocate()
-        literals.deallocate()
-        counts.deallocate()
-        countScratch.deallocate()
-        tables.deallocate()
-        stream.deallocate()
+        LZFSEBufferPool.give(scratch, Self.scratchLayout.total)
     }
 
     mutating func match(literalStart: Int, literalCount count: Int, matchLength: Int, distance: Int) {

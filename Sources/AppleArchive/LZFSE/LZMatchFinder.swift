@@ -19,12 +19,14 @@ struct LZMatchFinder: ~Copyable {
     private var hashShift = UInt32(32 - maxHashBits)
 
     init() {
-        table = .allocate(capacity: 2 * Self.slots)
+        table = LZFSEBufferPool.take(Self.tableBytes).bindMemory(to: UInt32.self, capacity: 2 * Self.slots)
     }
 
     deinit {
-        table.deallocate()
+        LZFSEBufferPool.give(UnsafeMutableRawPointer(table), Self.tableBytes)
     }
+
+    private static var tableBytes: Int { 2 * slots * MemoryLayout<UInt32>.stride }
 
     @inline(__always)
     private func bucketOf(_ value: UInt32) -> Int {

@@ -13,19 +13,17 @@ enum AppleArchiveBlockEncoder {
         }
     }
 
-    /// The compressed block, or nil when compressing does not make it smaller (the container
-    /// then stores it raw).
-    static func compress(_ block: UnsafeRawBufferPointer, codec: AppleArchiveCompression) -> [UInt8]? {
-        guard block.count > 0 else { return nil }
-        let out: [UInt8]?
+    /// Compresses the block into `output` (its capacity reused from block to block); false when
+    /// compressing does not make it smaller (the container then stores it raw).
+    static func compress(_ block: UnsafeRawBufferPointer, codec: AppleArchiveCompression, into output: inout [UInt8]) -> Bool {
+        guard block.count > 0 else { return false }
         switch codec {
-        case .zlib: out = deflate(block)
-        case .lzma: out = xz(block)
-        case .lzfse: out = lzfse(block)
+        case .zlib: output = deflate(block) ?? []
+        case .lzma: output = xz(block) ?? []
+        case .lzfse: LZFSE.encode(block, into: &output)
         case .lz4, .none: preconditionFailure("\(codec) blocks are not written")
         }
-        guard let out, out.count < block.count else { return nil }
-        return out
+        return !output.isEmpty && output.count < block.count
     }
 
     private static func deflate(_ block: UnsafeRawBufferPointer) -> [UInt8]? {
@@ -50,9 +48,5 @@ enum AppleArchiveBlockEncoder {
         guard status == LZMA_OK else { return nil }
         out.removeSubrange(position...)
         return out
-    }
-
-    private static func lzfse(_ block: UnsafeRawBufferPointer) -> [UInt8]? {
-        LZFSE.encode(block)
     }
 }

@@ -1,5 +1,6 @@
 import AssetPackFormat
 import Foundation
+import Synchronization
 
 /// Cuts an AA01 byte stream into blocks and writes the `pbz*` container (docs/FORMAT.md): the
 /// magic, the block size as a big-endian u64, then per block its raw size and its stored size
@@ -9,14 +10,17 @@ import Foundation
 /// Blocks are compressed on `threads` workers and written in stream order. At most
 /// `2 × threads + 1` blocks exist at once (the one being filled included): the writer waits for
 /// the oldest to be written before it starts another, so memory stays bounded whatever the size
-/// of the archive. A block's bytes depend only on its contents, not on which thread or in which
+/// of the archive. A block is reused once written, so its memory is faulted in once, not once
+/// a block. A block's bytes depend only on its contents, not on which thread or in which
 /// order it was compressed: the output is the same for any thread count.
 final class AppleArchiveContainerWriter: @unchecked Sendable {
     /// A block of the stream, its compressed form once a worker has made it.
     private final class Block: @unchecked Sendable {
         let storage: UnsafeMutableRawBufferPointer
         var count = 0
-        var compressed: [UInt8]?
+        /// The compressed form, when `isCompressed`; its buffer is kept for the block's next use.
+        var compressed: [UInt8] = []
+        var isCompressed = false
         init(capacity: Int) { storage = .allocate(byteCount: capacity, alignment: 16) }
         deinit { storage.deallocate() }
         var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: storage[0..<count]) }
@@ -32,6 +36,8 @@ final class AppleArchiveContainerWriter: @unchecked Sendable {
     private let blockSlots: DispatchSemaphore
     private let compressorSlots: DispatchSemaphore
     private var current: Block?
+    /// Written blocks, ready to be filled again.
+    private let spare = Mutex<[Block]>([])
     private var submitted = 0
     // Owned by `writer`:
     private var pending: [Int: Block] = [:]
@@ -99,7 +105,9 @@ final class AppleArchiveContainerWriter: @unchecked Sendable {
             blockSlots.signal()
             throw failure
         }
-        let block = Block(capacity: blockSize)
+        let block = spare.withLock { $0.popLast() } ?? Block(capacity: blockSize)
+        block.count = 0
+        block.isCompressed = false
         current = block
         return block
     }
@@ -117,7 +125,7 @@ final class AppleArchiveContainerWriter: @unchecked Sendable {
         workers.async { [self] in
             if AppleArchiveBlockEncoder.isWritable(codec) {
                 compressorSlots.wait()
-                block.compressed = AppleArchiveBlockEncoder.compress(block.bytes, codec: codec)
+                block.isCompressed = AppleArchiveBlockEncoder.compress(block.bytes, codec: codec, into: &block.compressed)
                 compressorSlots.signal()
             }
             writer.async { [self] in
@@ -132,6 +140,7 @@ final class AppleArchiveContainerWriter: @unchecked Sendable {
             if failure == nil {
                 do { try store(block) } catch { failure = error }
             }
+            spare.withLock { $0.append(block) }
             next += 1
             blockSlots.signal()
             group.leave()
@@ -147,10 +156,11 @@ final class AppleArchiveContainerWriter: @unchecked Sendable {
         var sizes: [UInt8] = []
         sizes.reserveCapacity(16)
         Self.appendBigEndian(UInt64(block.count), to: &sizes)
-        Self.appendBigEndian(UInt64(block.compressed?.count ?? block.count), to: &sizes)
+        let storedCount = block.isCompressed ? block.compressed.count : block.count
+        Self.appendBigEndian(UInt64(storedCount), to: &sizes)
         try out.write(sizes)
-        if let compressed = block.compressed { try out.write(compressed) } else { try out.write(block.bytes) }
-        written += 16 + Int64(block.compressed?.count ?? block.count)
+        if block.isCompressed { try out.write(block.compressed) } else { try out.write(block.bytes) }
+        written += 16 + Int64(storedCount)
     }
 
     private static func appendBigEndian(_ value: UInt64, to bytes: inout [UInt8]) {
