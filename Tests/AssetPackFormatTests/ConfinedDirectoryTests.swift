@@ -84,4 +84,23 @@ import Testing
         #expect(throws: ConfinementError.self) { try root.rename("inside/a.txt", to: "link/a.txt") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.file("outside")) == ["victim.txt"])
     }
+
+    /// A path as long as a pack path may be (4096 bytes, more than the kernel takes whole with its
+    /// terminator) is written, opened and read back below the root, and a link on its way is
+    /// still refused.
+    @Test(arguments: [true, false])
+    func pathsAtThePackPathLimitAreWalked(openat2: Bool) throws {
+        let (dir, rootPath, _) = try planted()
+        defer { dir.remove() }
+        let root = try ConfinedDirectory(root: rootPath, usesOpenat2: openat2)
+        let folders = String(repeating: String(repeating: "f", count: 199) + "/", count: 20)
+        let path = "inside/" + folders + String(repeating: "n", count: 4096 - 7 - folders.utf8.count)
+        #expect(path.utf8.count == 4096)
+        _ = try root.directory(String(path[..<path.lastIndex(of: "/")!]), create: true)
+        try root.write(Array("deep\n".utf8), to: path)
+        #expect(try root.contents(of: path) == Array("deep\n".utf8))
+        let fd = try root.open(path, flags: O_WRONLY | O_APPEND)
+        close(fd)
+        #expect(throws: ConfinementError.self) { _ = try root.open("link/" + folders + "x", flags: O_RDONLY) }
+    }
 }

@@ -70,7 +70,9 @@ public final class ConfinedDirectory: @unchecked Sendable {
             let fd = cposix_openat_beneath(self.fd, parts.isEmpty ? "." : parts.joined(separator: "/"), flags, UInt32(mode))
             if fd >= 0 { return fd }
             let e = errno
-            if e != ENOSYS { throw failure(e, parts, doing: "open") }
+            // A path the kernel will not take whole (4096 bytes with its terminator) is walked
+            // folder by folder below, as each folder's name is within its own limit.
+            if e != ENOSYS && e != ENAMETOOLONG { throw failure(e, parts, doing: "open") }
         }
         let (parent, name) = try walk(to: parts, create: false)
         defer { if parent != self.fd { close(parent) } }
