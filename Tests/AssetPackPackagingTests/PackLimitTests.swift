@@ -97,6 +97,13 @@ import Testing
         #expect(path(4096).utf8.count == 4096)
         let atLimit = try files(in: dir, paths: ["a.txt", path(4096)])
         #expect(write(atLimit, PackLimits(), in: dir) == .written(atLimit.map(\.packPath)))
+        // And written out again: extracted below a folder, the whole path is past what the kernel
+        // takes at once, and the file still gets its bytes.
+        let extracted = dir.file("extracted")
+        try PackExtractor(reader: PackReader(path: dir.file("out.pack"))).extract(to: extracted)
+        let tree = try ConfinedDirectory(root: extracted)
+        #expect(try tree.contents(of: path(4096)) == Array(try Data(contentsOf: URL(fileURLWithPath: atLimit[1].sourcePath))))
+        #expect(try tree.contents(of: "a.txt") == Array(try Data(contentsOf: URL(fileURLWithPath: atLimit[0].sourcePath))))
         let past = try files(in: dir, paths: ["a.txt", path(4097)])
         guard case .refused(let why) = write(past, PackLimits(), in: dir) else { Issue.record("a 4097-byte path was written"); return }
         #expect(why.hasPrefix("file 1 (\(past[1].sourcePath)): \"ffff"))

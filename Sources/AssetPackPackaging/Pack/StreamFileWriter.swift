@@ -75,6 +75,10 @@ public struct StreamFileWriter {
     }
 
     private mutating func open(_ file: FileEntry, truncate: Bool) throws {
+        let path = root + "/" + file.path
+        // The kernel takes a path of at most PATH_MAX bytes with its terminator; a longer one (a
+        // pack path near its 4096-byte limit under the root) is opened folder by folder.
+        if path.utf8.count >= Int(PATH_MAX) { return try openByWalking(file, truncate: truncate) }
         let parent = file.path.split(separator: "/").dropLast()
         var dir = ""
         for component in parent {
@@ -83,11 +87,21 @@ public struct StreamFileWriter {
                 throw PackError.io("cannot create directory \(dir): \(String(cString: strerror(errno)))")
             }
         }
-        let path = root + "/" + file.path
         // A fresh file replaces whatever a resumed run left there (possibly read-only by now).
         if truncate { unlink(path) }
         fd = Foundation.open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_EXCL : 0), 0o600)
         guard fd >= 0 else { throw PackError.io("cannot create \(file.path): \(String(cString: strerror(errno)))") }
+    }
+
+    private mutating func openByWalking(_ file: FileEntry, truncate: Bool) throws {
+        do {
+            let below = try ConfinedDirectory(root: root)
+            if let slash = file.path.lastIndex(of: "/") { _ = try below.directory(String(file.path[..<slash]), create: true) }
+            if truncate { try below.removeTree(file.path) }
+            fd = try below.open(file.path, flags: O_WRONLY | O_CREAT | (truncate ? O_EXCL : 0), mode: 0o600)
+        } catch {
+            throw PackError.io("cannot create \(file.path): \(error)")
+        }
     }
 
     private mutating func closeCurrent() throws {
