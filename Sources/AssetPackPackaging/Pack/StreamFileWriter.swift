@@ -1,16 +1,19 @@
 import AssetPackFormat
 import Foundation
 
-/// Writes a pack's content stream into the files it is made of, in order, below `root`: the
-/// extractor and the client's installer both assemble packs with it. It creates only folders and
-/// regular files (never following symlinks) at paths from a checked index.
+/// Writes a pack's content stream into the files it is made of, in order, below `root` (the
+/// extractor assembles packs with it). It creates only folders and regular files, at paths from a
+/// checked index, beneath `root` (ConfinedDirectory: no link is followed on the way, and a path
+/// longer than the kernel takes whole is walked folder by folder).
 public struct StreamFileWriter {
     public let root: String
     public let files: [FileEntry]
     private var current = 0
     private var fd: Int32 = -1
     private var left: UInt64 = 0
-    private var madeDirectories: Set<String> = [""]
+    /// The root, through which every folder and file is made beneath it, never through a link.
+    private let below: ConfinedDirectory
+    private var madeDirectories: Set<String> = []
     /// Stream bytes consumed so far (including where a resumed writer started).
     public private(set) var position: UInt64 = 0
 
@@ -19,6 +22,7 @@ public struct StreamFileWriter {
     public init(root: String, files: [FileEntry], resumeAt: UInt64 = 0) throws {
         self.root = root
         self.files = files
+        do { below = try ConfinedDirectory(root: root) } catch { throw PackError.io("\(error)") }
         var start: UInt64 = 0
         while current < files.count && start + files[current].size <= resumeAt && !(files[current].size == 0 && start == resumeAt) {
             start += files[current].size
@@ -75,30 +79,17 @@ public struct StreamFileWriter {
     }
 
     private mutating func open(_ file: FileEntry, truncate: Bool) throws {
-        let path = root + "/" + file.path
-        // The kernel takes a path of at most PATH_MAX bytes with its terminator; a longer one (a
-        // pack path near its 4096-byte limit under the root) is opened folder by folder.
-        if path.utf8.count >= Int(PATH_MAX) { return try openByWalking(file, truncate: truncate) }
-        let parent = file.path.split(separator: "/").dropLast()
-        var dir = ""
-        for component in parent {
-            dir = dir.isEmpty ? String(component) : dir + "/" + component
-            if madeDirectories.insert(dir).inserted, mkdir(root + "/" + dir, 0o755) != 0, errno != EEXIST {
-                throw PackError.io("cannot create directory \(dir): \(String(cString: strerror(errno)))")
+        do throws(ConfinementError) {
+            if let slash = file.path.lastIndex(of: "/") {
+                let parent = String(file.path[..<slash])
+                if madeDirectories.insert(parent).inserted { _ = try below.directory(parent, create: true) }
             }
-        }
-        // A fresh file replaces whatever a resumed run left there (possibly read-only by now).
-        if truncate { unlink(path) }
-        fd = Foundation.open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (truncate ? O_EXCL : 0), 0o600)
-        guard fd >= 0 else { throw PackError.io("cannot create \(file.path): \(String(cString: strerror(errno)))") }
-    }
-
-    private mutating func openByWalking(_ file: FileEntry, truncate: Bool) throws {
-        do {
-            let below = try ConfinedDirectory(root: root)
-            if let slash = file.path.lastIndex(of: "/") { _ = try below.directory(String(file.path[..<slash]), create: true) }
-            if truncate { try below.removeTree(file.path) }
-            fd = try below.open(file.path, flags: O_WRONLY | O_CREAT | (truncate ? O_EXCL : 0), mode: 0o600)
+            let flags = O_WRONLY | O_CREAT | (truncate ? O_EXCL : 0)
+            do { fd = try below.open(file.path, flags: flags, mode: 0o600) } catch where truncate && error.code == EEXIST {
+                // A fresh file replaces whatever a resumed run left there (possibly read-only by now).
+                try below.removeTree(file.path)
+                fd = try below.open(file.path, flags: flags, mode: 0o600)
+            }
         } catch {
             throw PackError.io("cannot create \(file.path): \(error)")
         }
