@@ -237,35 +237,48 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
 
     /// Writes the literal streams at the start of `stream`; returns their size. The hottest loop
     /// of the encoder: four symbols (at most 40 bits) go into the accumulator between stores,
-    /// with the bit writer's rules (FSEBitWriter) kept in registers.
+    /// with the bit writer's rules (FSEBitWriter) kept in registers. All arithmetic is on UInt64
+    /// with wrapping operators: every value stays in range (FSEEncodingTable.Entry), so there is
+    /// nothing to check, and no conversion between signed and unsigned in the loop.
     private func encodeLiterals(_ header: inout LZFSEBlockHeader) -> Int {
         precondition(literalCount / 4 * 5 + 16 <= Self.streamCapacity, "literal stream outgrew its buffer")
-        let table = UnsafePointer(tables + LZFSEBlockHeader.literalFrequencies.lowerBound)
-        var s0 = 0, s1 = 0, s2 = 0, s3 = 0
-        var accumulator: UInt64 = 0, pending = 0
+        let table = UnsafeRawPointer(tables + LZFSEBlockHeader.literalFrequencies.lowerBound)
+        let stateCount = UInt64(LZFSEBlockHeader.literalStateCount)
+        var s0: UInt64 = 0, s1: UInt64 = 0, s2: UInt64 = 0, s3: UInt64 = 0
+        var accumulator: UInt64 = 0, pending: UInt64 = 0
         var out = UnsafeMutableRawPointer(stream)
-        let stateCount = LZFSEBlockHeader.literalStateCount
-        @inline(__always) func encode(_ symbol: UInt32, _ state: inout Int) {
-            let entry = table[Int(symbol)]
-            let bits = (state &+ Int(entry.bitsDelta)) &>> 16
-            accumulator |= UInt64(truncatingIfNeeded: state & ((1 &<< bits) &- 1)) &<< UInt64(pending)
-            pending &+= bits
-            state = (state &+ stateCount) &>> bits &+ Int(entry.stateDelta)
-        }
         let source = UnsafeRawPointer(literals)
         var index = literalCount
         // Last literals first, so that the decoder reads the first ones first.
         while index > 0 {
-            index -= 4
-            let four = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt32.self))
-            encode(four >> 24, &s3)
-            encode((four >> 16) & 0xff, &s2)
-            encode((four >> 8) & 0xff, &s1)
-            encode(four & 0xff, &s0)
+            index &-= 4
+            let four = UInt64(UInt32(littleEndian: source.loadUnaligned(fromByteOffset: index, as: UInt32.self)))
+            // One symbol: its entry's two halves sign-extended (Entry is two Int32), the bit count
+            // from the state, the state's low bits out, the next state.
+            let e3 = table.load(fromByteOffset: Int(truncatingIfNeeded: (four &>> 24) &<< 3), as: UInt64.self)
+            let b3 = (s3 &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e3)))) &>> 16
+            accumulator |= (s3 & ((1 &<< b3) &- 1)) &<< pending
+            pending &+= b3
+            s3 = ((s3 &+ stateCount) &>> b3) &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e3 &>> 32)))
+            let e2 = table.load(fromByteOffset: Int(truncatingIfNeeded: ((four &>> 16) & 0xff) &<< 3), as: UInt64.self)
+            let b2 = (s2 &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e2)))) &>> 16
+            accumulator |= (s2 & ((1 &<< b2) &- 1)) &<< pending
+            pending &+= b2
+            s2 = ((s2 &+ stateCount) &>> b2) &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e2 &>> 32)))
+            let e1 = table.load(fromByteOffset: Int(truncatingIfNeeded: ((four &>> 8) & 0xff) &<< 3), as: UInt64.self)
+            let b1 = (s1 &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e1)))) &>> 16
+            accumulator |= (s1 & ((1 &<< b1) &- 1)) &<< pending
+            pending &+= b1
+            s1 = ((s1 &+ stateCount) &>> b1) &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e1 &>> 32)))
+            let e0 = table.load(fromByteOffset: Int(truncatingIfNeeded: (four & 0xff) &<< 3), as: UInt64.self)
+            let b0 = (s0 &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e0)))) &>> 16
+            accumulator |= (s0 & ((1 &<< b0) &- 1)) &<< pending
+            pending &+= b0
+            s0 = ((s0 &+ stateCount) &>> b0) &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e0 &>> 32)))
             out.storeBytes(of: accumulator.littleEndian, as: UInt64.self)
             let bytes = pending &>> 3
-            out += bytes
-            accumulator = accumulator &>> UInt64(bytes &* 8)
+            out += Int(truncatingIfNeeded: bytes)
+            accumulator = accumulator &>> (bytes &<< 3)
             pending &= 7
         }
         var count = out - UnsafeMutableRawPointer(stream)
@@ -273,10 +286,10 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
         if pending > 0 {
             out.storeBytes(of: accumulator.littleEndian, as: UInt64.self)
             count += 1
-            finalBits = pending - 8
+            finalBits = Int(pending) - 8
         }
         header.literalFinalBits = finalBits
-        header.literalStates = (s0, s1, s2, s3)
+        header.literalStates = (Int(s0), Int(s1), Int(s2), Int(s3))
         return count
     }
 
