@@ -120,7 +120,8 @@ public struct Publisher {
         var entries = built.map { $0.info.catalogEntry(version: 0, path: PackFileInfo.repositoryPath(id: $0.info.metadata.assetPackID, digest: $0.info.digest)) }
         for i in entries.indices {
             let list = variants.filter { $0.id == entries[i].id }
-            if !list.isEmpty { entries[i].variants = list.map { $0.pack.info.catalogVariant($0.conditions, defaultPath: entries[i].path) } }
+            let group = Self.group(of: entries[i], variants: list)
+            if !list.isEmpty { entries[i].variants = list.map { $0.pack.info.catalogVariant($0.conditions, group: group) } }
         }
         let others = transaction == nil ? [] : try catalogs.others(than: channel).map(\.catalog)
         var versions = PackVersions(others)
@@ -339,31 +340,45 @@ public struct Publisher {
     /// Builds every variant's pack (reusing it through the publish cache as a default's), and
     /// refuses a group in which two packs — variants, or a variant and the default — have the
     /// same content: they would be one file, and the conditions would choose nothing. An
-    /// unsealed variant leaves the frames it shares with its default to the default's file
-    /// (a pack file with a base), so that they are stored once.
+    /// unsealed variant leaves the frames it shares with its default, or with a variant before
+    /// it in the catalog's order, to that file (a pack file with bases), so that each frame of
+    /// a group is stored once: the variants are built in that order, each offered the default's
+    /// file and those of the variants built before it.
     private func buildVariants(_ groups: DeviceVariantGroups, resolved: [ResolvedManifest], defaults: [BuiltPack], builder: inout PackBuilder,
                                staging: String, sealing: [String: ContentKey]) throws -> [BuiltVariant] {
         var out: [BuiltVariant] = []
         for (id, members) in groups.variants.sorted(by: { $0.key < $1.key }) {
             var seen: [SHA256Digest: String] = [:]
-            var base: PackBuilder.Base?
+            var candidates: [PackRebaser.Candidate] = []
+            func candidate(_ pack: BuiltPack) -> PackRebaser.Candidate {
+                let path = pack.staged ?? "\(options.repository)/\(PackFileInfo.repositoryPath(id: id, digest: pack.info.digest))"
+                return PackRebaser.Candidate(path: path, sha256: pack.info.sha256, size: pack.info.size)
+            }
             if let i = groups.defaults.firstIndex(where: { resolved[$0].manifest!.assetPackID == id }) {
-                let info = defaults[i].info
-                seen[info.digest] = resolved[groups.defaults[i]].path
-                let path = defaults[i].staged ?? "\(options.repository)/\(PackFileInfo.repositoryPath(id: id, digest: info.digest))"
-                base = PackBuilder.Base(path: path, sha256: info.sha256, size: info.size)
+                seen[defaults[i].info.digest] = resolved[groups.defaults[i]].path
+                candidates.append(candidate(defaults[i]))
             }
             for m in members {
                 let input = resolved[m.input]
                 let pack = try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(staging)/variant-\(m.input).pack",
-                                             sealing: sealing[id], base: base)
+                                             sealing: sealing[id], bases: candidates)
                 if let other = seen.updateValue(m.path, forKey: pack.info.digest) {
                     throw PublishError.lintFailed([LintFinding(.error, .variantConditions, "\(other) and \(m.path) make the same pack of \"\(id)\" (digest \(pack.info.digest.hex.prefix(16))…); a variant must differ from the default and from the other variants")])
                 }
                 out.append(BuiltVariant(id: id, conditions: m.conditions!, pack: pack))
+                candidates.append(candidate(pack))
             }
         }
         return out
+    }
+
+    /// The SHA-256 and repository path of every file of the group of `entry` (the default's
+    /// first, then its variants', in the catalog's order), from the variants just built: what a
+    /// variant's bases are named by.
+    private static func group(of entry: CatalogPack, variants: [BuiltVariant]) -> [(sha256: SHA256Digest, path: String)] {
+        [(entry.sha256, entry.path)] + variants.filter { $0.id == entry.id }.map {
+            ($0.pack.info.sha256, PackFileInfo.repositoryPath(id: entry.id, digest: $0.pack.info.digest))
+        }
     }
 
     /// Moves the variants' new pack files into place; a file already there (an unchanged
@@ -374,12 +389,13 @@ public struct Publisher {
         guard let folder = transaction.folder else { throw PublishError.io("the publish into \(options.repository) has ended") }
         for i in plan.packs.indices {
             guard var list = plan.packs[i].variants else { continue }
+            let group = Self.group(of: plan.packs[i], variants: variants)
             for j in list.indices {
                 let v = list[j]
                 guard let b = variants.first(where: { $0.id == plan.packs[i].id && $0.pack.info.digest == v.digest }), let staged = b.pack.staged else { continue }
                 if !folder.exists(v.path) {
                     try transaction.place(staged, at: v.path)
-                    list[j] = b.pack.info.catalogVariant(v.conditions, defaultPath: plan.packs[i].path)
+                    list[j] = b.pack.info.catalogVariant(v.conditions, group: group)
                     continue
                 }
                 let existing: PackFileInfo
@@ -389,7 +405,7 @@ public struct Publisher {
                 guard existing.digest == v.digest else {
                     throw PublishError.io("\(options.repository)/\(v.path) is not the pack its name says (digest \(existing.digest.hex)); remove it")
                 }
-                list[j] = existing.catalogVariant(v.conditions, defaultPath: plan.packs[i].path)
+                list[j] = existing.catalogVariant(v.conditions, group: group)
             }
             plan.packs[i].variants = list
         }

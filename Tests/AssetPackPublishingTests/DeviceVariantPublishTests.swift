@@ -171,6 +171,14 @@ import Testing
             ("packs[0].variants[0].index.sha256: differs from digest", { v, _ in v[0].digest = v[1].digest }),
             ("packs[0].variants[2].index: range", { v, _ in v[2].size += 1 }),
             ("packs[0].variants[1].base: \"\(ws.catalogPath0())x\" is not the pack's own file", { v, p in v[1].base = p.path + "x" }),
+            ("packs[0].variants[1].bases: a variant has base or bases, not both", { v, p in (v[1].base, v[1].bases) = (p.path, [p.path]) }),
+            ("packs[0].variants[1].bases[0]: \"\(try ws.catalog().packs[0].variants![1].path)\" is the variant's own file", { v, _ in (v[1].base, v[1].bases) = (nil, [v[1].path]) }),
+            ("packs[0].variants[1].bases[1]: \"packs/Tex/x.pack\" is neither the pack's own file nor another of its variants'",
+             { v, p in (v[1].base, v[1].bases) = (nil, [p.path, "packs/Tex/x.pack"]) }),
+            ("packs[0].variants[1].bases[1]: \"\(ws.catalogPath0())\" is listed twice", { v, p in (v[1].base, v[1].bases) = (nil, [p.path, p.path]) }),
+            ("packs[0].variants[1].bases: must list 1 to 64 files, found 0", { v, _ in (v[1].base, v[1].bases) = (nil, []) }),
+            ("packs[0].variants[0].bases: its files take frames from each other in a cycle (variants[0] → variants[2] → variants[0])",
+             { v, _ in (v[0].base, v[0].bases, v[2].base, v[2].bases) = (nil, [v[2].path], nil, [v[0].path]) }),
         ]
         for (expected, change) in cases {
             let bytes = try Self.tampered(ws, change)
