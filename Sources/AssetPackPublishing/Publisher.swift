@@ -180,7 +180,7 @@ public struct Publisher {
     }
 
     /// Makes, for every pack whose content changed, a patch file from each earlier version whose
-    /// file the retention rule keeps (docs/FORMAT.md, "Patch file"), places it at its
+    /// default's file the retention rule keeps (docs/FORMAT.md, "Patch file"), places it at its
     /// content-addressed path and lists it in the pack's entry. With `--keep 1` no earlier
     /// version is kept, so there is nothing to patch from, and the report says so.
     private func makePatches(_ plan: inout RepositoryPlan, staging: String, transaction: RepositoryTransaction,
@@ -194,7 +194,10 @@ public struct Publisher {
         var writer = options.patches
         writer.threads = options.writer.threads
         for (i, entry) in plan.packs.enumerated() where changed.contains(entry.id) {
-            let sources = plan.retired.filter { $0.id == entry.id && $0.path.hasSuffix(".pack") && $0.version < entry.version }
+            // From the default's earlier files only: patches lead from one default to the next
+            // (a retired variant file is another variant's content, and may take frames from
+            // files of its group).
+            let sources = plan.retired.filter { $0.id == entry.id && $0.path.hasSuffix(".pack") && $0.variant == nil && $0.version < entry.version }
             guard !sources.isEmpty else { continue }
             let new: PackReader
             do { new = try PackReader(path: "\(options.repository)/\(entry.path)", keys: keys) } catch {
