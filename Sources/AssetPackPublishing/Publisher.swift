@@ -108,9 +108,10 @@ public struct Publisher {
             packs[i].compressedSize = built[i].info.size
         }
         let variants = try buildVariants(groups, resolved: resolved, defaults: built, builder: &builder, staging: staging, sealing: sealing.current)
-        // A device downloads one file of a group: the download allowances count the largest.
+        // A device downloads one variant of a group: the download allowances count the largest
+        // download (a variant's with the frames it takes from other files of the group).
         for i in packs.indices {
-            packs[i].compressedSize = ([built[i].info.size] + variants.filter { $0.id == packs[i].id }.map(\.pack.info.size)).max()
+            packs[i].compressedSize = ([built[i].info.size] + variants.filter { $0.id == packs[i].id }.map(\.pack.info.downloadSize)).max()
         }
         report.cacheWarnings += builder.warnings
         report.indexesRead = builder.indexesRead

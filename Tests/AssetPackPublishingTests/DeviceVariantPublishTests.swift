@@ -113,6 +113,19 @@ import Testing
         #expect(try lintFindings(ws, [d, v]) { $0.lint.maxInstallSize = 300_000 }.isEmpty)
     }
 
+    @Test func theDownloadAllowanceCountsWhatAVariantFetchesNotTheBytesItsFileStores() throws {
+        // astc-8GiB's file stores 50 kB (its ASTC textures lie in astc's file, its shared file in
+        // the default's), but a device that takes it downloads about 450 kB.
+        let ws = try workspace()
+        let shared = patternBytes(100_000, seed: 1), astc = patternBytes(300_000, seed: 2)
+        let d = try ws.put("Tex", policy: prefetch, files: ["shared.bin": shared, "t.bin": patternBytes(70_000, seed: 3)])
+        let a = try ws.put("Tex", policy: prefetch, variant: ["textureFormat": "astc"], variantName: "astc", files: ["shared.bin": shared, "t.bin": astc])
+        let b = try ws.put("Tex", policy: prefetch, variant: ["textureFormat": "astc", "minimumMemory": "8GiB"], variantName: "astc-8GiB",
+                           files: ["shared.bin": shared, "t.bin": astc, "hi.bin": patternBytes(70_000, seed: 4)])
+        #expect(try lintFindings(ws, [d, a, b]) { $0.lint.downloadAllowance = 450_000 }.map(\.rule) == [.downloadAllowance])
+        #expect(try lintFindings(ws, [d, a, b]) { $0.lint.downloadAllowance = 500_000 }.isEmpty)
+    }
+
     @Test func rollbackToAVersionWhoseVariantFileWasPrunedNamesIt() throws {
         let ws = try workspace()
         _ = try Self.group(ws)
