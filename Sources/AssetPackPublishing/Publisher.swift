@@ -354,6 +354,8 @@ public struct Publisher {
         for (id, members) in groups.variants.sorted(by: { $0.key < $1.key }) {
             var seen: [SHA256Digest: String] = [:]
             var candidates: [PackRebaser.Candidate] = []
+            // The manifest of each candidate, by position, for the same-content check.
+            var candidateManifests: [String] = []
             func candidate(_ pack: BuiltPack) -> PackRebaser.Candidate {
                 let path = pack.staged ?? "\(options.repository)/\(PackFileInfo.repositoryPath(id: id, digest: pack.info.digest))"
                 return PackRebaser.Candidate(path: path, sha256: pack.info.sha256, size: pack.info.size)
@@ -361,19 +363,36 @@ public struct Publisher {
             if let i = groups.defaults.firstIndex(where: { resolved[$0].manifest!.assetPackID == id }) {
                 seen[defaults[i].info.digest] = resolved[groups.defaults[i]].path
                 candidates.append(candidate(defaults[i]))
+                candidateManifests.append(resolved[groups.defaults[i]].path)
             }
             for m in members {
                 let input = resolved[m.input]
                 let pack = try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(staging)/variant-\(m.input).pack",
                                              sealing: sealing[id], bases: candidates)
-                if let other = seen.updateValue(m.path, forKey: pack.info.digest) {
+                var same = seen.updateValue(m.path, forKey: pack.info.digest)
+                // A variant with the content of a file before it takes every frame from the files
+                // before it, so its file has another digest: their indexes tell.
+                if same == nil, Self.storesNoFrame(pack.info) {
+                    let identity = try PackContentIdentity.of(packAt: candidate(pack).path)
+                    for (n, c) in candidates.enumerated() {
+                        if try PackContentIdentity.of(packAt: c.path) == identity { same = candidateManifests[n]; break }
+                    }
+                }
+                if let other = same {
                     throw PublishError.lintFailed([LintFinding(.error, .variantConditions, "\(other) and \(m.path) make the same pack of \"\(id)\" (digest \(pack.info.digest.hex.prefix(16))…); a variant must differ from the default and from the other variants")])
                 }
                 out.append(BuiltVariant(id: id, conditions: m.conditions!, pack: pack))
                 candidates.append(candidate(pack))
+                candidateManifests.append(m.path)
             }
         }
         return out
+    }
+
+    /// Whether a pack file stores no frame of its own (every one lies in its bases): only such
+    /// a file can hold the same content as a file it takes frames from.
+    private static func storesNoFrame(_ info: PackFileInfo) -> Bool {
+        !info.baseSHA256s.isEmpty && info.size == UInt64(PackLayout.headerSize + PackLayout.trailerSize) + info.index.length
     }
 
     /// The SHA-256 and repository path of every file of the group of `entry` (the default's

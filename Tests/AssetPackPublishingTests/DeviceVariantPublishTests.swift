@@ -113,6 +113,22 @@ import Testing
         #expect(try lintFindings(ws, [d, v]) { $0.lint.maxInstallSize = 300_000 }.isEmpty)
     }
 
+    @Test func twoFilesOfAGroupWithTheSameContentAreRefusedThoughTheLaterTakesItsFramesFromTheEarlier() throws {
+        // The later file would take every frame from the earlier (another digest, the same pack).
+        let ws = try workspace()
+        let files = ["shared.bin": Self.shared, "tex.bin": patternBytes(100_000, seed: 20)]
+        let d = try ws.put("Tex", files: ["shared.bin": Self.shared, "tex.bin": patternBytes(100_000, seed: 21)])
+        let a = try ws.put("Tex", variant: ["textureFormat": "astc"], variantName: "astc", files: files)
+        let b = try ws.put("Tex", variant: ["textureFormat": "astc", "minimumMemory": "8GiB"], variantName: "astc-8GiB", files: files)
+        // (An allowance makes the check build the packs.)
+        let twins = try lintFindings(ws, [d, a, b]) { $0.lint.downloadAllowance = 1 << 30 }.filter { $0.rule == .variantConditions }
+        #expect(twins.count == 1 && twins[0].message.contains("\(a) and \(b) make the same pack of \"Tex\""), "\(twins)")
+        // A variant with the default's content, likewise.
+        let c = try ws.put("Tex", variant: ["textureFormat": "etc2"], variantName: "etc2", files: ["shared.bin": Self.shared, "tex.bin": patternBytes(100_000, seed: 21)])
+        let twin = try lintFindings(ws, [d, a, c]) { $0.lint.downloadAllowance = 1 << 30 }.filter { $0.rule == .variantConditions }
+        #expect(twin.count == 1 && twin[0].message.contains("\(d) and \(c) make the same pack of \"Tex\""), "\(twin)")
+    }
+
     @Test func theDownloadAllowanceCountsWhatAVariantFetchesNotTheBytesItsFileStores() throws {
         // astc-8GiB's file stores 50 kB (its ASTC textures lie in astc's file, its shared file in
         // the default's), but a device that takes it downloads about 450 kB.
