@@ -50,7 +50,7 @@ struct PackBuilder {
     /// - Parameters:
     ///   - sealing: the content key to seal the pack with; nil writes it unsealed.
     ///   - bases: for an unsealed device variant, the files of its group it may take frames from,
-    ///     its default's first, then the variants' published before it: the frames it shares
+    ///     its default's first, then the variants' before it in the catalog's order: the frames it shares
     ///     with them are left to them (`PackRebaser`).
     mutating func build(_ input: ResolvedManifest, metadata: PackMetadata, stagedAt staged: String, sealing: ContentKey? = nil,
                         bases: [PackRebaser.Candidate] = []) throws -> BuiltPack {

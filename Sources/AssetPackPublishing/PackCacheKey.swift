@@ -7,7 +7,7 @@ import AssetPackPackaging
 /// chunking parameters, the pack metadata exactly as the index stores it, and for every
 /// selected file, in pack order, its pack path, its source path and its `FileStamp`; for a
 /// device variant whose shared frames go to other files of its group, the SHA-256 of each file
-/// it may take frames from (its default's, then the variants' published before it), last.
+/// it may take frames from (its default's, then the variants' before it in the catalog's order), last.
 enum PackCacheKey {
     static func of(metadata: PackMetadata, files: [SelectedFile], stamps: [FileStamp], writer: PackWriter,
                    bases: [SHA256Digest] = []) -> SHA256Digest {

@@ -169,7 +169,7 @@ public struct CatalogPack: Sendable, Equatable, Codable {
     /// and why it was chosen; nil in a catalog as published, and never written.
     public var chosenVariant: VariantChoice?
     /// In a catalog as a device sees it, for a chosen variant whose file has bases: the files
-    /// its shared frames are fetched from (the group's default, variants published before it),
+    /// its shared frames are fetched from (the group's default, variants before it in the catalog's order),
     /// in its index's order. Empty otherwise, and never written.
     public var bases: [CatalogBaseFile] = []
 

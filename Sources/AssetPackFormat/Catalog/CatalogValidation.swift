@@ -150,7 +150,7 @@ extension Catalog {
         for j in variants.indices {
             if let cycle = visit(j, []) {
                 let names = cycle.drop(while: { $0 != cycle.last! }).map { "variants[\($0)]" }
-                return "\(key).variants[\(cycle.last!)].bases: its files take frames from each other in a cycle (\(names.joined(separator: " → "))); a base is a file published before the variant"
+                return "\(key).variants[\(cycle.last!)].bases: its files take frames from each other in a cycle (\(names.joined(separator: " → "))); a base is a file built before the variant"
             }
         }
         return nil

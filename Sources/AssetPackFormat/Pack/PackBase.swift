@@ -1,6 +1,6 @@
 /// A base of a pack file with bases (format versions 4 and 5; docs/FORMAT.md, "Pack file with
 /// bases"): another pack file of the same device variant group — the group's default, or a
-/// variant published before this one — that holds some of this file's chunk frames, so that
+/// variant before this one in the catalog's order — that holds some of this file's chunk frames, so that
 /// frames the two share are stored once. The chunk table starts with the frames of each base in
 /// turn (`chunkCount` entries each, their offsets that base file's); the rest are this file's
 /// own. A base is pinned by the SHA-256 of its whole file and its size.

@@ -12,7 +12,7 @@ public enum PackLayout {
     /// its default's frames and no other variant's).
     public static let baseFormatVersion: UInt32 = 4
     /// The version of a pack file with a list of bases (a device variant that takes frames from
-    /// variants published before it as well, or from them alone).
+    /// variants before it in the catalog's order as well, or from them alone).
     public static let basesFormatVersion: UInt32 = 5
     /// Whether a pack file of `version` may have bases.
     public static func hasBases(_ version: UInt32) -> Bool { version == baseFormatVersion || version == basesFormatVersion }

@@ -57,7 +57,7 @@ public struct CatalogVariant: Sendable, Equatable, Codable {
 }
 
 /// A file a chosen variant's pack file takes shared frames from: its group's default file or a
-/// variant's published before it, as the catalog describes it (`CatalogVariant.basePaths`). A
+/// variant's before it in the catalog's order, as the catalog describes it (`CatalogVariant.basePaths`). A
 /// client fetches those frames from `path`, and accepts the variant's index only if the bases it
 /// pins are these files.
 public struct CatalogBaseFile: Sendable, Equatable {

@@ -3,7 +3,7 @@ import Foundation
 
 /// Turns a device variant's pack file into a pack file with bases (format version 4 or 5,
 /// docs/FORMAT.md "Pack file with bases"): the frames of the chunks that other files of its
-/// group already store — its group's default file, the variants published before it — are
+/// group already store — its group's default file, the variants before it in the catalog's order — are
 /// dropped from it, and its index points at those frames where they lie, so that what the
 /// files of a group share is stored once in a repository. Chunks, the sequence and the files
 /// stay as they were; only where frames lie changes (and so the digest).
