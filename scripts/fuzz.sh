@@ -88,7 +88,9 @@ assetpack_binary() {
 build_seeds() {
   local s=$work/seeds
   # Made again when the list of targets changed (a new target needs its seeds).
-  [ "$(cat "$s/.complete" 2>/dev/null)" = "${targets[*]}" ] && return
+  # (and when the seeds' revision below changed).
+  local revision="${targets[*]} seeds-2"
+  [ "$(cat "$s/.complete" 2>/dev/null)" = "$revision" ] && return
   rm -rf "$s"; mkdir -p "$s"; for t in "${targets[@]}"; do mkdir -p "$s/$t"; done
   local ap tmp
   ap=$(assetpack_binary)
@@ -104,6 +106,28 @@ build_seeds() {
   done
   # catalog: a repository published from the examples with a new key; the envelope and its payload.
   "$ap" keygen -o "$tmp/publisher.key" >/dev/null 2>&1
+  # pack-index: pack files with bases, from a published device variant group whose files are
+  # one compressible chunk each: `astc` takes shared.bin from the default's file (version 4),
+  # `astc-8GiB` takes it from there and astc.bin from astc's file (version 5).
+  mkdir -p "$tmp/variants"
+  python3 - "$tmp/variants" <<'PY'
+import json, sys
+d = sys.argv[1]
+for name, text in [("shared", b"shared across the group "), ("bc7", b"block compression seven "), ("astc", b"adaptive scalable texture "), ("hi", b"high resolution level ")]:
+    open(f"{d}/{name}.bin", "wb").write((text * 4000)[:70000])
+def manifest(files, variant=None):
+    m = {"assetPackID": "Tex", "downloadPolicy": {"onDemand": {}}, "platforms": ["iOS"], "fileSelectors": [{"file": f} for f in files]}
+    if variant: m["variant"] = variant
+    return m
+for name, files, variant in [("default", ["shared.bin", "bc7.bin"], None), ("astc", ["shared.bin", "astc.bin"], {"textureFormat": "astc"}),
+                             ("astc8", ["shared.bin", "astc.bin", "hi.bin"], {"textureFormat": "astc", "minimumMemory": "8GiB"})]:
+    json.dump(manifest(files, variant), open(f"{d}/{name}.json", "w"))
+PY
+  (cd "$tmp/variants" && "$ap" publish default.json astc.json astc8.json --repo repo --key "$tmp/publisher.key" >/dev/null)
+  for f in "$tmp"/variants/repo/packs/Tex/*.pack; do
+    v=$(python3 -c 'import struct,sys; print(struct.unpack("<I", open(sys.argv[1],"rb").read()[8:12])[0])' "$f")
+    [ "$v" = 2 ] || cp "$f" "$s/pack-index/variant-v$v.pack"
+  done
   (cd examples/starter && "$ap" publish manifests/*.json --repo "$tmp/repo" --key "$tmp/publisher.key" --expires 7d >/dev/null)
   cp "$tmp/repo/catalog.json" "$s/catalog/catalog.json"
   python3 -c 'import json,base64,sys; sys.stdout.buffer.write(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))' \
@@ -223,7 +247,7 @@ for name, letter, codec in [('zlib', b'z', lambda r: zlib.compress(r)), ('xz', b
     open(sys.argv[1] + '/' + name + '-chunks.aar', 'wb').write(container(letter, 100, codec))
 PY
   rm -rf "$tmp"
-  echo "${targets[*]}" > "$s/.complete"
+  echo "$revision" > "$s/.complete"
 }
 
 # Runs one target; prints the summary line; returns 1 if it found a crash.

@@ -47,30 +47,23 @@ struct PackBuilder {
         self.afterPackaging = afterPackaging
     }
 
-    /// A pack file a device variant's shared frames are taken from (its group's default):
-    /// where it lies now, and the SHA-256 and size the catalog lists for it.
-    struct Base {
-        var path: String
-        var sha256: SHA256Digest
-        var size: UInt64
-    }
-
     /// - Parameters:
     ///   - sealing: the content key to seal the pack with; nil writes it unsealed.
-    ///   - base: for an unsealed device variant, its default's file: the frames the two share are
-    ///     left to it (`PackRebaser`).
+    ///   - bases: for an unsealed device variant, the files of its group it may take frames from,
+    ///     its default's first, then the variants' before it in the catalog's order: the frames it shares
+    ///     with them are left to them (`PackRebaser`).
     mutating func build(_ input: ResolvedManifest, metadata: PackMetadata, stagedAt staged: String, sealing: ContentKey? = nil,
-                        base: Base? = nil) throws -> BuiltPack {
+                        bases: [PackRebaser.Candidate] = []) throws -> BuiltPack {
         let settledBefore = FileStamp.Timestamp.settledBefore(clock())
         let before = Self.stamps(of: input.files)
         var writer = self.writer
         writer.sealing = sealing
-        let base = sealing == nil ? base : nil
-        let key = before.map { PackCacheKey.of(metadata: metadata, files: input.files, stamps: $0, writer: writer, base: base?.sha256) }
+        let bases = sealing == nil ? bases : []
+        let key = before.map { PackCacheKey.of(metadata: metadata, files: input.files, stamps: $0, writer: writer, bases: bases.map(\.sha256)) }
         if let key, let entry = cache?.entries[key] {
             if let info = unchanged(entry, metadata: metadata, writer: writer) { return BuiltPack(info: info, staged: nil, cacheKey: key) }
             indexesRead += 1
-            switch reusable(entry, metadata: metadata, files: input.files, writer: writer, base: base?.sha256) {
+            switch reusable(entry, metadata: metadata, files: input.files, writer: writer, bases: bases.map(\.sha256)) {
             case .success(let info): return BuiltPack(info: info, staged: nil, cacheKey: key)
             case .failure(let why):
                 warnings.append("publish cache: \(entry.path) cannot be reused (\(why.reason)); packaging \(metadata.assetPackID) again")
@@ -82,7 +75,7 @@ struct PackBuilder {
             writer.digestsFile = true
             let summary = try writer.write(metadata: metadata, files: input.files, to: staged)
             var sha256 = summary.fileSHA256
-            if let base, let rebased = try PackRebaser.rebase(staged, onto: base.path, baseSHA256: base.sha256, baseSize: base.size, to: staged) {
+            if !bases.isEmpty, let rebased = try PackRebaser.rebase(staged, onto: bases, to: staged) {
                 sha256 = rebased.sha256
             }
             info = try PackFileInfo(path: staged, sha256: sha256, keys: sealing.map { [$0] } ?? [])
@@ -127,14 +120,14 @@ struct PackBuilder {
               FileStamp(st).keyText == recorded else { return nil }
         return PackFileInfo(metadata: metadata, size: entry.size, installSize: entry.installSize, sha256: entry.sha256, digest: entry.digest,
                             index: CatalogIndexLocation(offset: entry.indexOffset, length: entry.indexLength, sha256: entry.digest),
-                            chunking: writer.parameters, keyID: writer.sealing?.keyID, downloadSize: entry.downloadSize, baseSHA256: entry.baseSHA256)
+                            chunking: writer.parameters, keyID: writer.sealing?.keyID, downloadSize: entry.downloadSize, baseSHA256s: entry.baseSHA256s)
     }
 
     /// Checks the pack file a cache entry names — its trailer, and its index against the digest
     /// the trailer pins and against what packaging these inputs would write — without reading its
     /// chunks; returns what the catalog needs to describe it.
     private func reusable(_ entry: PublishCacheEntry, metadata: PackMetadata, files: [SelectedFile], writer: PackWriter,
-                          base: SHA256Digest?) -> Result<PackFileInfo, Unusable> {
+                          bases: [SHA256Digest]) -> Result<PackFileInfo, Unusable> {
         func no(_ reason: String) -> Result<PackFileInfo, Unusable> { .failure(Unusable(reason: reason)) }
         guard entry.id == metadata.assetPackID, entry.path == PackFileInfo.repositoryPath(id: entry.id, digest: entry.digest) else {
             return no("the entry does not name the pack's content-addressed path")
@@ -153,7 +146,9 @@ struct PackBuilder {
               zip(index.files, files).allSatisfy({ $0.path == $1.packPath && $0.mode == $1.mode & 0o777 && $0.size == $1.size }) else {
             return no("its index does not describe these inputs")
         }
-        if let pinned = index.base?.sha256, pinned != base { return no("its frames lie partly in a base file that is not its default's") }
+        if let pinned = index.bases.first(where: { !bases.contains($0.sha256) }) {
+            return no("its frames lie partly in a base file (SHA-256 \(pinned.sha256.hex)) that is not its default's nor an earlier variant's")
+        }
         var info = PackFileInfo(reader: reader, sha256: entry.sha256)
         info.metadata = metadata
         return .success(info)

@@ -6,10 +6,11 @@ import AssetPackPackaging
 /// identity (pack format version, writer revision, zstd version, compression level), the
 /// chunking parameters, the pack metadata exactly as the index stores it, and for every
 /// selected file, in pack order, its pack path, its source path and its `FileStamp`; for a
-/// device variant whose shared frames go to its default's file, that file's SHA-256 last.
+/// device variant whose shared frames go to other files of its group, the SHA-256 of each file
+/// it may take frames from (its default's, then the variants' before it in the catalog's order), last.
 enum PackCacheKey {
     static func of(metadata: PackMetadata, files: [SelectedFile], stamps: [FileStamp], writer: PackWriter,
-                   base: SHA256Digest? = nil) -> SHA256Digest {
+                   bases: [SHA256Digest] = []) -> SHA256Digest {
         let hasher = SHA256Hasher()
         func line(_ text: String) { hasher.update(Array((text + "\n").utf8)) }
         let p = writer.parameters
@@ -22,7 +23,7 @@ enum PackCacheKey {
             // Lengths first, so that no choice of names can make two file lists hash alike.
             line("file \(file.packPath.utf8.count):\(file.packPath) \(file.sourcePath.utf8.count):\(file.sourcePath) \(stamp.keyText)")
         }
-        if let base { line("base \(base.hex)") }
+        for base in bases { line("base \(base.hex)") }
         return hasher.finalize()
     }
 }

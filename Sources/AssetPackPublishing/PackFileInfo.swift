@@ -13,19 +13,19 @@ struct PackFileInfo {
     var chunking: ChunkingParameters
     /// The content key ID of a sealed pack; nil for an unsealed one.
     var keyID: SHA256Digest?
-    /// Bytes a fresh install fetches: the file's size, plus the frames its base holds for a
-    /// pack file with a base (what the file would weigh holding them all).
+    /// Bytes a fresh install fetches: the file's size, plus the frames its bases hold for a
+    /// pack file with bases (what the file would weigh holding them all).
     var downloadSize: UInt64
-    /// For a pack file with a base (a variant sharing its default's frames): the base file's
-    /// SHA-256, as the index pins it.
-    var baseSHA256: SHA256Digest?
+    /// For a pack file with bases (a variant sharing frames with other files of its group): the
+    /// base files' SHA-256, as the index pins them, in its order. Empty otherwise.
+    var baseSHA256s: [SHA256Digest]
 
     init(metadata: PackMetadata, size: UInt64, installSize: UInt64, sha256: SHA256Digest, digest: SHA256Digest,
          index: CatalogIndexLocation, chunking: ChunkingParameters, keyID: SHA256Digest?,
-         downloadSize: UInt64? = nil, baseSHA256: SHA256Digest? = nil) {
+         downloadSize: UInt64? = nil, baseSHA256s: [SHA256Digest] = []) {
         self.keyID = keyID
         self.downloadSize = downloadSize ?? size
-        self.baseSHA256 = baseSHA256
+        self.baseSHA256s = baseSHA256s
         self.metadata = metadata
         self.size = size
         self.installSize = installSize
@@ -54,18 +54,27 @@ struct PackFileInfo {
         chunking = reader.index.chunking
         keyID = reader.keyID
         downloadSize = size + reader.index.compressedSize - reader.index.ownCompressedSize
-        baseSHA256 = reader.index.base?.sha256
+        baseSHA256s = reader.index.bases.map(\.sha256)
     }
 
     /// Where a pack file lives in a repository: named by its digest, so that it never changes.
     static func repositoryPath(id: String, digest: SHA256Digest) -> String { "packs/\(id)/\(digest.hex).pack" }
 
-    /// The pack as a variant of its ID with `conditions`, at its content-addressed path; a file
-    /// with a base names `defaultPath`, the group's default file, as its base.
-    func catalogVariant(_ conditions: VariantConditions, defaultPath: String) -> CatalogVariant {
-        CatalogVariant(conditions: conditions, downloadSize: downloadSize, installSize: installSize,
-                       path: Self.repositoryPath(id: metadata.assetPackID, digest: digest), size: size, sha256: sha256,
-                       digest: digest, index: index, chunking: chunking, base: baseSHA256 == nil ? nil : defaultPath)
+    /// The pack as a variant of its ID with `conditions`, at its content-addressed path. A file
+    /// with bases names them by path through `group` (the SHA-256 and path of every file of
+    /// the group, the default's first): `base`, the default's path, when that is its one base
+    /// (pack format 4), else `bases` (format 5).
+    func catalogVariant(_ conditions: VariantConditions, group: [(sha256: SHA256Digest, path: String)]) -> CatalogVariant {
+        var v = CatalogVariant(conditions: conditions, downloadSize: downloadSize, installSize: installSize,
+                               path: Self.repositoryPath(id: metadata.assetPackID, digest: digest), size: size, sha256: sha256,
+                               digest: digest, index: index, chunking: chunking)
+        let paths = baseSHA256s.map { sha in group.first { $0.sha256 == sha }?.path ?? "" }
+        if paths.count == 1, let first = group.first, baseSHA256s[0] == first.sha256 {
+            v.base = first.path
+        } else if !paths.isEmpty {
+            v.bases = paths
+        }
+        return v
     }
 
     /// The pack as the catalog entry of its ID, listing `variants` (nil: none).

@@ -18,10 +18,15 @@ struct PublishCacheEntry: Codable, Equatable {
     /// there still has it, the file is the one this entry describes and its index is not read
     /// again. Absent in entries written before it, which are checked by their index.
     var packFile: String?
-    /// For a pack file with a base: the bytes a fresh install fetches (its frames in the base
-    /// included) and the base's SHA-256. Absent for every other pack file.
+    /// For a pack file with bases: the bytes a fresh install fetches (its frames in the bases
+    /// included), and the base's SHA-256 when it has one base (pack format 4) or the bases'
+    /// in its index's order when it has a list (format 5). Absent for every other pack file.
     var downloadSize: UInt64?
     var baseSHA256: SHA256Digest?
+    var baseSHA256List: [SHA256Digest]?
+
+    /// The SHA-256 of each base of the pack file, in its index's order.
+    var baseSHA256s: [SHA256Digest] { baseSHA256.map { [$0] } ?? baseSHA256List ?? [] }
 
     /// The entry for a pack whose file lies at its content-addressed path.
     init(key: SHA256Digest, info: PackFileInfo) {
@@ -34,7 +39,10 @@ struct PublishCacheEntry: Codable, Equatable {
         installSize = info.installSize
         indexOffset = info.index.offset
         indexLength = info.index.length
-        if let base = info.baseSHA256 { (downloadSize, baseSHA256) = (info.downloadSize, base) }
+        if !info.baseSHA256s.isEmpty {
+            downloadSize = info.downloadSize
+            if info.baseSHA256s.count == 1 { baseSHA256 = info.baseSHA256s[0] } else { baseSHA256List = info.baseSHA256s }
+        }
     }
 }
 

@@ -108,9 +108,10 @@ public struct Publisher {
             packs[i].compressedSize = built[i].info.size
         }
         let variants = try buildVariants(groups, resolved: resolved, defaults: built, builder: &builder, staging: staging, sealing: sealing.current)
-        // A device downloads one file of a group: the download allowances count the largest.
+        // A device downloads one variant of a group: the download allowances count the largest
+        // download (a variant's with the frames it takes from other files of the group).
         for i in packs.indices {
-            packs[i].compressedSize = ([built[i].info.size] + variants.filter { $0.id == packs[i].id }.map(\.pack.info.size)).max()
+            packs[i].compressedSize = ([built[i].info.size] + variants.filter { $0.id == packs[i].id }.map(\.pack.info.downloadSize)).max()
         }
         report.cacheWarnings += builder.warnings
         report.indexesRead = builder.indexesRead
@@ -120,7 +121,8 @@ public struct Publisher {
         var entries = built.map { $0.info.catalogEntry(version: 0, path: PackFileInfo.repositoryPath(id: $0.info.metadata.assetPackID, digest: $0.info.digest)) }
         for i in entries.indices {
             let list = variants.filter { $0.id == entries[i].id }
-            if !list.isEmpty { entries[i].variants = list.map { $0.pack.info.catalogVariant($0.conditions, defaultPath: entries[i].path) } }
+            let group = Self.group(of: entries[i], variants: list)
+            if !list.isEmpty { entries[i].variants = list.map { $0.pack.info.catalogVariant($0.conditions, group: group) } }
         }
         let others = transaction == nil ? [] : try catalogs.others(than: channel).map(\.catalog)
         var versions = PackVersions(others)
@@ -179,7 +181,7 @@ public struct Publisher {
     }
 
     /// Makes, for every pack whose content changed, a patch file from each earlier version whose
-    /// file the retention rule keeps (docs/FORMAT.md, "Patch file"), places it at its
+    /// default's file the retention rule keeps (docs/FORMAT.md, "Patch file"), places it at its
     /// content-addressed path and lists it in the pack's entry. With `--keep 1` no earlier
     /// version is kept, so there is nothing to patch from, and the report says so.
     private func makePatches(_ plan: inout RepositoryPlan, staging: String, transaction: RepositoryTransaction,
@@ -193,7 +195,10 @@ public struct Publisher {
         var writer = options.patches
         writer.threads = options.writer.threads
         for (i, entry) in plan.packs.enumerated() where changed.contains(entry.id) {
-            let sources = plan.retired.filter { $0.id == entry.id && $0.path.hasSuffix(".pack") && $0.version < entry.version }
+            // From the default's earlier files only: patches lead from one default to the next
+            // (a retired variant file is another variant's content, and may take frames from
+            // files of its group).
+            let sources = plan.retired.filter { $0.id == entry.id && $0.path.hasSuffix(".pack") && $0.variant == nil && $0.version < entry.version }
             guard !sources.isEmpty else { continue }
             let new: PackReader
             do { new = try PackReader(path: "\(options.repository)/\(entry.path)", keys: keys) } catch {
@@ -339,31 +344,64 @@ public struct Publisher {
     /// Builds every variant's pack (reusing it through the publish cache as a default's), and
     /// refuses a group in which two packs — variants, or a variant and the default — have the
     /// same content: they would be one file, and the conditions would choose nothing. An
-    /// unsealed variant leaves the frames it shares with its default to the default's file
-    /// (a pack file with a base), so that they are stored once.
+    /// unsealed variant leaves the frames it shares with its default, or with a variant before
+    /// it in the catalog's order, to that file (a pack file with bases), so that each frame of
+    /// a group is stored once: the variants are built in that order, each offered the default's
+    /// file and those of the variants built before it.
     private func buildVariants(_ groups: DeviceVariantGroups, resolved: [ResolvedManifest], defaults: [BuiltPack], builder: inout PackBuilder,
                                staging: String, sealing: [String: ContentKey]) throws -> [BuiltVariant] {
         var out: [BuiltVariant] = []
         for (id, members) in groups.variants.sorted(by: { $0.key < $1.key }) {
             var seen: [SHA256Digest: String] = [:]
-            var base: PackBuilder.Base?
+            var candidates: [PackRebaser.Candidate] = []
+            // The manifest of each candidate, by position, for the same-content check.
+            var candidateManifests: [String] = []
+            func candidate(_ pack: BuiltPack) -> PackRebaser.Candidate {
+                let path = pack.staged ?? "\(options.repository)/\(PackFileInfo.repositoryPath(id: id, digest: pack.info.digest))"
+                return PackRebaser.Candidate(path: path, sha256: pack.info.sha256, size: pack.info.size)
+            }
             if let i = groups.defaults.firstIndex(where: { resolved[$0].manifest!.assetPackID == id }) {
-                let info = defaults[i].info
-                seen[info.digest] = resolved[groups.defaults[i]].path
-                let path = defaults[i].staged ?? "\(options.repository)/\(PackFileInfo.repositoryPath(id: id, digest: info.digest))"
-                base = PackBuilder.Base(path: path, sha256: info.sha256, size: info.size)
+                seen[defaults[i].info.digest] = resolved[groups.defaults[i]].path
+                candidates.append(candidate(defaults[i]))
+                candidateManifests.append(resolved[groups.defaults[i]].path)
             }
             for m in members {
                 let input = resolved[m.input]
                 let pack = try builder.build(input, metadata: PackMetadata(input.manifest!), stagedAt: "\(staging)/variant-\(m.input).pack",
-                                             sealing: sealing[id], base: base)
-                if let other = seen.updateValue(m.path, forKey: pack.info.digest) {
+                                             sealing: sealing[id], bases: candidates)
+                var same = seen.updateValue(m.path, forKey: pack.info.digest)
+                // A variant with the content of a file before it takes every frame from the files
+                // before it, so its file has another digest: their indexes tell.
+                if same == nil, Self.storesNoFrame(pack.info) {
+                    let identity = try PackContentIdentity.of(packAt: candidate(pack).path)
+                    for (n, c) in candidates.enumerated() {
+                        if try PackContentIdentity.of(packAt: c.path) == identity { same = candidateManifests[n]; break }
+                    }
+                }
+                if let other = same {
                     throw PublishError.lintFailed([LintFinding(.error, .variantConditions, "\(other) and \(m.path) make the same pack of \"\(id)\" (digest \(pack.info.digest.hex.prefix(16))…); a variant must differ from the default and from the other variants")])
                 }
                 out.append(BuiltVariant(id: id, conditions: m.conditions!, pack: pack))
+                candidates.append(candidate(pack))
+                candidateManifests.append(m.path)
             }
         }
         return out
+    }
+
+    /// Whether a pack file stores no frame of its own (every one lies in its bases): only such
+    /// a file can hold the same content as a file it takes frames from.
+    private static func storesNoFrame(_ info: PackFileInfo) -> Bool {
+        !info.baseSHA256s.isEmpty && info.size == UInt64(PackLayout.headerSize + PackLayout.trailerSize) + info.index.length
+    }
+
+    /// The SHA-256 and repository path of every file of the group of `entry` (the default's
+    /// first, then its variants', in the catalog's order), from the variants just built: what a
+    /// variant's bases are named by.
+    private static func group(of entry: CatalogPack, variants: [BuiltVariant]) -> [(sha256: SHA256Digest, path: String)] {
+        [(entry.sha256, entry.path)] + variants.filter { $0.id == entry.id }.map {
+            ($0.pack.info.sha256, PackFileInfo.repositoryPath(id: entry.id, digest: $0.pack.info.digest))
+        }
     }
 
     /// Moves the variants' new pack files into place; a file already there (an unchanged
@@ -374,12 +412,13 @@ public struct Publisher {
         guard let folder = transaction.folder else { throw PublishError.io("the publish into \(options.repository) has ended") }
         for i in plan.packs.indices {
             guard var list = plan.packs[i].variants else { continue }
+            let group = Self.group(of: plan.packs[i], variants: variants)
             for j in list.indices {
                 let v = list[j]
                 guard let b = variants.first(where: { $0.id == plan.packs[i].id && $0.pack.info.digest == v.digest }), let staged = b.pack.staged else { continue }
                 if !folder.exists(v.path) {
                     try transaction.place(staged, at: v.path)
-                    list[j] = b.pack.info.catalogVariant(v.conditions, defaultPath: plan.packs[i].path)
+                    list[j] = b.pack.info.catalogVariant(v.conditions, group: group)
                     continue
                 }
                 let existing: PackFileInfo
@@ -389,7 +428,7 @@ public struct Publisher {
                 guard existing.digest == v.digest else {
                     throw PublishError.io("\(options.repository)/\(v.path) is not the pack its name says (digest \(existing.digest.hex)); remove it")
                 }
-                list[j] = existing.catalogVariant(v.conditions, defaultPath: plan.packs[i].path)
+                list[j] = existing.catalogVariant(v.conditions, group: group)
             }
             plan.packs[i].variants = list
         }

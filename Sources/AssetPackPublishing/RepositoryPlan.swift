@@ -54,7 +54,7 @@ struct RepositoryPlan {
             for v in previous.variants ?? [] where !currentFiles.contains(v.path) {
                 var file = RetiredPackFile(id: previous.id, version: previous.version, path: v.path,
                                            size: v.size, sha256: v.sha256, retiredIn: catalogVersion, variant: v.conditions)
-                file.base = v.base
+                (file.base, file.bases) = (v.base, v.bases)
                 retiredNow.append(file)
             }
             guard current?.path != previous.path else { continue }
@@ -75,8 +75,9 @@ struct RepositoryPlan {
         var seen = Set<String>()
         retiredNow = retiredNow.filter { !currentPaths.contains($0.path) && seen.insert($0.path).inserted }
         var (kept, dropped) = Self.retain(retiredNow, currentIDs: currentIDs, catalogVersion: catalogVersion, keep: keep)
-        // A base file stays while a variant's file that takes frames from it stays.
-        let bases = Set(kept.compactMap(\.base))
+        // A base file stays while a variant's file that takes frames from it stays. (The base's
+        // own bases need not: a file takes from a base only the frames that file stores.)
+        let bases = Set(kept.flatMap(\.basePaths))
         kept += dropped.filter { bases.contains($0.path) }
         dropped.removeAll { bases.contains($0.path) }
         retired = kept.sorted { ($0.id, $0.version, $0.path) < ($1.id, $1.version, $1.path) }
@@ -88,7 +89,7 @@ struct RepositoryPlan {
     /// Whether two entries of one pack list the same variants (conditions, content and bases).
     static func sameVariants(_ a: CatalogPack, _ b: CatalogPack) -> Bool {
         (a.variants ?? []).map(\.conditions) == (b.variants ?? []).map(\.conditions) && (a.variants ?? []).map(\.digest) == (b.variants ?? []).map(\.digest)
-            && (a.variants ?? []).map(\.base) == (b.variants ?? []).map(\.base)
+            && (a.variants ?? []).map(\.basePaths) == (b.variants ?? []).map(\.basePaths)
     }
 
     /// The retention rule: a pack in the catalog keeps the files of its `keep - 1` newest earlier

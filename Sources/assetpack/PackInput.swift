@@ -2,23 +2,25 @@ import ArgumentParsing
 import AssetPackFormat
 
 /// Opens a pack for a command, turning format errors into failures that name the file. A pack
-/// file with a base (a device variant's, format version 4) reads its shared frames from `base`,
-/// its group's default file, which must be the file its index pins; without one, reading such
-/// a frame fails saying so.
-func openPack(_ path: String, base: String? = nil) throws(CLIError) -> PackReader {
+/// file with bases (a device variant's, format version 4 or 5) reads its shared frames from
+/// `bases`, the files of its group it names (each must be one its index pins, in any order);
+/// without them, reading such a frame fails saying so.
+func openPack(_ path: String, bases: [String] = []) throws(CLIError) -> PackReader {
     do {
         let reader = try PackReader(path: path)
-        if let base { try reader.attachBase(path: base) }
+        for base in bases { try reader.attachBase(path: base) }
         return reader
     } catch { throw .failure("\(path): \(error)") }
 }
 
-/// Opens a pack whose every chunk is to be read: a pack file with a base needs `base`.
-func openWholePack(_ path: String, base: String?) throws(CLIError) -> PackReader {
-    let reader = try openPack(path, base: base)
-    if let pinned = reader.index.base, base == nil {
-        throw .failure("\(path): \(pinned.chunkCount) of its chunks lie in its base file (\(pinned.size) bytes, SHA-256 \(pinned.sha256.hex)): "
-                       + "give that file, its device variant group's default pack file, with --base FILE")
+/// Opens a pack whose every chunk is to be read: a pack file with bases needs each of them.
+func openWholePack(_ path: String, bases: [String]) throws(CLIError) -> PackReader {
+    let reader = try openPack(path, bases: bases)
+    let missing = reader.missingBases.map { reader.index.bases[$0] }
+    if !missing.isEmpty {
+        let single = reader.index.bases.count == 1
+        throw .failure("\(path): \(reader.index.baseChunkCount) of its chunks lie in \(single ? "its base file" : "\(reader.index.bases.count) base files") "
+                       + "(\(single ? "" : "not given: ")\(PackReader.describe(missing))): give \(single ? "that file, its device variant group's default pack file" : "each, a file of its device variant group"), with --base FILE")
     }
     return reader
 }

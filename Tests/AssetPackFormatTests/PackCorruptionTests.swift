@@ -50,10 +50,10 @@ import TestRepositories
         let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
         edit(pack, at: 8) { $0 = 9 }
-        #expect(openError(pack) == "unsupported pack format version 9 (this tool reads versions 1 to 4)")
+        #expect(openError(pack) == "unsupported pack format version 9 (this tool reads versions 1 to 5)")
         let pack2 = try packManifest(manifest, in: dir, output: "v.pack").0
-        edit(pack2, at: -16) { $0 = 5 }
-        #expect(openError(pack2)?.contains("unsupported pack format version 5") == true)
+        edit(pack2, at: -16) { $0 = 6 }
+        #expect(openError(pack2)?.contains("unsupported pack format version 6") == true)
     }
 
     @Test func truncatedPack() throws {

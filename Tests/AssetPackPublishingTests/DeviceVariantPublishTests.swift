@@ -113,6 +113,35 @@ import Testing
         #expect(try lintFindings(ws, [d, v]) { $0.lint.maxInstallSize = 300_000 }.isEmpty)
     }
 
+    @Test func twoFilesOfAGroupWithTheSameContentAreRefusedThoughTheLaterTakesItsFramesFromTheEarlier() throws {
+        // The later file would take every frame from the earlier (another digest, the same pack).
+        let ws = try workspace()
+        let files = ["shared.bin": Self.shared, "tex.bin": patternBytes(100_000, seed: 20)]
+        let d = try ws.put("Tex", files: ["shared.bin": Self.shared, "tex.bin": patternBytes(100_000, seed: 21)])
+        let a = try ws.put("Tex", variant: ["textureFormat": "astc"], variantName: "astc", files: files)
+        let b = try ws.put("Tex", variant: ["textureFormat": "astc", "minimumMemory": "8GiB"], variantName: "astc-8GiB", files: files)
+        // (An allowance makes the check build the packs.)
+        let twins = try lintFindings(ws, [d, a, b]) { $0.lint.downloadAllowance = 1 << 30 }.filter { $0.rule == .variantConditions }
+        #expect(twins.count == 1 && twins[0].message.contains("\(a) and \(b) make the same pack of \"Tex\""), "\(twins)")
+        // A variant with the default's content, likewise.
+        let c = try ws.put("Tex", variant: ["textureFormat": "etc2"], variantName: "etc2", files: ["shared.bin": Self.shared, "tex.bin": patternBytes(100_000, seed: 21)])
+        let twin = try lintFindings(ws, [d, a, c]) { $0.lint.downloadAllowance = 1 << 30 }.filter { $0.rule == .variantConditions }
+        #expect(twin.count == 1 && twin[0].message.contains("\(d) and \(c) make the same pack of \"Tex\""), "\(twin)")
+    }
+
+    @Test func theDownloadAllowanceCountsWhatAVariantFetchesNotTheBytesItsFileStores() throws {
+        // astc-8GiB's file stores 50 kB (its ASTC textures lie in astc's file, its shared file in
+        // the default's), but a device that takes it downloads about 450 kB.
+        let ws = try workspace()
+        let shared = patternBytes(100_000, seed: 1), astc = patternBytes(300_000, seed: 2)
+        let d = try ws.put("Tex", policy: prefetch, files: ["shared.bin": shared, "t.bin": patternBytes(70_000, seed: 3)])
+        let a = try ws.put("Tex", policy: prefetch, variant: ["textureFormat": "astc"], variantName: "astc", files: ["shared.bin": shared, "t.bin": astc])
+        let b = try ws.put("Tex", policy: prefetch, variant: ["textureFormat": "astc", "minimumMemory": "8GiB"], variantName: "astc-8GiB",
+                           files: ["shared.bin": shared, "t.bin": astc, "hi.bin": patternBytes(70_000, seed: 4)])
+        #expect(try lintFindings(ws, [d, a, b]) { $0.lint.downloadAllowance = 450_000 }.map(\.rule) == [.downloadAllowance])
+        #expect(try lintFindings(ws, [d, a, b]) { $0.lint.downloadAllowance = 500_000 }.isEmpty)
+    }
+
     @Test func rollbackToAVersionWhoseVariantFileWasPrunedNamesIt() throws {
         let ws = try workspace()
         _ = try Self.group(ws)
@@ -171,6 +200,14 @@ import Testing
             ("packs[0].variants[0].index.sha256: differs from digest", { v, _ in v[0].digest = v[1].digest }),
             ("packs[0].variants[2].index: range", { v, _ in v[2].size += 1 }),
             ("packs[0].variants[1].base: \"\(ws.catalogPath0())x\" is not the pack's own file", { v, p in v[1].base = p.path + "x" }),
+            ("packs[0].variants[1].bases: a variant has base or bases, not both", { v, p in (v[1].base, v[1].bases) = (p.path, [p.path]) }),
+            ("packs[0].variants[1].bases[0]: \"\(try ws.catalog().packs[0].variants![1].path)\" is the variant's own file", { v, _ in (v[1].base, v[1].bases) = (nil, [v[1].path]) }),
+            ("packs[0].variants[1].bases[1]: \"packs/Tex/x.pack\" is neither the pack's own file nor another of its variants'",
+             { v, p in (v[1].base, v[1].bases) = (nil, [p.path, "packs/Tex/x.pack"]) }),
+            ("packs[0].variants[1].bases[1]: \"\(ws.catalogPath0())\" is listed twice", { v, p in (v[1].base, v[1].bases) = (nil, [p.path, p.path]) }),
+            ("packs[0].variants[1].bases: must list 1 to 64 files, found 0", { v, _ in (v[1].base, v[1].bases) = (nil, []) }),
+            ("packs[0].variants[0].bases: its files take frames from each other in a cycle (variants[0] → variants[2] → variants[0])",
+             { v, _ in (v[0].base, v[0].bases, v[2].base, v[2].bases) = (nil, [v[2].path], nil, [v[0].path]) }),
         ]
         for (expected, change) in cases {
             let bytes = try Self.tampered(ws, change)

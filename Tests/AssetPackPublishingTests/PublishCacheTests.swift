@@ -83,6 +83,44 @@ import Testing
         #expect(third.catalog?.retired.contains { $0.path == v1.path && $0.base == first.catalog?.packs.first?.path } == true)
     }
 
+    @Test func aVariantWithAnEarlierVariantAsBaseIsReusedUntilThatVariantChanges() async throws {
+        let ws = try workspace()
+        let shared = patternBytes(300_000, seed: 3), astcTex = patternBytes(300_000, seed: 5)
+        let def = try ws.put("Tex", files: ["shared.bin": shared, "tex.bin": patternBytes(100_000, seed: 4)])
+        let astc = try ws.put("Tex", variant: ["textureFormat": "astc"], variantName: "astc", files: ["shared.bin": shared, "tex.bin": astcTex])
+        let big = try ws.put("Tex", variant: ["textureFormat": "astc", "minimumMemory": "8GiB"], variantName: "astc-8GiB",
+                             files: ["shared.bin": shared, "tex.bin": astcTex, "hires.bin": patternBytes(100_000, seed: 7)])
+        await settle(ws)
+        let first = try publish(ws, [def, astc, big])
+        let entry1 = try #require(first.catalog?.packs.first)
+        let (a1, b1) = (try #require(entry1.variants?.first), try #require(entry1.variants?.last))
+        #expect(b1.bases == [entry1.path, a1.path] && b1.size < 120_000, "\(b1)")
+        #expect(first.builds.map(\.cached) == [true, true, true])
+        // Unchanged: every file reused as it lies, the later variant's with both its bases.
+        let second = try publish(ws, [def, astc, big]) { $0.now += 60 }
+        #expect(second.builds.map(\.reused) == [true, true, true], "\(second.builds) \(second.cacheWarnings)")
+        #expect(second.catalog?.packs.first?.variants == entry1.variants)
+        // astc changes a file astc-8GiB does not have: astc-8GiB's inputs did not change, but
+        // a file it may take frames from did, so it is made again (still taking the textures
+        // from astc's new file), and its old file is retired naming both its bases.
+        try ws.put("Tex", variant: ["textureFormat": "astc"], variantName: "astc",
+                   files: ["shared.bin": shared, "tex.bin": astcTex, "extra.bin": patternBytes(10_000, seed: 8)])
+        await settle(ws)
+        let third = try publish(ws, [def, astc, big]) { $0.now += 120 }
+        #expect(third.builds.map(\.reused) == [true, false, false], "\(third.builds)")
+        let entry3 = try #require(third.catalog?.packs.first)
+        let (a3, b3) = (try #require(entry3.variants?.first), try #require(entry3.variants?.last))
+        #expect(a3.digest != a1.digest && b3.digest != b1.digest && b3.bases == [entry3.path, a3.path])
+        let reader = try PackReader(path: "\(ws.path)/\(b3.path)")
+        try reader.attachBase(path: "\(ws.path)/\(a3.path)")
+        #expect(try reader.contents(of: "tex.bin") == astcTex)
+        #expect(third.catalog?.retired.contains { $0.path == b1.path && $0.bases == [entry1.path, a1.path] } == true)
+        #expect(third.catalog?.retired.contains { $0.path == a1.path } == true)
+        // The default did not change: no patch (patches lead from a default's earlier file, never
+        // from a retired variant's, whose frames lie partly in other files).
+        #expect(entry3.patches == nil)
+    }
+
     @Test func newContentOfTheSameSizeIsPackagedAgain() async throws {
         let (ws, manifests) = try await twoPacks()
         let first = try publish(ws, manifests).catalog!

@@ -70,6 +70,28 @@ import Testing
         #expect(RepositoryCatalogs.referencedPaths(catalog(plan, version: 5)).contains(base.path))
     }
 
+    @Test func everyBaseOfAKeptVariantFileStaysWhileItDoes() {
+        // Version 3's astc-8GiB file took frames from the default's file of version 1 and from
+        // the astc file of version 2 (pack format 5); keep 2 keeps version 3 alone otherwise.
+        let current = built("Alpha", "a5", version: 5)
+        let base = built("Alpha", "a1"), astc = built("Alpha", "v2"), big = built("Alpha", "v3"), other = built("Alpha", "a2")
+        var bigFile = RetiredPackFile(id: "Alpha", version: 3, path: big.path, size: 50, sha256: big.sha256, retiredIn: 4,
+                                      variant: VariantConditions(textureFormat: "astc", minimumMemory: 8 << 30))
+        bigFile.bases = [base.path, astc.path]
+        let old = Catalog(version: 4, published: .init(timeIntervalSince1970: 0), expires: .init(timeIntervalSince1970: 1), packs: [current],
+                          retired: [RetiredPackFile(id: "Alpha", version: 1, path: base.path, size: 100, sha256: base.sha256, retiredIn: 2),
+                                    RetiredPackFile(id: "Alpha", version: 2, path: other.path, size: 100, sha256: other.sha256, retiredIn: 3),
+                                    RetiredPackFile(id: "Alpha", version: 2, path: astc.path, size: 60, sha256: astc.sha256, retiredIn: 3,
+                                                    variant: VariantConditions(textureFormat: "astc")),
+                                    bigFile],
+                          removed: [])
+        let plan = RepositoryPlan(old: old, built: [current], catalogVersion: 5, keep: 2)
+        #expect(Set(plan.retired.map(\.path)) == [base.path, astc.path, big.path])
+        #expect(plan.deletions == [other.path])
+        let referenced = RepositoryCatalogs.referencedPaths(catalog(plan, version: 5))
+        #expect(referenced.contains(base.path) && referenced.contains(astc.path))
+    }
+
     @Test func keepBoundsHowManyEarlierFilesStay() {
         let versions = (1...4).map { built("Alpha", "a\($0)") }
         var old: Catalog?

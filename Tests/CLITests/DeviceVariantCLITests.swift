@@ -1,3 +1,4 @@
+import AssetPackFormat
 import Foundation
 import TestRepositories
 import TestSupport
@@ -109,5 +110,46 @@ import Testing
         _ = try await w.run(["extract", "site/\(variantPath)", "--base", "site/\(defaultPath)", "-o", "out"])
         #expect(FileManager.default.contents(atPath: w.dir.file("out/shared.json")) == Data(patternBytes(300_000, seed: 1)))
         #expect(FileManager.default.contents(atPath: w.dir.file("out/astc/tex.bin")) == Data(patternBytes(400_000, seed: 3)))
+    }
+
+    @Test func inspectListsTheBasesAndVerifyTakesEachOfThem() async throws {
+        let w = try Workspace()
+        // A variant with the ASTC textures of `astc` and a file of its own: it takes the textures
+        // from astc's file and shared.json from the default's (version 5).
+        try w.dir.write("hires.bin", patternBytes(200_000, seed: 5))
+        try w.dir.write("Textures.astc8.json", Array(#"{"assetPackID": "Textures", "downloadPolicy": {"onDemand": {}}, "platforms": ["iOS"], "fileSelectors": [{"file": "shared.json"}, {"directory": "astc"}, {"file": "hires.bin"}], "variant": {"textureFormat": "astc", "minimumMemory": "8GiB"}}"#.utf8))
+        _ = try await w.run(["keygen", "-o", "signing.pem"])
+        _ = try await w.run(["publish", "Textures.default.json", "Textures.astc.json", "Textures.astc8.json", "--repo", "site", "--key", "signing.pem"])
+        var byVersion: [Int: (path: String, info: [String: Any])] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: w.dir.file("site/packs/Textures")) {
+            let out = try await w.run(["inspect", "site/packs/Textures/\(name)", "--json"])
+            let info = try #require(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [String: Any])
+            byVersion[try #require(info["formatVersion"] as? Int)] = ("site/packs/Textures/\(name)", info)
+        }
+        let (defaultPath, defaultInfo) = try #require(byVersion[2]), (astcPath, astcInfo) = try #require(byVersion[4])
+        let (bigPath, bigInfo) = try #require(byVersion[5])
+        #expect(defaultInfo["bases"] == nil && astcInfo["bases"] != nil)
+        let sha = { (path: String) in SHA256Digest.hash(readFile(w.dir.file(path))).hex }
+        // JSON: each base's SHA-256, size, chunks and bytes of frames, in the index's order.
+        let bases = try #require(bigInfo["bases"] as? [[String: Any]])
+        #expect(bases.map { $0["sha256"] as? String } == [sha(defaultPath), sha(astcPath)])
+        #expect(bases.map { $0["size"] as? Int } == [defaultPath, astcPath].map { Int(readFile(w.dir.file($0)).count) })
+        #expect((bases[1]["compressedSize"] as? Int ?? 0) >= 400_000 && (bases[0]["compressedSize"] as? Int ?? 0) >= 300_000, "\(bases)")
+        #expect((bigInfo["ownCompressedSize"] as? Int ?? 0) >= 200_000 && (bigInfo["ownCompressedSize"] as? Int ?? 0) < 210_000, "\(bigInfo)")
+        // Text: a line per base.
+        let text = try await w.run(["inspect", bigPath]).stdout
+        #expect(text.contains("Format:         version 5") && text.contains("Own frames:") && text.contains("the rest lie in its 2 bases"), "\(text)")
+        #expect(text.contains("Base 1:") && text.contains("SHA-256 \(sha(defaultPath))") && text.contains("Base 2:") && text.contains("SHA-256 \(sha(astcPath))"), "\(text)")
+        let astcText = try await w.run(["inspect", astcPath]).stdout
+        #expect(astcText.contains("Base 1:") && !astcText.contains("Base 2:") && astcText.contains("lie in its base)"), "\(astcText)")
+        // verify and extract need every base, in any order; one missing is named.
+        let missing = try await w.run(["verify", bigPath, "--base", defaultPath], status: 1)
+        #expect(missing.stderr.contains("2 base files (not given: \(readFile(w.dir.file(astcPath)).count) bytes, SHA-256 \(sha(astcPath)))"), "\(missing.stderr)")
+        let verified = try await w.run(["verify", bigPath, "--base", astcPath, "--base", defaultPath])
+        #expect(verified.stdout.contains(": OK"), "\(verified.stdout)")
+        _ = try await w.run(["extract", bigPath, "--base", defaultPath, "--base", astcPath, "-o", "out"])
+        #expect(FileManager.default.contents(atPath: w.dir.file("out/astc/tex.bin")) == Data(patternBytes(400_000, seed: 3)))
+        #expect(FileManager.default.contents(atPath: w.dir.file("out/hires.bin")) == Data(patternBytes(200_000, seed: 5)))
+        #expect(FileManager.default.contents(atPath: w.dir.file("out/shared.json")) == Data(patternBytes(300_000, seed: 1)))
     }
 }

@@ -168,11 +168,12 @@ public struct CatalogPack: Sendable, Equatable, Codable {
     /// In a catalog as a device sees it (`Catalog.view(for:)`): which variant this entry's file is
     /// and why it was chosen; nil in a catalog as published, and never written.
     public var chosenVariant: VariantChoice?
-    /// In a catalog as a device sees it, for a chosen variant whose file has a base: the file its
-    /// shared frames are fetched from (the group's default). Nil otherwise, and never written.
-    public var base: CatalogBaseFile?
+    /// In a catalog as a device sees it, for a chosen variant whose file has bases: the files
+    /// its shared frames are fetched from (the group's default, variants before it in the catalog's order),
+    /// in its index's order. Empty otherwise, and never written.
+    public var bases: [CatalogBaseFile] = []
 
-    /// Every key but `chosenVariant` and `base`, which a repository never states.
+    /// Every key but `chosenVariant` and `bases`, which a repository never states.
     private enum CodingKeys: String, CodingKey {
         case id, version, downloadPolicy, language, platforms, downloadSize, installSize, path, size, sha256, digest, index, chunking
         case patches, readOrder, userInfo, sealed, variants
@@ -267,9 +268,15 @@ public struct RetiredPackFile: Sendable, Equatable, Codable {
     /// For a device variant's pack file, that variant's conditions (an optional key, absent for
     /// a default's pack and for patch files).
     public var variant: VariantConditions?
-    /// For a variant's pack file with a base, the base's path (the group's default file then):
-    /// retention keeps that file while this one stays. Absent otherwise.
+    /// For a variant's pack file with one base (pack format 4), the base's path (the group's
+    /// default file then): retention keeps that file while this one stays. Absent otherwise.
     public var base: String?
+    /// For a variant's pack file with a list of bases (pack format 5), their paths: retention
+    /// keeps those files while this one stays. Absent otherwise.
+    public var bases: [String]?
+
+    /// The paths of the files this file takes frames from.
+    public var basePaths: [String] { base.map { [$0] } ?? bases ?? [] }
 
     public init(id: String, version: Int, path: String, size: UInt64, sha256: SHA256Digest, retiredIn: Int, variant: VariantConditions? = nil) {
         self.variant = variant

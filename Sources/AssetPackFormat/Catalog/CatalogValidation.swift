@@ -22,6 +22,15 @@ extension Catalog {
             if let why = RepositoryPath.problem(with: r.path) { return "retired[\(i)].path: \"\(r.path)\" \(why)" }
             if let why = r.variant?.problem(key: "retired[\(i)].variant") { return why }
             if let base = r.base, let why = RepositoryPath.problem(with: base) { return "retired[\(i)].base: \"\(base)\" \(why)" }
+            if let bases = r.bases {
+                if r.base != nil { return "retired[\(i)].bases: a file has base or bases, not both" }
+                guard !bases.isEmpty, bases.count <= PackBase.maximumCount else {
+                    return "retired[\(i)].bases: must list 1 to \(PackBase.maximumCount) files, found \(bases.count)"
+                }
+                for (j, base) in bases.enumerated() {
+                    if let why = RepositoryPath.problem(with: base) { return "retired[\(i)].bases[\(j)]: \"\(base)\" \(why)" }
+                }
+            }
         }
         for (i, r) in removed.enumerated() where seen.contains(r.id) {
             return "removed[\(i)].id: \"\(r.id)\" is also a current pack"
@@ -88,10 +97,60 @@ extension Catalog {
             if let why = indexProblem(v.index, size: v.size, key: key) { return why }
             if let why = v.chunking.problem { return "\(key).chunking: \(why)" }
             if let base = v.base, base != p.path {
-                return "\(key).base: \"\(base)\" is not the pack's own file \"\(p.path)\"; a variant's base is always its group's default file"
+                return "\(key).base: \"\(base)\" is not the pack's own file \"\(p.path)\"; a variant's single base is always its group's default file (several are listed in bases)"
             }
             if v.base != nil, p.sealed != nil {
                 return "\(key).base: the pack is sealed, and a sealed variant's file holds all its frames"
+            }
+            if let why = basesProblem(v, of: p, key: key) { return why }
+        }
+        return variantBaseCycle(p, key: key)
+    }
+
+    /// The rules of a variant's `bases` (pack format 5): 1 to `PackBase.maximumCount` paths, none
+    /// twice, each the entry's own file or another variant's of the same entry (never the
+    /// variant's own); not beside `base`; absent in a sealed pack.
+    private static func basesProblem(_ v: CatalogVariant, of p: CatalogPack, key: String) -> String? {
+        guard let bases = v.bases else { return nil }
+        if v.base != nil { return "\(key).bases: a variant has base or bases, not both" }
+        if p.sealed != nil { return "\(key).bases: the pack is sealed, and a sealed variant's file holds all its frames" }
+        guard !bases.isEmpty, bases.count <= PackBase.maximumCount else {
+            return "\(key).bases: must list 1 to \(PackBase.maximumCount) files, found \(bases.count)"
+        }
+        let group = Set([p.path] + (p.variants ?? []).map(\.path))
+        var seen = Set<String>()
+        for (j, base) in bases.enumerated() {
+            guard base != v.path else { return "\(key).bases[\(j)]: \"\(base)\" is the variant's own file; a file cannot take frames from itself" }
+            guard group.contains(base) else {
+                return "\(key).bases[\(j)]: \"\(base)\" is neither the pack's own file nor another of its variants'; a variant takes frames only from files of its group"
+            }
+            guard seen.insert(base).inserted else { return "\(key).bases[\(j)]: \"\(base)\" is listed twice" }
+        }
+        return nil
+    }
+
+    /// A variant that takes frames, through its bases, from a file that takes frames from it (a
+    /// cycle: no such files can exist, as each pins the SHA-256 of the other), named with its
+    /// path through the group; nil when there is none.
+    private static func variantBaseCycle(_ p: CatalogPack, key: String) -> String? {
+        let variants = p.variants ?? []
+        let position = Dictionary(variants.enumerated().map { ($1.path, $0) }, uniquingKeysWith: { a, _ in a })
+        // 0: not visited, 1: on the current path, 2: done.
+        var state = [Int](repeating: 0, count: variants.count)
+        func visit(_ j: Int, _ path: [Int]) -> [Int]? {
+            if state[j] == 1 { return path + [j] }
+            guard state[j] == 0 else { return nil }
+            state[j] = 1
+            for base in variants[j].basePaths {
+                if let k = position[base], let cycle = visit(k, path + [j]) { return cycle }
+            }
+            state[j] = 2
+            return nil
+        }
+        for j in variants.indices {
+            if let cycle = visit(j, []) {
+                let names = cycle.drop(while: { $0 != cycle.last! }).map { "variants[\($0)]" }
+                return "\(key).variants[\(cycle.last!)].bases: its files take frames from each other in a cycle (\(names.joined(separator: " → "))); a base is a file built before the variant"
             }
         }
         return nil

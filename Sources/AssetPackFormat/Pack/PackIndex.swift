@@ -54,9 +54,10 @@ public struct PackIndex: Sendable, Equatable {
     public var contentKey: ContentKey?
     /// Whether the pack is sealed (format version 3).
     public var isSealed: Bool { formatVersion == SealedIndex.formatVersion }
-    /// For a pack file with a base (format version 4), the file that holds the frames of the
-    /// first `base.chunkCount` chunks; nil otherwise.
-    public var base: PackBase?
+    /// For a pack file with bases (format versions 4 and 5), the files that hold the frames of
+    /// the first chunks, in the order the chunk table lists their frames (version 4: exactly
+    /// one, the group's default); empty otherwise.
+    public var bases: [PackBase]
 
     /// Start of each file in the content stream (derived).
     public private(set) var fileOffsets: [UInt64] = []
@@ -64,9 +65,9 @@ public struct PackIndex: Sendable, Equatable {
     public private(set) var sequenceOffsets: [UInt64] = []
 
     public init(metadata: PackMetadata, chunking: ChunkingParameters, chunks: [ChunkEntry], sequence: [UInt32], files: [FileEntry],
-                formatVersion: UInt32 = PackLayout.formatVersion, base: PackBase? = nil) {
+                formatVersion: UInt32 = PackLayout.formatVersion, bases: [PackBase] = []) {
         self.formatVersion = formatVersion
-        self.base = base
+        self.bases = bases
         self.metadata = metadata
         self.chunking = chunking
         self.chunks = chunks
@@ -89,7 +90,7 @@ public struct PackIndex: Sendable, Equatable {
 
     public static func == (a: PackIndex, b: PackIndex) -> Bool {
         a.metadata == b.metadata && a.chunking == b.chunking && a.chunks == b.chunks && a.sequence == b.sequence && a.files == b.files
-            && a.formatVersion == b.formatVersion && a.base == b.base
+            && a.formatVersion == b.formatVersion && a.bases == b.bases
     }
 
     /// Uncompressed bytes of all files (the install size).
@@ -99,7 +100,7 @@ public struct PackIndex: Sendable, Equatable {
         for i in files.indices { total += files[i].size }
         return total
     }
-    /// Compressed bytes of all chunks (a base's frames included: what a fresh install fetches).
+    /// Compressed bytes of all chunks (the bases' frames included: what a fresh install fetches).
     public var compressedSize: UInt64 { chunks.reduce(0) { $0 + UInt64($1.compressedSize) } }
 
     /// Index of the file at `path`, by binary search (files are sorted byte-wise).

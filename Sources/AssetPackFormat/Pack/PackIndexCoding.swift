@@ -39,10 +39,14 @@ extension PackIndex {
         w.append(UInt32(chunking.minimumSize))
         w.append(UInt32(chunking.averageSize))
         w.append(UInt32(chunking.maximumSize))
-        if let base {
-            w.append(base.sha256.bytes)
-            w.append(base.size)
-            w.append(UInt64(base.chunkCount))
+        // Version 4: one base record; version 5: their count, then the records.
+        if formatVersion == PackLayout.basesFormatVersion { w.append(UInt64(bases.count)) }
+        if PackLayout.hasBases(formatVersion) {
+            for base in bases {
+                w.append(base.sha256.bytes)
+                w.append(base.size)
+                w.append(UInt64(base.chunkCount))
+            }
         }
         w.append(UInt64(chunks.count))
         w.bytes.reserveCapacity(w.bytes.count + chunks.count * PackLayout.chunkEntrySize + sequence.count * 4 + fileTable.count + 8)
@@ -88,31 +92,42 @@ extension PackIndex {
         let paramsAt = r.offset
         let chunking = ChunkingParameters(minimumSize: Int(try r.u32()), averageSize: Int(try r.u32()), maximumSize: Int(try r.u32()))
         if let problem = chunking.problem { throw .malformed("index", at: paramsAt, problem) }
-        let base = version == PackLayout.baseFormatVersion ? try decodeBase(&r) : nil
+        let bases = try decodeBases(&r, version: version)
+        let baseChunks = bases.reduce(0) { $0 + $1.chunkCount }
 
         let chunkCountAt = r.offset
         let chunkCount = try r.u64()
         guard chunkCount <= UInt64(r.remaining / PackLayout.chunkEntrySize) else {
             throw .malformed("index", at: chunkCountAt, "chunk count \(chunkCount) does not fit in the index")
         }
-        if let base, base.chunkCount > chunkCount {
-            throw .malformed("index", at: chunkCountAt, "the base record names \(base.chunkCount) base chunks but the chunk table has \(chunkCount)")
+        if UInt64(baseChunks) > chunkCount {
+            throw .malformed("index", at: chunkCountAt, "the base records name \(baseChunks) base chunks but the chunk table has \(chunkCount)")
         }
         var chunks: [ChunkEntry] = []
         chunks.reserveCapacity(Int(chunkCount))
         var expectedOffset = UInt64(PackLayout.headerSize)
+        // The base whose frames the table lists now, where its frames end so far, and where the
+        // next base's begin in the table.
+        var baseNumber = -1
         var baseEnd = UInt64(PackLayout.headerSize)
+        var nextBaseAt = 0
         var seen = Set<SHA256Digest>()
         for i in 0..<Int(chunkCount) {
             let at = r.offset
             let digest = SHA256Digest(bytes: try r.bytes(32))
             let c = ChunkEntry(digest: digest, offset: try r.u64(), compressedSize: try r.u32(), uncompressedSize: try r.u32())
-            if let base, i < base.chunkCount {
-                // A frame of the base file: in order, not overlapping, between its header and
-                // its trailer (the base's own index checks the rest once it is read).
+            if i < baseChunks {
+                while i == nextBaseAt {
+                    baseNumber += 1
+                    nextBaseAt += bases[baseNumber].chunkCount
+                    baseEnd = UInt64(PackLayout.headerSize)
+                }
+                // A frame of a base file: in order, not overlapping, between its header and its
+                // trailer (the base's own index checks the rest once it is read).
+                let base = bases[baseNumber]
                 let framesEnd = base.size - UInt64(PackLayout.trailerSize)
                 guard c.offset >= baseEnd, c.compressedSize > 0, c.offset <= framesEnd, UInt64(c.compressedSize) <= framesEnd - c.offset else {
-                    throw .malformed("chunk table", at: at, "base chunk \(i) lies at bytes \(c.offset)+\(c.compressedSize) of the base file, "
+                    throw .malformed("chunk table", at: at, "base chunk \(i) lies at bytes \(c.offset)+\(c.compressedSize) of base file \(baseNumber), "
                                      + "outside its frames from \(baseEnd) to \(framesEnd) (base frames are in order, between the base's header and trailer)")
                 }
                 baseEnd = c.offset + UInt64(c.compressedSize)
@@ -128,7 +143,7 @@ extension PackIndex {
             guard seen.insert(digest).inserted else {
                 throw .malformed("chunk table", at: at, "chunk \(i) repeats digest \(digest.hex); identical chunks are stored once")
             }
-            if !(base.map { i < $0.chunkCount } ?? false) { expectedOffset += UInt64(c.compressedSize) }
+            if i >= baseChunks { expectedOffset += UInt64(c.compressedSize) }
             chunks.append(c)
         }
         guard expectedOffset == indexOffset else {
@@ -159,22 +174,40 @@ extension PackIndex {
         let files = version == 1 ? try PackFileTable.decodeVersion1(&r, streamLength: streamLength)
                                  : try PackFileTable.decodeVersion2(&r, streamLength: streamLength)
         guard r.remaining == 0 else { throw .malformed("index", at: r.offset, "\(r.remaining) unexpected bytes after the file table") }
-        return PackIndex(metadata: metadata, chunking: chunking, chunks: chunks, sequence: sequence, files: files, formatVersion: version, base: base)
+        return PackIndex(metadata: metadata, chunking: chunking, chunks: chunks, sequence: sequence, files: files, formatVersion: version, bases: bases)
     }
 
-    /// The base record of a version-4 index (docs/FORMAT.md, "Pack file with a base"): the base
-    /// file's SHA-256 and size, and how many chunk table entries are its frames (at least one).
-    private static func decodeBase(_ r: inout ByteReader) throws(PackError) -> PackBase {
-        let at = r.offset
-        let sha256 = SHA256Digest(bytes: try r.bytes(32))
-        let size = try r.u64()
-        let count = try r.u64()
-        guard size >= UInt64(PackLayout.headerSize + PackLayout.trailerSize) else {
-            throw .malformed("base record", at: at.saturatingAdding(32), "the base file has \(size) bytes, fewer than a pack's header and trailer")
+    /// The base records of a version-4 index (one: the group's default) or a version-5 one (a
+    /// count, 1 to `PackBase.maximumCount`, then the records), docs/FORMAT.md "Pack file with
+    /// bases": each base file's SHA-256 and size, and how many chunk table entries are its frames
+    /// (at least one); no file named twice. Empty for the other versions.
+    private static func decodeBases(_ r: inout ByteReader, version: UInt32) throws(PackError) -> [PackBase] {
+        guard PackLayout.hasBases(version) else { return [] }
+        var count: UInt64 = 1
+        if version == PackLayout.basesFormatVersion {
+            let at = r.offset
+            count = try r.u64()
+            guard count >= 1, count <= UInt64(PackBase.maximumCount) else {
+                throw .malformed("base records", at: at, "\(count) bases: a pack file with bases names 1 to \(PackBase.maximumCount)")
+            }
         }
-        guard count >= 1, count <= UInt64(Int32.max) else {
-            throw .malformed("base record", at: at.saturatingAdding(40), "\(count) base chunks: a pack file with a base takes 1 or more of its frames from it")
+        var bases: [PackBase] = []
+        for n in 0..<Int(count) {
+            let at = r.offset
+            let sha256 = SHA256Digest(bytes: try r.bytes(32))
+            let size = try r.u64()
+            let chunks = try r.u64()
+            guard size >= UInt64(PackLayout.headerSize + PackLayout.trailerSize) else {
+                throw .malformed("base record", at: at.saturatingAdding(32), "base file \(n) has \(size) bytes, fewer than a pack's header and trailer")
+            }
+            guard chunks >= 1, chunks <= UInt64(Int32.max) else {
+                throw .malformed("base record", at: at.saturatingAdding(40), "\(chunks) chunks of base file \(n): a pack file takes 1 or more of its frames from each base it names")
+            }
+            if let first = bases.firstIndex(where: { $0.sha256 == sha256 }) {
+                throw .malformed("base record", at: at, "base file \(n) is base file \(first) again (SHA-256 \(sha256.hex)); each base is named once")
+            }
+            bases.append(PackBase(sha256: sha256, size: size, chunkCount: Int(chunks)))
         }
-        return PackBase(sha256: sha256, size: size, chunkCount: Int(count))
+        return bases
     }
 }

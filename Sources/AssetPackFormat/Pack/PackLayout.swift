@@ -4,11 +4,18 @@ public enum PackLayout {
     /// The format version this code writes.
     public static let formatVersion: UInt32 = 2
     /// The versions this code reads: 1 (a plain file table), 2 (a compressed, front-coded one)
-    /// 3 (a sealed pack: version 2's index, sealed, and sealed chunk frames) and 4 (version 2
-    /// with a base: some frames lie in another pack file, `PackBase`).
-    public static let readableVersions: ClosedRange<UInt32> = 1...4
-    /// The version of a pack file with a base (a device variant sharing its default's frames).
+    /// 3 (a sealed pack: version 2's index, sealed, and sealed chunk frames), 4 (version 2 with
+    /// a base: some frames lie in the group default's pack file, `PackBase`) and 5 (version 2
+    /// with a list of bases: some frames lie in other pack files of the group).
+    public static let readableVersions: ClosedRange<UInt32> = 1...5
+    /// The version of a pack file with one base, its group's default (a device variant sharing
+    /// its default's frames and no other variant's).
     public static let baseFormatVersion: UInt32 = 4
+    /// The version of a pack file with a list of bases (a device variant that takes frames from
+    /// variants before it in the catalog's order as well, or from them alone).
+    public static let basesFormatVersion: UInt32 = 5
+    /// Whether a pack file of `version` may have bases.
+    public static func hasBases(_ version: UInt32) -> Bool { version == baseFormatVersion || version == basesFormatVersion }
     /// `\x89APK\r\n\x1A\n`: the high byte and line endings catch text-mode transfers, as in PNG.
     public static let headerMagic: [UInt8] = [0x89, 0x41, 0x50, 0x4B, 0x0D, 0x0A, 0x1A, 0x0A]
     public static let headerSize = 16

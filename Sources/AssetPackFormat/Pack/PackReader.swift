@@ -8,8 +8,9 @@ public final class PackReader: @unchecked Sendable {
     public let trailer: PackTrailer
     public let fileSize: UInt64
     private let fd: Int32
-    /// The base file of a pack with a base (format version 4), once `attachBase` checked it.
-    private var baseFile: (fd: Int32, path: String)?
+    /// The base files of a pack with bases (format versions 4 and 5), by their position in
+    /// `index.bases`, once `attachBase` checked them.
+    private var baseFiles: [Int: (fd: Int32, path: String)] = [:]
 
     /// The key ID a sealed pack names (its content key), nil for an unsealed pack.
     public let keyID: SHA256Digest?
@@ -71,15 +72,15 @@ public final class PackReader: @unchecked Sendable {
 
     deinit {
         close(fd)
-        if let baseFile { close(baseFile.fd) }
+        for file in baseFiles.values { close(file.fd) }
     }
 
-    /// For a pack file with a base (format version 4): opens the base file at `basePath` and
-    /// checks that it is the file the index pins (its size and the SHA-256 of all its bytes);
-    /// the base's frames are read from it from then on. Call it before reading chunks from
-    /// several threads. Does nothing for a pack without a base.
+    /// For a pack file with bases (format versions 4 and 5): opens the file at `basePath` and
+    /// checks that it is one of the base files the index pins (its size and the SHA-256 of all
+    /// its bytes); that base's frames are read from it from then on. Call it for each base
+    /// before reading chunks from several threads. Does nothing for a pack without bases.
     public func attachBase(path basePath: String) throws(PackError) {
-        guard let base = index.base else { return }
+        guard !index.bases.isEmpty else { return }
         let bfd = open(basePath, O_RDONLY | O_CLOEXEC)
         guard bfd >= 0 else { throw .io("\(path): cannot open its base file \(basePath): \(String(cString: strerror(errno)))") }
         var st = stat()
@@ -87,12 +88,23 @@ public final class PackReader: @unchecked Sendable {
             close(bfd)
             throw .io("\(path): cannot read its base file \(basePath)")
         }
-        if let why = base.mismatch(sha256: digest, size: UInt64(st.st_size), name: basePath) {
+        guard let b = index.bases.firstIndex(where: { $0.sha256 == digest && $0.size == UInt64(st.st_size) }) else {
             close(bfd)
+            let why = index.bases.count == 1 ? index.bases[0].mismatch(sha256: digest, size: UInt64(st.st_size), name: basePath)!
+                : "the pack's index names \(index.bases.count) base files (\(Self.describe(index.bases))), but \(basePath) has \(st.st_size) bytes "
+                  + "and SHA-256 \(digest.hex): it is none of them (refused)"
             throw .malformed("base record", at: trailer.indexOffset, why)
         }
-        if let old = baseFile { close(old.fd) }
-        baseFile = (bfd, basePath)
+        if let old = baseFiles[b] { close(old.fd) }
+        baseFiles[b] = (bfd, basePath)
+    }
+
+    /// The bases (positions in `index.bases`) whose file has not been attached.
+    public var missingBases: [Int] { index.bases.indices.filter { baseFiles[$0] == nil } }
+
+    /// The base files `bases` pins, for messages: each one's size and SHA-256.
+    public static func describe(_ bases: [PackBase]) -> String {
+        bases.map { "\($0.size) bytes, SHA-256 \($0.sha256.hex)" }.joined(separator: "; ")
     }
 
     /// The pack digest: SHA-256 of the index, as pinned by the trailer.
@@ -117,10 +129,10 @@ public final class PackReader: @unchecked Sendable {
     public func chunk(_ c: Int, using decompressor: ZstdDecompressor) throws(PackError) -> [UInt8] {
         let entry = index.chunks[c]
         var (file, name) = (fd, path)
-        if index.isInBase(c) {
-            guard let baseFile else {
-                throw .io("\(path): chunk \(c)'s frame lies in the pack's base file (SHA-256 \(index.base!.sha256.hex)), which was not given: "
-                          + "read a device variant's pack file with its group's default file")
+        if let b = index.baseHolding(c) {
+            guard let baseFile = baseFiles[b] else {
+                throw .io("\(path): chunk \(c)'s frame lies in the pack's base file \(b) (SHA-256 \(index.bases[b].sha256.hex)), which was not given: "
+                          + "read a device variant's pack file with the files of its group it takes frames from")
             }
             (file, name) = baseFile
         }

@@ -8,16 +8,23 @@ public struct CatalogVariant: Sendable, Equatable, Codable {
     public var downloadSize: UInt64, installSize: UInt64
     public var path: String, size: UInt64, sha256: SHA256Digest
     public var digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters
-    /// For a variant whose pack file has a base (pack format version 4, docs/FORMAT.md "Pack file
-    /// with a base"): the path of that base, always the entry's own file (the group's default),
-    /// which holds the frames the variant shares with it. Absent when the variant's file holds
-    /// all its frames.
+    /// For a variant whose pack file has one base (pack format version 4, docs/FORMAT.md "Pack
+    /// file with bases"): the path of that base, always the entry's own file (the group's
+    /// default), which holds the frames the variant shares with it. Absent otherwise.
     public var base: String?
+    /// For a variant whose pack file has a list of bases (pack format version 5): their paths,
+    /// in the order the file's index names them, each the entry's own file or another variant's
+    /// of the entry. Absent otherwise (a variant has `base`, `bases` or neither).
+    public var bases: [String]?
+
+    /// The paths of the files the variant's file takes frames from, in its index's order.
+    public var basePaths: [String] { base.map { [$0] } ?? bases ?? [] }
 
     public init(conditions: VariantConditions, downloadSize: UInt64, installSize: UInt64, path: String, size: UInt64,
-                sha256: SHA256Digest, digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters, base: String? = nil) {
+                sha256: SHA256Digest, digest: SHA256Digest, index: CatalogIndexLocation, chunking: ChunkingParameters, base: String? = nil, bases: [String]? = nil) {
         self.conditions = conditions
         self.base = base
+        self.bases = bases
         (self.downloadSize, self.installSize, self.path, self.size) = (downloadSize, installSize, path, size)
         (self.sha256, self.digest, self.index, self.chunking) = (sha256, digest, index, chunking)
     }
@@ -38,14 +45,21 @@ public struct CatalogVariant: Sendable, Equatable, Codable {
         e.digest = digest
         e.index = index
         e.chunking = chunking
-        e.base = base == nil ? nil : CatalogBaseFile(path: pack.path, size: pack.size, sha256: pack.sha256)
+        e.bases = basePaths.map { path in
+            if let other = pack.variants?.first(where: { $0.path == path }) {
+                return CatalogBaseFile(path: path, size: other.size, sha256: other.sha256)
+            }
+            // The catalog's checks allow no other path than the default's here.
+            return CatalogBaseFile(path: pack.path, size: pack.size, sha256: pack.sha256)
+        }
         return e
     }
 }
 
-/// The file a chosen variant's pack file takes its shared frames from: its group's default file,
-/// as the catalog describes it (`CatalogVariant.base`). A client fetches the variant's base
-/// frames from `path`, and accepts the variant's index only if the base it pins is this file.
+/// A file a chosen variant's pack file takes shared frames from: its group's default file or a
+/// variant's before it in the catalog's order, as the catalog describes it (`CatalogVariant.basePaths`). A
+/// client fetches those frames from `path`, and accepts the variant's index only if the bases it
+/// pins are these files.
 public struct CatalogBaseFile: Sendable, Equatable {
     public var path: String
     public var size: UInt64

@@ -115,8 +115,9 @@ struct RepositoryCatalogs {
         }
         for r in catalog.retired {
             paths.insert(r.path)
-            // A base (a default's file) stays while a variant's file that takes frames from it does.
-            if let base = r.base { paths.insert(base) }
+            // A base (a file of the variant's group) stays while a variant's file that takes
+            // frames from it does.
+            paths.formUnion(r.basePaths)
         }
         return paths
     }

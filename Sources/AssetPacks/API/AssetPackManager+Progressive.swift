@@ -117,7 +117,7 @@ extension AssetPackManager {
         let wanted = min(range.lowerBound, size)..<min(range.upperBound, size)
         return try await runProgressive(source.entry.id) { [client] flag in
             var bytes = [UInt8](repeating: 0, count: Int(wanted.count))
-            let fetched = try ProgressiveFetch(packPath: source.entry.path, basePath: source.entry.base?.path, index: source.index, client: client, cancellation: flag)
+            let fetched = try ProgressiveFetch(packPath: source.entry.path, basePaths: source.entry.bases.map(\.path), index: source.index, client: client, cancellation: flag)
                 .read(file: source.file, range: wanted) { offset, piece in
                     let at = Int(offset - wanted.lowerBound)
                     bytes.withUnsafeMutableBytes { UnsafeMutableRawBufferPointer(rebasing: $0[at..<at + piece.count]).copyMemory(from: piece) }

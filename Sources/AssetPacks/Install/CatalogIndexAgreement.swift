@@ -44,30 +44,37 @@ enum CatalogIndexAgreement {
         if entry.chunking != index.chunking { throw differ("chunking", catalog: "\(entry.chunking)", index: "\(index.chunking)") }
     }
 
-    /// A pack file with a base (docs/FORMAT.md, "Pack file with a base") is accepted only as a
-    /// device variant whose catalog entry names a base, and only when the base its index pins
-    /// (SHA-256 and size of the whole file) is that file, its group's default: a variant cannot
-    /// make a client fetch frames from any other file.
+    /// A pack file with bases (docs/FORMAT.md, "Pack file with bases") is accepted only as a
+    /// device variant whose catalog entry names as many bases, and only when each base its index
+    /// pins (SHA-256 and size of the whole file) is the file the catalog names in that place, a
+    /// file of its group: a variant cannot make a client fetch frames from any other file.
     private static func checkBase(_ entry: CatalogPack, index: PackIndex) throws(AssetPackManagerError) {
-        switch (index.base, entry.base) {
-        case (nil, nil):
+        let pinned = index.bases, named = entry.bases
+        switch (pinned.isEmpty, named.isEmpty) {
+        case (true, true):
             return
-        case (let pinned?, nil):
-            throw .verification("\(entry.id): \(entry.path) takes \(pinned.chunkCount) frames from a base file (SHA-256 \(pinned.sha256.hex)), but the catalog names no base for it: only a device variant's file may have one, its group's default; refused")
-        case (nil, let named?):
-            throw .verification("\(entry.id): the catalog names \(named.path) as the base of \(entry.path), but the pack's index names no base; refused")
-        case (let pinned?, let named?):
-            if let why = pinned.mismatch(sha256: named.sha256, size: named.size, name: "the group's default file \(named.path)") {
-                throw .verification("\(entry.id): \(entry.path): \(why)")
+        case (false, true):
+            throw .verification("\(entry.id): \(entry.path) takes \(index.baseChunkCount) frames from \(pinned.count) base file(s) (\(PackReader.describe(pinned))), but the catalog names no base for it: only a device variant's file may have bases, files of its group; refused")
+        case (true, false):
+            throw .verification("\(entry.id): the catalog names \(named.map(\.path).joined(separator: ", ")) as the bases of \(entry.path), but the pack's index names no base; refused")
+        case (false, false):
+            guard pinned.count == named.count else {
+                throw .verification("\(entry.id): \(entry.path): the pack's index names \(pinned.count) base files but the catalog names \(named.count) (\(named.map(\.path).joined(separator: ", "))); refused")
+            }
+            for (b, file) in zip(pinned, named) {
+                if let why = b.mismatch(sha256: file.sha256, size: file.size, name: "the group's file \(file.path)") {
+                    throw .verification("\(entry.id): \(entry.path): \(why)")
+                }
             }
         }
     }
 }
 
 extension CatalogPack {
-    /// The file chunk `c`'s frame lies in: the pack file, or for a chunk its base holds, the
-    /// base (checked by `CatalogIndexAgreement` before any frame is fetched).
+    /// The file chunk `c`'s frame lies in: the pack file, or for a chunk a base holds, that base
+    /// (checked by `CatalogIndexAgreement` before any frame is fetched).
     func framePath(_ c: Int, in index: PackIndex) -> String {
-        index.isInBase(c) ? base?.path ?? path : path
+        guard let b = index.baseHolding(c), b < bases.count else { return path }
+        return bases[b].path
     }
 }

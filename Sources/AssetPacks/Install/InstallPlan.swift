@@ -4,7 +4,7 @@ import AssetPackFormat
 /// place in the same pack (dedup), the installed previous version (delta), a seed folder, a
 /// patch applied to the installed previous version, or the repository's full frame — the cheapest verified source
 /// first. Remote frames are grouped into byte ranges of the pack file, its base (a device
-/// variant's shared frames) or the patch file, nearby ones of one file merged so that a delta
+/// variant's shared frames: files of its group) or the patch file, nearby ones of one file merged so that a delta
 /// does not turn into thousands of tiny requests.
 struct InstallPlan: Equatable {
     enum Source: Equatable {
@@ -32,9 +32,9 @@ struct InstallPlan: Equatable {
         var downloadOffset: UInt64
         /// The bytes come from the patch file, not the pack file.
         var fromPatch = false
-        /// The bytes come from the pack file's base (a device variant's frames that its group's
-        /// default file holds), not the pack file.
-        var fromBase = false
+        /// The bytes come from this base of the pack file (a position in its index's `bases`: a
+        /// device variant's frames that another file of its group holds), not the pack file.
+        var base: Int? = nil
     }
 
     /// The patch file a plan takes frames from, and its checked table.
@@ -140,9 +140,9 @@ struct InstallPlan: Equatable {
             } else {
                 (offset, size, fromPatch) = (entry.offset, UInt64(entry.compressedSize), false)
             }
-            let fromBase = !fromPatch && index.isInBase(c)
+            let base = fromPatch ? nil : index.baseHolding(c)
             let downloadOffset: UInt64
-            if var last = ranges.last, last.fromPatch == fromPatch, last.fromBase == fromBase, offset >= last.packOffset + last.length,
+            if var last = ranges.last, last.fromPatch == fromPatch, last.base == base, offset >= last.packOffset + last.length,
                offset - (last.packOffset + last.length) <= mergeGap,
                offset + size - last.packOffset <= maxRange {
                 let newLength = offset + size - last.packOffset
@@ -151,7 +151,7 @@ struct InstallPlan: Equatable {
                 ranges[ranges.count - 1] = last
                 downloadOffset = last.downloadOffset + (offset - last.packOffset)
             } else {
-                ranges.append(Range(packOffset: offset, length: size, downloadOffset: downloadEnd, fromPatch: fromPatch, fromBase: fromBase))
+                ranges.append(Range(packOffset: offset, length: size, downloadOffset: downloadEnd, fromPatch: fromPatch, base: base))
                 downloadOffset = downloadEnd
                 downloadEnd += size
             }

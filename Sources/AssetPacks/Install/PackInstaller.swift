@@ -175,7 +175,7 @@ final class PackInstaller: @unchecked Sendable {
                 let part = assembler.part
                 counters.resumed(assembler.downloadStart - part.download.lowerBound)
                 if let spool, assembler.downloadStart < part.download.upperBound {
-                    let downloader = PartDownloader(plan: plan, spool: spool, packPath: pack.path, basePath: pack.base?.path, client: client,
+                    let downloader = PartDownloader(plan: plan, spool: spool, packPath: pack.path, basePaths: pack.bases.map(\.path), client: client,
                                                     cancellation: stop, counters: counters, watchdog: watchdog, sources: sources)
                     start {
                         do { try downloader.run(); spool.finish() } catch {

@@ -3,7 +3,7 @@ import AssetPackTransport
 import Foundation
 
 /// The network side of one part of an install: asks for the part's bytes with Range requests
-/// (of the pack file, of its base for a device variant's shared frames, or of the patch file for
+/// (of the pack file, of its bases for a device variant's shared frames, or of the patch file for
 /// patch frames),
 /// from the first byte its spool does not hold, and appends what arrives to the spool (waiting
 /// while it is full); goes on from there after a dropped connection, retrying with backoff while
@@ -16,8 +16,8 @@ struct PartDownloader: @unchecked Sendable {
     let plan: InstallPlan
     let spool: PartSpool
     let packPath: String
-    /// The pack file's base (a device variant's group default), for ranges `fromBase`.
-    var basePath: String?
+    /// The pack file's bases (files of a device variant's group), by position, for ranges with a `base`.
+    var basePaths: [String] = []
     let client: RepositoryClient
     let cancellation: CancellationFlag
     let counters: TransferCounters
@@ -57,7 +57,7 @@ struct PartDownloader: @unchecked Sendable {
         }
         let r = plan.ranges[lo]
         let end = min(r.downloadOffset + r.length, spool.downloadEnd)
-        return InstallPlan.Range(packOffset: r.packOffset + (from - r.downloadOffset), length: end - from, downloadOffset: from, fromPatch: r.fromPatch, fromBase: r.fromBase)
+        return InstallPlan.Range(packOffset: r.packOffset + (from - r.downloadOffset), length: end - from, downloadOffset: from, fromPatch: r.fromPatch, base: r.base)
     }
 
     /// What one request has seen so far (shared with the stream's callbacks).
@@ -70,7 +70,8 @@ struct PartDownloader: @unchecked Sendable {
     /// One request for the bytes from download offset `from` to the end of its plan range.
     private func fetch(from: UInt64, mirror: Int) throws {
         let request = request(from: from)
-        let packPath = request.fromPatch ? plan.patches?.path ?? self.packPath : request.fromBase ? basePath ?? self.packPath : self.packPath
+        let packPath = request.fromPatch ? plan.patches?.path ?? self.packPath
+            : request.base.flatMap { $0 < basePaths.count ? basePaths[$0] : nil } ?? self.packPath
         guard let range = ByteRange(offset: request.packOffset, length: request.length) else {
             throw AssetPackManagerError.storage("\(packPath): the install asked for no bytes at download offset \(from)")
         }

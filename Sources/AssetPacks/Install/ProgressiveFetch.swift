@@ -12,9 +12,9 @@ import Foundation
 /// runs, is not touched.
 struct ProgressiveFetch: @unchecked Sendable {
     let packPath: String
-    /// The pack file's base (a device variant's group default), which holds the frames of the
-    /// chunks `index.isInBase` names.
-    var basePath: String? = nil
+    /// The pack file's bases (files of a device variant's group), by position in `index.bases`:
+    /// they hold the frames of the chunks `index.baseHolding` names.
+    var basePaths: [String] = []
     let index: PackIndex
     let client: RepositoryClient
     let cancellation: CancellationFlag
@@ -28,8 +28,8 @@ struct ProgressiveFetch: @unchecked Sendable {
     private struct Batch {
         var first: UInt64
         var end: UInt64
-        /// The frames lie in the base file.
-        var inBase: Bool
+        /// The base file the frames lie in (a position in `index.bases`); nil: the pack file.
+        var base: Int?
         var spans: [(span: ChunkSpan, fileOffset: UInt64)] = []
     }
 
@@ -47,14 +47,14 @@ struct ProgressiveFetch: @unchecked Sendable {
             guard offset < wanted.upperBound, offset + UInt64(span.length) > wanted.lowerBound else { continue }
             let entry = index.chunks[span.chunkIndex]
             let frameEnd = entry.offset + UInt64(entry.compressedSize)
-            let inBase = index.isInBase(span.chunkIndex)
-            if var last = batches.last, last.inBase == inBase, entry.offset >= last.first, entry.offset <= last.end + mergeGap,
+            let base = index.baseHolding(span.chunkIndex)
+            if var last = batches.last, last.base == base, entry.offset >= last.first, entry.offset <= last.end + mergeGap,
                max(frameEnd, last.end) - last.first <= maxRequest {
                 last.end = max(last.end, frameEnd)
                 last.spans.append((span, offset))
                 batches[batches.count - 1] = last
             } else {
-                batches.append(Batch(first: entry.offset, end: frameEnd, inBase: inBase, spans: [(span, offset)]))
+                batches.append(Batch(first: entry.offset, end: frameEnd, base: base, spans: [(span, offset)]))
             }
         }
         var fetched: UInt64 = 0
@@ -62,7 +62,7 @@ struct ProgressiveFetch: @unchecked Sendable {
         for batch in batches {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             guard let request = ByteRange(offset: batch.first, length: batch.end - batch.first) else { continue }
-            let (bytes, mirror) = try client.bytes(of: path(base: batch.inBase), range: request, cancellation: cancellation, smallFile: true)
+            let (bytes, mirror) = try client.bytes(of: path(base: batch.base), range: request, cancellation: cancellation, smallFile: true)
             fetched += UInt64(bytes.count)
             var opened: [Int: [UInt8]] = [:]
             for (span, fileOffset) in batch.spans {
@@ -88,8 +88,8 @@ struct ProgressiveFetch: @unchecked Sendable {
         return fetched
     }
 
-    /// The file a frame lies in: the pack file, or its base.
-    private func path(base: Bool) -> String { base ? basePath ?? packPath : packPath }
+    /// The file a frame lies in: the pack file, or one of its bases.
+    private func path(base: Int?) -> String { base.flatMap { $0 < basePaths.count ? basePaths[$0] : nil } ?? packPath }
 
     /// Chunk `c`'s frame alone, until it verifies or `chunkAttempts` are spent.
     private func refetch(_ c: Int, file f: Int, fetched: inout UInt64, decompressor: ZstdDecompressor) throws -> [UInt8] {
@@ -98,7 +98,7 @@ struct ProgressiveFetch: @unchecked Sendable {
         for _ in 0..<chunkAttempts {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             guard let range = ByteRange(offset: entry.offset, length: UInt64(entry.compressedSize)) else { break }
-            let (frame, mirror) = try client.bytes(of: path(base: index.isInBase(c)), range: range, cancellation: cancellation, smallFile: true)
+            let (frame, mirror) = try client.bytes(of: path(base: index.baseHolding(c)), range: range, cancellation: cancellation, smallFile: true)
             fetched += UInt64(frame.count)
             do { return try ChunkVerifier.open(frame, entry: entry, chunkIndex: c, index: index, decompressor: decompressor, sealedCheck: .digest) } catch {
                 lastError = error

@@ -34,7 +34,7 @@ struct ProgressiveWrite: @unchecked Sendable {
         defer { if !kept { unlinkat(incoming.fd, temporary, 0) } }
         let display = "\(file.path) of \(source.entry.id) (into \(incoming.path))"
         guard ftruncate(fd, off_t(file.size)) == 0 else { throw Self.storage("cannot size", display) }
-        let fetched = try ProgressiveFetch(packPath: source.entry.path, basePath: source.entry.base?.path, index: source.index, client: client, cancellation: cancellation)
+        let fetched = try ProgressiveFetch(packPath: source.entry.path, basePaths: source.entry.bases.map(\.path), index: source.index, client: client, cancellation: cancellation)
             .read(file: source.file, range: range) { offset, bytes in
                 var done = 0
                 while done < bytes.count {

@@ -12,15 +12,15 @@ struct ExtractCommand: Command {
 
     @Argument("PACKFILE")
     var pack: String
-    @Option("--base", value: "FILE", help: "The base file of a device variant's pack file: its group's default pack file.")
-    var base: String?
+    @Option("--base", value: "FILE", help: "A base file of a device variant's pack file, repeatable: its group's default pack file, and the variants' it takes frames from ('inspect' lists them).")
+    var base: [String]
     @Option("-o", "--output", value: "DIR", help: "The directory to create (required).")
     var output: String
 
     init() {}
 
     func run() throws -> Int32 {
-        let reader = try openWholePack(pack, base: base)
+        let reader = try openWholePack(pack, bases: base)
         do {
             try PackExtractor(reader: reader).extract(to: output)
         } catch {

@@ -11,8 +11,8 @@ struct VerifyCommand: Command {
 
     @Argument("PACKFILE")
     var pack: String
-    @Option("--base", value: "FILE", help: "The base file of a device variant's pack file: its group's default pack file.")
-    var base: String?
+    @Option("--base", value: "FILE", help: "A base file of a device variant's pack file, repeatable: its group's default pack file, and the variants' it takes frames from ('inspect' lists them).")
+    var base: [String]
     @Option("--threads", value: "N", help: "Worker threads (default: all cores).",
             range: SettingBounds.threads, reason: SettingBounds.threadsReason)
     var threads: Int?
@@ -20,7 +20,7 @@ struct VerifyCommand: Command {
     init() {}
 
     func run() throws -> Int32 {
-        let reader = try openWholePack(pack, base: base)
+        let reader = try openWholePack(pack, bases: base)
         var threads = reader.index.chunks.isEmpty ? 1 : 0
         if let n = self.threads { threads = n }
         do {

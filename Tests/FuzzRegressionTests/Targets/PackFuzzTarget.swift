@@ -44,6 +44,13 @@ enum PackFuzzTarget {
             if file.size > 0 { precondition(index.file(containing: index.fileOffsets[i]) == i, "file(containing:) misses \(file.path)") }
         }
         for c in index.chunks.indices.prefix(256) { _ = index.files(usingChunk: c) }
+        // A pack file with bases: every chunk lies in exactly one place, its bases' counts add
+        // up within the table, and its own frames never weigh more than all of them.
+        precondition(index.baseChunkCount <= index.chunks.count, "the bases claim more chunks than the table has")
+        for c in index.chunks.indices.prefix(256) {
+            precondition((index.baseHolding(c) != nil) == index.isInBase(c), "chunk \(c) is in a base by one reading and not by the other")
+        }
+        precondition(index.ownCompressedSize <= index.compressedSize, "own frames weigh more than all frames")
     }
 
     /// PackReader on the bytes as a file, then a few chunks and files through ChunkVerifier.
