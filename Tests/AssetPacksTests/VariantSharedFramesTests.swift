@@ -36,13 +36,7 @@ import Testing
         }
 
         /// Body bytes nginx sent for pack files since the log had `since` lines, by path.
-        func packBytes(since: Int) -> [String: UInt64] {
-            var out: [String: UInt64] = [:]
-            for line in nginx.accessLog().dropFirst(since) where line.count >= 3 && line[0].hasPrefix("/packs/") {
-                out[String(line[0].dropFirst()), default: 0] += UInt64(line[2]) ?? 0
-            }
-            return out
-        }
+        func packBytes(since: Int) -> [String: UInt64] { nginx.bodyBytes(since: since, under: "/packs/") }
 
         func manager(_ root: String, memory: UInt64) throws -> AssetPackManager {
             try repo.manager(root: repo.dir.file(root), urls: [nginx.url("/")]) {

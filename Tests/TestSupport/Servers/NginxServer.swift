@@ -66,5 +66,15 @@ public final class NginxServer: @unchecked Sendable {
         return text.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     }
 
+    /// Body bytes sent since the log had `since` lines, by requested path under `prefix` (the
+    /// path without its leading `/`).
+    public func bodyBytes(since: Int, under prefix: String) -> [String: UInt64] {
+        var out: [String: UInt64] = [:]
+        for line in accessLog().dropFirst(since) where line.count >= 3 && line[0].hasPrefix(prefix) {
+            out[String(line[0].dropFirst()), default: 0] += UInt64(line[2]) ?? 0
+        }
+        return out
+    }
+
     public func stop() { process.stop() }
 }
