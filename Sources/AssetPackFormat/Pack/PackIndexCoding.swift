@@ -11,13 +11,10 @@ extension PackIndex {
     /// it as soon as the files are known, while their chunks are still being compressed, and
     /// hands it to `encoded(fileTable:)`.
     package static func encodedFileTable(_ files: [FileEntry], formatVersion: UInt32) -> [UInt8] {
-        var w = ByteWriter()
-        if formatVersion == 1 {
-            PackFileTable.encodeVersion1(files, into: &w)
-        } else {
-            PackFileTable.encodeVersion2(files, into: &w)
-        }
-        return w.bytes
+        var encoder = PackFileTableEncoder(formatVersion: formatVersion)
+        // By index: `for f in files` would copy each entry, retaining its path.
+        for i in files.indices { encoder.add(path: files[i].path, mode: files[i].mode, size: files[i].size) }
+        return encoder.finish()
     }
 
     /// The bytes a file table that `encodedFileTable` gave in `formatVersion` takes once

@@ -73,26 +73,19 @@ public struct PackWriter {
             ?? SettingBounds.problem("compression level", compressionLevel, in: SettingBounds.compressionLevel) {
             throw PackWriteError.invalidSetting(problem)
         }
-        // The file table needs only the files: it is encoded once the selection has ended, on a
-        // thread of its own, while their chunks are still being read and compressed.
-        let version = formatVersion, limits = limits
-        let fileTable = WorkerThread { () -> Result<(files: [SelectedFile], entries: [FileEntry], bytes: [UInt8]), any Error> in
-            Result {
-                let files = try feed.all()
-                if let problem = limits.fileCountProblem(files.count) { throw PackWriteError.tooLarge(problem) }
-                // A selection has checked its paths already; a library caller's list may not have.
-                for (k, file) in files.enumerated() {
-                    if let problem = PackPath.problemWithStoredPath(file.packPath) {
-                        throw PackWriteError.badPath("file \(k) (\(file.sourcePath)): \"\(file.packPath.prefix(64))…\" cannot be a pack path: it \(problem)")
-                    }
-                }
-                let entries = files.map { FileEntry(path: $0.packPath, mode: $0.mode & 0o777, size: $0.size) }
-                let table = PackIndex.encodedFileTable(entries, formatVersion: version)
-                if let problem = limits.fileTableProblem(length: PackIndex.decodedFileTableLength(table, formatVersion: version), files: files.count) {
-                    throw PackWriteError.tooLarge(problem)
-                }
-                return (files, entries, table)
+        // The file table grows as the files are packed, a few bytes a file; the feed lets go of
+        // each file once it is packed.
+        var table = PackFileTableEncoder(formatVersion: formatVersion)
+        let limits = limits
+        func record(_ position: Int, _ file: SelectedFile) throws {
+            if table.count + 1 > limits.maximumFileCount, let problem = limits.fileCountProblem(max(table.count + 1, feed.count)) {
+                throw PackWriteError.tooLarge(problem)
             }
+            // A selection has checked its paths already; a library caller's list may not have.
+            if let problem = PackPath.problemWithStoredPath(file.packPath) {
+                throw PackWriteError.badPath("file \(position) (\(file.sourcePath)): \"\(file.packPath.prefix(64))…\" cannot be a pack path: it \(problem)")
+            }
+            table.add(path: file.packPath, mode: file.mode & 0o777, size: file.size)
         }
         let out = try AtomicFile(destination: destination, digesting: digestsFile)
         defer { out.discard() }
@@ -116,10 +109,13 @@ public struct PackWriter {
                 guard file.size >= UInt64(parameters.minimumSize) else {
                     let run = try smallFiles.nextRun()
                     precondition(run.files.lowerBound == i, "small-file runs out of step")
+                    for k in run.files { try record(k, k == i ? file : try feed.file(k)!) }
                     try segmenter.append(run.bytes)
                     i = run.files.upperBound
+                    feed.release(below: i)
                     continue
                 }
+                try record(i, file)
                 let fd = open(file.sourcePath, O_RDONLY | O_CLOEXEC)
                 guard fd >= 0 else { throw PackWriteError.read(file.sourcePath, String(cString: strerror(errno))) }
                 defer { close(fd) }
@@ -127,6 +123,7 @@ public struct PackWriter {
                 try segmenter.append(fd: fd, size: file.size, path: file.sourcePath)
                 try segmenter.endSegment()
                 i += 1
+                feed.release(below: i)
             }
             try segmenter.endSegment()
             segmenter.release()
@@ -135,11 +132,16 @@ public struct PackWriter {
             throw error
         }
         let (chunks, sequence) = try pipeline.finish()
-        let (files, entries, table) = try fileTable.result().get()
-        let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence, files: entries,
+        let fileCount = table.count, installSize = table.totalSize
+        if let problem = limits.fileTableProblem(length: table.decodedLength, files: fileCount) {
+            throw PackWriteError.tooLarge(problem)
+        }
+        let fileTable = table.finish()
+        // The index's file table is already encoded: its list of files is not needed (nor kept).
+        let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence, files: [],
                               formatVersion: formatVersion)
-        let indexBytes = sealing.map { SealedIndex.seal(index, key: $0, fileTable: table) } ?? index.encoded(fileTable: table)
-        if let problem = limits.indexProblem(length: indexBytes.count, chunks: chunks.count, files: files.count) {
+        let indexBytes = sealing.map { SealedIndex.seal(index, key: $0, fileTable: fileTable) } ?? index.encoded(fileTable: fileTable)
+        if let problem = limits.indexProblem(length: indexBytes.count, chunks: chunks.count, files: fileCount) {
             throw PackWriteError.tooLarge(problem)
         }
         let indexOffset = pipeline.offset
@@ -149,8 +151,8 @@ public struct PackWriter {
         try out.write(trailer.encoded())
         let fileSHA256 = out.digest()
         try out.commit()
-        return PackSummary(fileCount: files.count, chunkCount: chunks.count, reusedChunkCount: sequence.count - chunks.count,
-                           installSize: index.installSize,
+        return PackSummary(fileCount: fileCount, chunkCount: chunks.count, reusedChunkCount: sequence.count - chunks.count,
+                           installSize: installSize,
                            packSize: indexOffset + UInt64(indexBytes.count + PackLayout.trailerSize),
                            packDigest: trailer.indexDigest, fileSHA256: fileSHA256)
     }
