@@ -26,8 +26,10 @@ public struct PackWriter {
     /// Worker threads, within `SettingBounds.threads` (1 to 4 × the cores); `write` refuses
     /// another value with `PackWriteError.invalidSetting`.
     public var threads = ProcessInfo.processInfo.activeProcessorCount
-    /// Bytes read per block handed to a worker (at least twice the maximum chunk size).
-    public var blockSize = 4 << 20
+    /// Bytes read per block handed to a worker (at least twice the maximum chunk size, which it is
+    /// at the default chunking). The writer holds `2 × threads + 2` such blocks of input and
+    /// `2 × threads + 1` of output, so this decides most of its memory.
+    public var blockSize = 2 << 20
     /// Whether to hash the pack file as it is written (`PackSummary.fileSHA256`), which the
     /// catalog needs and which saves reading the file back.
     public var digestsFile = false
@@ -90,48 +92,53 @@ public struct PackWriter {
         let out = try AtomicFile(destination: destination, digesting: digestsFile)
         defer { out.discard() }
         try out.write(PackLayout.header(version: formatVersion))
-        let workers = max(1, threads)
-        let inFlight = workers * 2 + 1
-        let capacity = max(blockSize, 2 * parameters.maximumSize)
-        let input = BlockPool(count: inFlight + 1, capacity: capacity)
-        let pipeline = PackPipeline(out: out, level: compressionLevel, sealing: sealing, workers: workers,
-                                    output: BlockPool(count: inFlight, capacity: ZSTD_compressBound(capacity) + 64 << 10),
-                                    input: input)
-        var segmenter = ChunkSegmenter(parameters: parameters, pool: input) { batch in
-            try pipeline.submit(batch)
-        }
-        // Runs of small files are read ahead by a few threads; large files are read here.
-        let smallFiles = SmallFileReader(feed: feed, minimumSize: parameters.minimumSize, readers: max(2, min(8, workers * 2)))
-        defer { smallFiles.finish() }
-        do {
-            var i = 0
-            while let file = try feed.file(i) {
-                guard file.size >= UInt64(parameters.minimumSize) else {
-                    let run = try smallFiles.nextRun()
-                    precondition(run.files.lowerBound == i, "small-file runs out of step")
-                    for k in run.files { try record(k, k == i ? file : try feed.file(k)!) }
-                    try segmenter.append(run.bytes)
-                    i = run.files.upperBound
-                    feed.release(below: i)
-                    continue
-                }
-                try record(i, file)
-                let fd = open(file.sourcePath, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw PackWriteError.read(file.sourcePath, String(cString: strerror(errno))) }
-                defer { close(fd) }
-                try segmenter.endSegment()
-                try segmenter.append(fd: fd, size: file.size, path: file.sourcePath)
-                try segmenter.endSegment()
-                i += 1
-                feed.release(below: i)
+        // The stage that reads, cuts, hashes and compresses, in a scope of its own: its blocks are
+        // freed before the index is put together.
+        let (chunks, sequence, indexOffset) = try { () throws -> ([ChunkEntry], [UInt32], UInt64) in
+            let workers = max(1, threads)
+            let inFlight = workers * 2 + 1
+            let capacity = max(blockSize, 2 * parameters.maximumSize)
+            let input = BlockPool(count: inFlight + 1, capacity: capacity)
+            let pipeline = PackPipeline(out: out, level: compressionLevel, sealing: sealing, workers: workers,
+                                        output: BlockPool(count: inFlight, capacity: ZSTD_compressBound(capacity) + 64 << 10),
+                                        input: input)
+            var segmenter = ChunkSegmenter(parameters: parameters, pool: input) { batch in
+                try pipeline.submit(batch)
             }
-            try segmenter.endSegment()
-            segmenter.release()
-        } catch {
-            _ = try? pipeline.finish()
-            throw error
-        }
-        let (chunks, sequence) = try pipeline.finish()
+            // Runs of small files are read ahead by a few threads; large files are read here.
+            let smallFiles = SmallFileReader(feed: feed, minimumSize: parameters.minimumSize, readers: max(2, min(8, workers * 2)))
+            defer { smallFiles.finish() }
+            do {
+                var i = 0
+                while let file = try feed.file(i) {
+                    guard file.size >= UInt64(parameters.minimumSize) else {
+                        let run = try smallFiles.nextRun()
+                        precondition(run.files.lowerBound == i, "small-file runs out of step")
+                        for k in run.files { try record(k, k == i ? file : try feed.file(k)!) }
+                        try segmenter.append(run.bytes)
+                        i = run.files.upperBound
+                        feed.release(below: i)
+                        continue
+                    }
+                    try record(i, file)
+                    let fd = open(file.sourcePath, O_RDONLY | O_CLOEXEC)
+                    guard fd >= 0 else { throw PackWriteError.read(file.sourcePath, String(cString: strerror(errno))) }
+                    defer { close(fd) }
+                    try segmenter.endSegment()
+                    try segmenter.append(fd: fd, size: file.size, path: file.sourcePath)
+                    try segmenter.endSegment()
+                    i += 1
+                    feed.release(below: i)
+                }
+                try segmenter.endSegment()
+                segmenter.release()
+            } catch {
+                _ = try? pipeline.finish()
+                throw error
+            }
+            let (chunks, sequence) = try pipeline.finish()
+            return (chunks, sequence, pipeline.offset)
+        }()
         let fileCount = table.count, installSize = table.totalSize
         if let problem = limits.fileTableProblem(length: table.decodedLength, files: fileCount) {
             throw PackWriteError.tooLarge(problem)
@@ -144,7 +151,6 @@ public struct PackWriter {
         if let problem = limits.indexProblem(length: indexBytes.count, chunks: chunks.count, files: fileCount) {
             throw PackWriteError.tooLarge(problem)
         }
-        let indexOffset = pipeline.offset
         let trailer = PackTrailer(indexOffset: indexOffset, indexLength: UInt64(indexBytes.count), indexDigest: SHA256Digest.hash(indexBytes),
                                   formatVersion: formatVersion)
         try out.write(indexBytes)
