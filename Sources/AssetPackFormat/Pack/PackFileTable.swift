@@ -12,7 +12,7 @@ import CZstd
 enum PackFileTable {
     /// The zstd level of the version-2 file table frame. Readers do not depend on it; it only
     /// makes the writer's output deterministic.
-    static let compressionLevel: Int32 = 9
+    static let compressionLevel = PackFileTableEncoder.packCompressionLevel
     /// The fewest bytes one version-2 entry takes once decompressed: a shared length, a suffix
     /// length, one suffix byte, a mode and a size.
     static let minimumEntrySize = 5

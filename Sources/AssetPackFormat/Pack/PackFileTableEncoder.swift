@@ -9,6 +9,9 @@ import CZstd
 /// a list; version 1 grows its entries directly.
 package struct PackFileTableEncoder {
     package let formatVersion: UInt32
+    /// The zstd level of the version-2 frame: `PackFileTable.compressionLevel` in a pack file;
+    /// a store that only decodes the index again may ask for a faster one.
+    package let compressionLevel: Int32
     /// Files added so far.
     package private(set) var count = 0
     /// Their sizes added up.
@@ -19,8 +22,13 @@ package struct PackFileTableEncoder {
     /// The previous path's bytes (version 2 front-codes each path against it).
     private var previous: [UInt8] = []
 
-    package init(formatVersion: UInt32) {
+    /// The zstd level of the version-2 frame in a pack file. Readers do not depend on it; it only
+    /// makes the writer's output deterministic.
+    package static let packCompressionLevel: Int32 = 9
+
+    package init(formatVersion: UInt32, compressionLevel: Int32 = packCompressionLevel) {
         self.formatVersion = formatVersion
+        self.compressionLevel = compressionLevel
     }
 
     /// The bytes the table takes once decoded so far: the entries in version 1, the
@@ -76,7 +84,7 @@ package struct PackFileTableEncoder {
         modes = []
         table.append(contentsOf: sizes)
         sizes = []
-        let frame = Self.compress(table)
+        let frame = Self.compress(table, level: compressionLevel)
         w.append(UInt64(table.count))
         w.append(UInt64(frame.count))
         w.append(frame)
@@ -92,10 +100,10 @@ package struct PackFileTableEncoder {
         bytes.append(UInt8(v))
     }
 
-    private static func compress(_ bytes: [UInt8]) -> [UInt8] {
+    private static func compress(_ bytes: [UInt8], level: Int32) -> [UInt8] {
         let bound = ZSTD_compressBound(bytes.count)
         return [UInt8](unsafeUninitializedCapacity: bound) { out, count in
-            let n = bytes.withUnsafeBytes { ZSTD_compress(out.baseAddress, bound, $0.baseAddress, $0.count, PackFileTable.compressionLevel) }
+            let n = bytes.withUnsafeBytes { ZSTD_compress(out.baseAddress, bound, $0.baseAddress, $0.count, level) }
             precondition(czstd_is_error(n) == 0, "zstd compression failed: \(String(cString: ZSTD_getErrorName(n)))")
             count = n
         }

@@ -3,11 +3,63 @@ import Foundation
 
 /// A file chosen by a manifest: where it is on disk and what it is called inside the pack.
 public struct SelectedFile: Sendable, Equatable {
-    public var packPath: String
-    public var sourcePath: String
+    public var packPath: String {
+        // A file named in its folder by its pack path's last component keeps its place on disk.
+        didSet { if case .inFolder(let folder) = source { source = .path(folder.path(of: oldValue)) } }
+    }
+    /// Where the file is on disk. A selection's files found in a listed folder share that
+    /// folder's path (`SourceFolder`) and add their name when asked, rather than holding a path
+    /// of their own each: a publish holds every selected file at once.
+    public var sourcePath: String {
+        get {
+            switch source {
+            case .path(let path): path
+            case .inFolder(let folder): folder.path(of: packPath)
+            }
+        }
+        set { source = .path(newValue) }
+    }
     public var size: UInt64
     /// Permission bits (0o7777 mask).
     public var mode: UInt32
+    private var source: Source
+
+    private enum Source: Sendable {
+        case path(String)
+        case inFolder(SourceFolder)
+    }
+
+    public init(packPath: String, sourcePath: String, size: UInt64, mode: UInt32) {
+        self.packPath = packPath
+        self.size = size
+        self.mode = mode
+        source = .path(sourcePath)
+    }
+
+    /// A file named as the last component of `packPath` in `folder`.
+    init(packPath: String, in folder: SourceFolder, size: UInt64, mode: UInt32) {
+        self.packPath = packPath
+        self.size = size
+        self.mode = mode
+        source = .inFolder(folder)
+    }
+
+    public static func == (a: SelectedFile, b: SelectedFile) -> Bool {
+        a.packPath == b.packPath && a.size == b.size && a.mode == b.mode && a.sourcePath == b.sourcePath
+    }
+}
+
+/// The path of a folder on disk whose files a selection lists, shared by those files.
+final class SourceFolder: Sendable {
+    let path: String
+
+    init(_ path: String) { self.path = path }
+
+    /// The path of the file of this folder that `packPath` ends with (its last component).
+    func path(of packPath: String) -> String {
+        let name = packPath.utf8.lastIndex(of: 0x2F).map { packPath[packPath.index(after: $0)...] } ?? packPath[...]
+        return path == "/" ? "/" + name : path + "/" + name
+    }
 }
 
 /// Resolves a manifest's file selectors against the source root on disk: every selected path
@@ -161,6 +213,7 @@ public struct FileSelection: Sendable {
             fail(index, "directory", "\"\(shown)\" cannot be a pack path: its name is not valid UTF-8 (bytes shown as \\xHH); rename it")
         }
         let looks = Self.look(at: names, in: dfd)
+        let folder = SourceFolder(directory)
         // What holds of the prefix holds of every path in the folder: a name adds one component
         // (not empty, ".", ".." or with a slash: the listing has none of those).
         let prefixIsValid = packPrefix.isEmpty || PackPath.problemWithStoredPath(packPrefix) == nil
@@ -183,8 +236,15 @@ public struct FileSelection: Sendable {
             }
             guard look.found else { continue }
             let packPath = names.path(position, under: packPrefix)
-            let entry = names.path(position, under: directory)
             var st = look.status
+            // A plain file is named in the shared folder (`SourceFolder`); a link by where it leads.
+            if (st.st_mode & S_IFMT) == S_IFREG {
+                let valid = prefixIsValid && !names.hasControl(position) && packPath.utf8.count <= PackPath.maximumLength
+                addFile(packPath: packPath, real: "", in: folder, index: index, kind: "directory", status: st, readable: look.readable,
+                        pathIsValid: valid, foldsToItself: prefixFolds && names.foldsToItself(position))
+                continue
+            }
+            let entry = names.path(position, under: directory)
             var real = entry
             var readable = look.readable
             if (st.st_mode & S_IFMT) == S_IFLNK {
@@ -347,15 +407,15 @@ public struct FileSelection: Sendable {
     /// Adds the file at `real`; `status` and `readable`, when the caller has them, save looking
     /// again, as do `pathIsValid` (true when the caller knows `packPath` has no problem) and
     /// `foldsToItself`.
-    private mutating func addFile(packPath: String, real: String, index: Int, kind: String, status: stat? = nil, readable: Bool? = nil,
-                                  pathIsValid: Bool = false, foldsToItself: Bool? = nil) {
+    private mutating func addFile(packPath: String, real: String, in folder: SourceFolder? = nil, index: Int, kind: String, status: stat? = nil,
+                                  readable: Bool? = nil, pathIsValid: Bool = false, foldsToItself: Bool? = nil) {
         var st = stat()
         if let status { st = status } else if stat(real, &st) != 0 { st.st_mode = 0 }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             fail(index, kind, "\"\(packPath)\" is not a regular file (devices, sockets and pipes cannot be packed)")
             return
         }
-        guard readable ?? (access(real, R_OK) == 0) else {
+        guard readable ?? (access(folder?.path(of: packPath) ?? real, R_OK) == 0) else {
             fail(index, kind, "\"\(packPath)\" is not readable: \(String(cString: strerror(errno)))")
             return
         }
@@ -370,7 +430,9 @@ public struct FileSelection: Sendable {
             }
             chosenBy[packPath] = index
         }
-        files.append(SelectedFile(packPath: packPath, sourcePath: real, size: UInt64(st.st_size), mode: UInt32(st.st_mode) & 0o7777))
+        let size = UInt64(st.st_size), mode = UInt32(st.st_mode) & 0o7777
+        files.append(folder.map { SelectedFile(packPath: packPath, in: $0, size: size, mode: mode) }
+                     ?? SelectedFile(packPath: packPath, sourcePath: real, size: size, mode: mode))
         if !(foldsToItself ?? Self.foldsToItself(packPath)) {
             foldingPaths += 1
             if streams { foldingFiles.append(packPath) }
