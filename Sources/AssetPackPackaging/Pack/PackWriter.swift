@@ -188,7 +188,11 @@ private final class PackPipeline: @unchecked Sendable {
     private var failure: Error?
     private var chunks: [ChunkEntry] = []
     private var sequence: [UInt32] = []
-    private var known: [SHA256Digest: UInt32] = [:]
+    /// The stored chunks by their digest's first 8 bytes (a hit is checked against the whole
+    /// digest), and the few whose first 8 bytes another stored chunk has: a third of the memory
+    /// of a table keyed by whole digests, for the chunks of a whole pack.
+    private var known: [UInt64: UInt32] = [:]
+    private var sharingLeadingWord: [SHA256Digest: UInt32] = [:]
     private(set) var offset = UInt64(PackLayout.headerSize)
 
     init(out: AtomicFile, level: Int32, sealing: ContentKey?, workers: Int, output: BlockPool, input: BlockPool) {
@@ -260,7 +264,8 @@ private final class PackPipeline: @unchecked Sendable {
 
     private func store(_ done: Done) throws {
         for r in done.chunks {
-            if let existing = known[r.digest] {
+            let leading = known[r.digest.leadingWord]
+            if let existing = leading.flatMap({ chunks[Int($0)].digest == r.digest ? $0 : nil }) ?? sharingLeadingWord[r.digest] {
                 sequence.append(existing)
                 continue
             }
@@ -268,7 +273,7 @@ private final class PackPipeline: @unchecked Sendable {
             let i = UInt32(chunks.count)
             try out.write(UnsafeRawBufferPointer(done.output.slice(r.frameOffset, r.frameLength)))
             chunks.append(ChunkEntry(digest: r.digest, offset: offset, compressedSize: UInt32(r.frameLength), uncompressedSize: UInt32(r.size)))
-            known[r.digest] = i
+            if leading == nil { known[r.digest.leadingWord] = i } else { sharingLeadingWord[r.digest] = i }
             sequence.append(i)
             offset += UInt64(r.frameLength)
         }

@@ -37,7 +37,9 @@ public final class SelectedFileFeed: @unchecked Sendable {
         case outOfOrder
     }
 
-    public init() { window = 16_384 }
+    public convenience init() { self.init(window: 16_384) }
+
+    init(window: Int) { self.window = window }
 
     /// A feed that holds `files` and has ended.
     public init(ended files: [SelectedFile]) {
@@ -101,6 +103,9 @@ public final class SelectedFileFeed: @unchecked Sendable {
             }
         }
     }
+
+    /// The files held now (found and not released).
+    var held: Int { condition.withLock { files.count } }
 
     /// The files found so far.
     var count: Int { condition.withLock { released + files.count } }
