@@ -73,7 +73,10 @@ enum PackFileTable {
 
         let region = "file table (decompressed from the frame at byte \(frameAt))"
         var t = ByteReader(table, context: region, base: 0)
-        var paths: [(bytes: ArraySlice<UInt8>, at: UInt64)] = []
+        // Every path end to end in one buffer, each found by its start and length: not an array
+        // a path (a slice of `previous` kept would copy it at its next change).
+        var pathBytes: [UInt8] = []
+        var paths: [(start: Int, length: Int, at: UInt64)] = []
         paths.reserveCapacity(Int(fileCount))
         var previous: [UInt8] = []
         for k in 0..<Int(fileCount) {
@@ -95,7 +98,8 @@ enum PackFileTable {
             }
             previous.removeSubrange(Int(shared)...)
             previous.append(contentsOf: suffix)
-            paths.append((previous[...], at))
+            paths.append((pathBytes.count, previous.count, at))
+            pathBytes.append(contentsOf: previous)
         }
         var modes: [(UInt32, UInt64)] = []
         modes.reserveCapacity(Int(fileCount))
@@ -110,7 +114,8 @@ enum PackFileTable {
         var checker = Checker(region: region, count: Int(fileCount))
         for k in 0..<Int(fileCount) {
             let size = try t.varint()
-            try checker.add(path: paths[k].bytes, mode: modes[k].0, size: size, at: paths[k].at)
+            let path = paths[k]
+            try checker.add(path: pathBytes[path.start..<path.start + path.length], mode: modes[k].0, size: size, at: path.at)
         }
         guard t.remaining == 0 else { throw .malformed(region, at: t.offset, "\(t.remaining) unexpected bytes after the sizes") }
         return try checker.finish(countRegion: "index", countAt: fileCountAt, streamLength: streamLength)
