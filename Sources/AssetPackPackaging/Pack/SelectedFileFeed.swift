@@ -110,8 +110,10 @@ public final class SelectedFileFeed: @unchecked Sendable {
     /// The files found so far.
     var count: Int { condition.withLock { released + files.count } }
 
-    /// Lets go of the files before position `end`: their reader is done with them.
+    /// Lets go of the files before position `end`: their reader is done with them. A feed made
+    /// from a list keeps it (its caller holds the list: dropping files would copy the rest).
     func release(below end: Int) {
+        guard window != .max else { return }
         condition.withLock {
             let n = min(end - released, files.count)
             guard n > 0 else { return }
