@@ -61,6 +61,38 @@ import TestSupport
         #expect(r2.streamed == r2.listed)
     }
 
+    /// One selector streams: each folder is walked in pack order ("a-b.txt" and "a.txt" before
+    /// the folder "a", "a" itself after "a/…"'s namesake file), so nothing falls back to a second
+    /// walk (the streamed selection keeps no list), and the bytes are those of the sorted list.
+    @Test func aFolderBesideFilesThatSortAroundItStreamsInPackOrder() throws {
+        let dir = try TemporaryDirectory("stream"); defer { dir.remove() }
+        try makeTree(dir, ordered: false)
+        for name in ["a-b.txt", "a0", "t1.json", "t1-x/deep.txt", "a/b/c.txt", "a/b.txt"] { try dir.write("src/" + name, name) }
+        let manifestPath = try dir.write("Manifest.json", manifest(#"{ "directory": "." }"#))
+        let (resolved, summary) = try PackWriter().write(manifestAt: manifestPath, baseDirectory: dir.path, to: dir.file("streamed.pack"))
+        #expect(resolved.isValid, "\(resolved.diagnostics)")
+        #expect(resolved.files.isEmpty, "the selection fell back to a whole list")
+        let listed = ResolvedManifest(path: manifestPath, baseDirectory: dir.path)
+        _ = try PackWriter().write(metadata: PackMetadata(listed.manifest!), files: listed.files, to: dir.file("listed.pack"))
+        #expect(summary?.fileCount == listed.files.count)
+        #expect(FileManager.default.contents(atPath: dir.file("streamed.pack")) == FileManager.default.contents(atPath: dir.file("listed.pack")))
+    }
+
+    /// The case check of a streamed selection (the paths case folding changes, and their folded
+    /// forms looked for on disk) warns as the check of the whole list does.
+    @Test func aStreamedSelectionWarnsAboutCaseAsTheListDoes() throws {
+        let dir = try TemporaryDirectory("stream"); defer { dir.remove() }
+        for name in ["b", "B", "z", "Z", "é.txt", "É.txt", "e.txt", "Sub/x", "sub/x", "sub/y", "Only/one", "MIXED", "Mixed", "mixed"] {
+            try dir.write("src/d/" + name, name)
+        }
+        let manifestPath = try dir.write("Manifest.json", manifest(#"{ "directory": "d" }"#))
+        let (resolved, summary) = try PackWriter().write(manifestAt: manifestPath, baseDirectory: dir.path, to: dir.file("streamed.pack"))
+        #expect(summary != nil)
+        let listed = ResolvedManifest(path: manifestPath, baseDirectory: dir.path)
+        #expect(listed.diagnostics.count == 6, "\(listed.diagnostics)")
+        #expect(resolved.diagnostics.map(\.message) == listed.diagnostics.map(\.message))
+    }
+
     @Test func aSelectionErrorWritesNothing() throws {
         let dir = try TemporaryDirectory("stream"); defer { dir.remove() }
         try makeTree(dir, ordered: true)

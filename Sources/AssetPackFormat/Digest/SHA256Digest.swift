@@ -48,6 +48,10 @@ public struct SHA256Digest: Sendable, Hashable, Comparable, CustomStringConverti
         bytes.withUnsafeBytes { hash($0) }
     }
 
+    /// The first 8 bytes, as a big-endian word: a key for tables of many digests that look the
+    /// whole digest up again on a hit.
+    package var leadingWord: UInt64 { w0 }
+
     public var bytes: [UInt8] {
         var out = [UInt8]()
         out.reserveCapacity(32)

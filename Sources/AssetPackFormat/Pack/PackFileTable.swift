@@ -8,26 +8,16 @@ import CZstd
 /// Version 2 stores the same entries front-coded (each path as the length it shares with the
 /// previous one and the rest), as varints, in three columns (paths, modes, sizes), compressed as
 /// one zstd frame: a few bytes a file, so that the index grows no faster than the content.
+/// `PackFileTableEncoder` writes both, a file at a time; this type reads them.
 enum PackFileTable {
     /// The zstd level of the version-2 file table frame. Readers do not depend on it; it only
     /// makes the writer's output deterministic.
-    static let compressionLevel: Int32 = 9
+    static let compressionLevel = PackFileTableEncoder.packCompressionLevel
     /// The fewest bytes one version-2 entry takes once decompressed: a shared length, a suffix
     /// length, one suffix byte, a mode and a size.
     static let minimumEntrySize = 5
 
     // MARK: Version 1
-
-    static func encodeVersion1(_ files: [FileEntry], into w: inout ByteWriter) {
-        w.append(UInt64(files.count))
-        for f in files {
-            let p = Array(f.path.utf8)
-            w.append(UInt16(p.count))
-            w.append(p)
-            w.append(f.mode)
-            w.append(f.size)
-        }
-    }
 
     static func decodeVersion1(_ r: inout ByteReader, streamLength: UInt64) throws(PackError) -> [FileEntry] {
         let fileCountAt = r.offset
@@ -49,41 +39,6 @@ enum PackFileTable {
     }
 
     // MARK: Version 2
-
-    static func encodeVersion2(_ files: [FileEntry], into w: inout ByteWriter) {
-        var table = ByteWriter()
-        table.bytes.reserveCapacity(files.count * 16)
-        // The previous path's bytes, kept in one reused buffer: no array a file.
-        var previous: [UInt8] = []
-        for i in files.indices {
-            var path = files[i].path
-            path.withUTF8 { path in
-                var shared = 0
-                let limit = min(path.count, previous.count)
-                while shared < limit && path[shared] == previous[shared] { shared += 1 }
-                table.appendVarint(UInt64(shared))
-                table.appendVarint(UInt64(path.count - shared))
-                table.bytes.append(contentsOf: path[shared...])
-                previous.replaceSubrange(shared..., with: path[shared...])
-            }
-        }
-        for i in files.indices { table.appendVarint(UInt64(files[i].mode)) }
-        for i in files.indices { table.appendVarint(files[i].size) }
-        let frame = compress(table.bytes)
-        w.append(UInt64(files.count))
-        w.append(UInt64(table.bytes.count))
-        w.append(UInt64(frame.count))
-        w.append(frame)
-    }
-
-    private static func compress(_ bytes: [UInt8]) -> [UInt8] {
-        let bound = ZSTD_compressBound(bytes.count)
-        return [UInt8](unsafeUninitializedCapacity: bound) { out, count in
-            let n = bytes.withUnsafeBytes { ZSTD_compress(out.baseAddress, bound, $0.baseAddress, $0.count, compressionLevel) }
-            precondition(czstd_is_error(n) == 0, "zstd compression failed: \(String(cString: ZSTD_getErrorName(n)))")
-            count = n
-        }
-    }
 
     static func decodeVersion2(_ r: inout ByteReader, streamLength: UInt64) throws(PackError) -> [FileEntry] {
         let fileCountAt = r.offset
@@ -118,7 +73,10 @@ enum PackFileTable {
 
         let region = "file table (decompressed from the frame at byte \(frameAt))"
         var t = ByteReader(table, context: region, base: 0)
-        var paths: [(bytes: ArraySlice<UInt8>, at: UInt64)] = []
+        // Every path end to end in one buffer, each found by its start and length: not an array
+        // a path (a slice of `previous` kept would copy it at its next change).
+        var pathBytes: [UInt8] = []
+        var paths: [(start: Int, length: Int, at: UInt64)] = []
         paths.reserveCapacity(Int(fileCount))
         var previous: [UInt8] = []
         for k in 0..<Int(fileCount) {
@@ -140,7 +98,8 @@ enum PackFileTable {
             }
             previous.removeSubrange(Int(shared)...)
             previous.append(contentsOf: suffix)
-            paths.append((previous[...], at))
+            paths.append((pathBytes.count, previous.count, at))
+            pathBytes.append(contentsOf: previous)
         }
         var modes: [(UInt32, UInt64)] = []
         modes.reserveCapacity(Int(fileCount))
@@ -155,7 +114,8 @@ enum PackFileTable {
         var checker = Checker(region: region, count: Int(fileCount))
         for k in 0..<Int(fileCount) {
             let size = try t.varint()
-            try checker.add(path: paths[k].bytes, mode: modes[k].0, size: size, at: paths[k].at)
+            let path = paths[k]
+            try checker.add(path: pathBytes[path.start..<path.start + path.length], mode: modes[k].0, size: size, at: path.at)
         }
         guard t.remaining == 0 else { throw .malformed(region, at: t.offset, "\(t.remaining) unexpected bytes after the sizes") }
         return try checker.finish(countRegion: "index", countAt: fileCountAt, streamLength: streamLength)

@@ -7,16 +7,28 @@ extension PackIndex {
     /// never calls a changed file unchanged.
     public func unchangedFiles(since old: PackIndex) -> [Int: Int] {
         var out: [Int: Int] = [:]
-        for (f, file) in files.enumerated() {
-            guard let o = old.fileIndex(of: file.path), old.files[o].size == file.size, old.files[o].mode == file.mode else { continue }
-            if file.size == 0 { out[f] = o; continue }
+        forEachUnchangedFile(since: old) { f, o in out[f] = o }
+        return out
+    }
+
+    /// Calls `body` with each unchanged file's number here and in `old` (`unchangedFiles`), in
+    /// file order, without a table of them: an update of a hundred thousand files goes through
+    /// them one by one.
+    public func forEachUnchangedFile(since old: PackIndex, _ body: (_ file: Int, _ oldFile: Int) throws -> Void) rethrows {
+        // Both tables are in pack order: the old file of the same path is found by walking it
+        // alongside, not by a search a file.
+        var o = 0
+        for f in files.indices {
+            while o < old.files.count && PackPath.precedes(old.files[o].path, files[f].path) { o += 1 }
+            guard o < old.files.count, old.files[o].path == files[f].path else { continue }
+            guard old.files[o].size == files[f].size, old.files[o].mode == files[f].mode else { continue }
+            if files[f].size == 0 { try body(f, o); continue }
             let mine = spans(ofFile: f), theirs = old.spans(ofFile: o)
             guard mine.count == theirs.count else { continue }
             let same = zip(mine, theirs).allSatisfy { a, b in
                 a.offsetInChunk == b.offsetInChunk && a.length == b.length && chunks[a.chunkIndex].digest == old.chunks[b.chunkIndex].digest
             }
-            if same { out[f] = o }
+            if same { try body(f, o) }
         }
-        return out
     }
 }

@@ -3,11 +3,63 @@ import Foundation
 
 /// A file chosen by a manifest: where it is on disk and what it is called inside the pack.
 public struct SelectedFile: Sendable, Equatable {
-    public var packPath: String
-    public var sourcePath: String
+    public var packPath: String {
+        // A file named in its folder by its pack path's last component keeps its place on disk.
+        didSet { if case .inFolder(let folder) = source { source = .path(folder.path(of: oldValue)) } }
+    }
+    /// Where the file is on disk. A selection's files found in a listed folder share that
+    /// folder's path (`SourceFolder`) and add their name when asked, rather than holding a path
+    /// of their own each: a publish holds every selected file at once.
+    public var sourcePath: String {
+        get {
+            switch source {
+            case .path(let path): path
+            case .inFolder(let folder): folder.path(of: packPath)
+            }
+        }
+        set { source = .path(newValue) }
+    }
     public var size: UInt64
     /// Permission bits (0o7777 mask).
     public var mode: UInt32
+    private var source: Source
+
+    private enum Source: Sendable {
+        case path(String)
+        case inFolder(SourceFolder)
+    }
+
+    public init(packPath: String, sourcePath: String, size: UInt64, mode: UInt32) {
+        self.packPath = packPath
+        self.size = size
+        self.mode = mode
+        source = .path(sourcePath)
+    }
+
+    /// A file named as the last component of `packPath` in `folder`.
+    init(packPath: String, in folder: SourceFolder, size: UInt64, mode: UInt32) {
+        self.packPath = packPath
+        self.size = size
+        self.mode = mode
+        source = .inFolder(folder)
+    }
+
+    public static func == (a: SelectedFile, b: SelectedFile) -> Bool {
+        a.packPath == b.packPath && a.size == b.size && a.mode == b.mode && a.sourcePath == b.sourcePath
+    }
+}
+
+/// The path of a folder on disk whose files a selection lists, shared by those files.
+final class SourceFolder: Sendable {
+    let path: String
+
+    init(_ path: String) { self.path = path }
+
+    /// The path of the file of this folder that `packPath` ends with (its last component).
+    func path(of packPath: String) -> String {
+        let name = packPath.utf8.lastIndex(of: 0x2F).map { packPath[packPath.index(after: $0)...] } ?? packPath[...]
+        return path == "/" ? "/" + name : path + "/" + name
+    }
 }
 
 /// Resolves a manifest's file selectors against the source root on disk: every selected path
@@ -26,9 +78,16 @@ public struct FileSelection: Sendable {
     /// only those can collide on a case-insensitive file system.
     private var foldingPaths = 0
     /// Where the top of the walk hands its files as it finds them (`resolve(…feed:)`), and how
-    /// many it has handed.
+    /// many of `files` it has handed.
     private var feed: SelectedFileFeed?
     private var fed = 0
+    /// Whether the walk streams into the feed (one selector): it walks each folder in pack order
+    /// and lets go of the files it has handed on, so that what it holds does not grow with the
+    /// number of files. `handed` counts the files it let go of; `foldingFiles` keeps the pack
+    /// paths that case folding changes (the case check needs them at the end).
+    private var streams = false
+    private var handed = 0
+    private var foldingFiles: [String] = []
 
     /// The folder selector paths resolve against: `sourceRoot` (relative to `baseDirectory`) or
     /// `baseDirectory` itself, which defaults to the current directory as with `ba-package`.
@@ -39,10 +98,11 @@ public struct FileSelection: Sendable {
 
     /// Selects the files of `manifest`; files are in pack order (byte-wise by pack path).
     ///
-    /// With a `feed`, the files are also handed to it as the walk finds them (the top folder's
-    /// subfolders walked side by side on other threads, handed on in order), so that a
-    /// `PackWriter` reading the feed packs while the walk goes on; the feed is ended when the
-    /// selection is done, or abandoned when it found an error.
+    /// With a `feed`, the files are handed to it as the walk finds them, so that a `PackWriter`
+    /// reading the feed packs while the walk goes on; the feed is ended when the selection is
+    /// done, or abandoned when it found an error. With one selector the walk streams: each folder
+    /// is walked in pack order, waiting while the feed is full, and the files are not kept (the
+    /// list returned is empty: the feed had them); with several, the list is whole.
     public static func resolve(_ manifest: AssetPackManifest, manifestFile: String,
                                baseDirectory: String = FileManager.default.currentDirectoryPath,
                                feed: SelectedFileFeed? = nil)
@@ -56,27 +116,20 @@ public struct FileSelection: Sendable {
         var s = FileSelection(manifestFile: manifestFile, root: root, realRoot: realRoot)
         s.feed = feed
         s.tracksDuplicates = manifest.fileSelectors.count > 1
+        s.streams = feed != nil && !s.tracksDuplicates
         for (i, selector) in manifest.fileSelectors.enumerated() { s.select(selector, index: i) }
-        if s.files.isEmpty && !s.diagnostics.hasErrors {
+        if s.files.isEmpty && s.handed == 0 && !s.diagnostics.hasErrors {
             s.diagnostics.append(Diagnostic(.error, file: manifestFile, keyPath: "fileSelectors",
                                             "the selectors select no files; a pack needs at least one"))
         }
-        var inOrder = false
         if s.diagnostics.hasErrors { feed?.abandon() } else {
             s.handOn(all: true)
             feed?.end()
-            // The feed holds the same files and has checked their order as they came: its list
-            // takes the place of this one (one list of the files, not two, freed here while the
-            // writer goes on).
-            if let handed = feed?.filesInPackOrder() {
-                s.files = handed
-                inOrder = true
-            }
         }
-        s.warnAboutCaseCollisions()
+        if s.streams { s.warnAboutCaseCollisionsOnDisk(selector: manifest.fileSelectors[0]) } else { s.warnAboutCaseCollisions() }
         // The walk lists each folder in order; only a name that sorts between a folder and its
         // contents ("a.txt" before "a/b") leaves the whole list out of order (and the feed stops).
-        if !inOrder && !SelectedFileFeed.inPackOrder(s.files[...]) {
+        if !SelectedFileFeed.inPackOrder(s.files[...]) {
             s.files.sort { PackPath.precedes($0.packPath, $1.packPath) }
         }
         return (s.files, s.diagnostics)
@@ -86,7 +139,13 @@ public struct FileSelection: Sendable {
     private mutating func handOn(all: Bool = false) {
         guard let feed, files.count > fed, all || files.count - fed >= 256 else { return }
         feed.append(files[fed...])
-        fed = files.count
+        if streams {
+            handed += files.count
+            files.removeAll(keepingCapacity: true)
+            fed = 0
+        } else {
+            fed = files.count
+        }
     }
 
     private init(manifestFile: String, root: String, realRoot: String) {
@@ -154,17 +213,20 @@ public struct FileSelection: Sendable {
             fail(index, "directory", "\"\(shown)\" cannot be a pack path: its name is not valid UTF-8 (bytes shown as \\xHH); rename it")
         }
         let looks = Self.look(at: names, in: dfd)
+        let folder = SourceFolder(directory)
         // What holds of the prefix holds of every path in the folder: a name adds one component
         // (not empty, ".", ".." or with a slash: the listing has none of those).
         let prefixIsValid = packPrefix.isEmpty || PackPath.problemWithStoredPath(packPrefix) == nil
         let prefixFolds = Self.foldsToItself(packPrefix)
-        let subtrees = feed != nil && depth == 0
+        let subtrees = streams ? SubtreeResults([:])
+            : feed != nil && depth == 0
             ? walkSubfoldersAhead(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
                                   index: index, visited: visited, depth: depth)
             : SubtreeResults(walkSubfolders(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
                                             index: index, visited: visited, depth: depth))
-        for (position, look) in looks.enumerated() {
-            defer { if depth == 0 { handOn() } }
+        for position in streams ? Self.packOrder(names, looks, in: dfd) : Array(looks.indices) {
+            let look = looks[position]
+            defer { if depth == 0 || streams { handOn() } }
             if let subtree = subtrees.take(position) {
                 // The first subtree's lists are taken over whole, the others appended.
                 if files.isEmpty { files = subtree.files } else { files += subtree.files }
@@ -174,8 +236,15 @@ public struct FileSelection: Sendable {
             }
             guard look.found else { continue }
             let packPath = names.path(position, under: packPrefix)
-            let entry = names.path(position, under: directory)
             var st = look.status
+            // A plain file is named in the shared folder (`SourceFolder`); a link by where it leads.
+            if (st.st_mode & S_IFMT) == S_IFREG {
+                let valid = prefixIsValid && !names.hasControl(position) && packPath.utf8.count <= PackPath.maximumLength
+                addFile(packPath: packPath, real: "", in: folder, index: index, kind: "directory", status: st, readable: look.readable,
+                        pathIsValid: valid, foldsToItself: prefixFolds && names.foldsToItself(position))
+                continue
+            }
+            let entry = names.path(position, under: directory)
             var real = entry
             var readable = look.readable
             if (st.st_mode & S_IFMT) == S_IFLNK {
@@ -338,15 +407,15 @@ public struct FileSelection: Sendable {
     /// Adds the file at `real`; `status` and `readable`, when the caller has them, save looking
     /// again, as do `pathIsValid` (true when the caller knows `packPath` has no problem) and
     /// `foldsToItself`.
-    private mutating func addFile(packPath: String, real: String, index: Int, kind: String, status: stat? = nil, readable: Bool? = nil,
-                                  pathIsValid: Bool = false, foldsToItself: Bool? = nil) {
+    private mutating func addFile(packPath: String, real: String, in folder: SourceFolder? = nil, index: Int, kind: String, status: stat? = nil,
+                                  readable: Bool? = nil, pathIsValid: Bool = false, foldsToItself: Bool? = nil) {
         var st = stat()
         if let status { st = status } else if stat(real, &st) != 0 { st.st_mode = 0 }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
             fail(index, kind, "\"\(packPath)\" is not a regular file (devices, sockets and pipes cannot be packed)")
             return
         }
-        guard readable ?? (access(real, R_OK) == 0) else {
+        guard readable ?? (access(folder?.path(of: packPath) ?? real, R_OK) == 0) else {
             fail(index, kind, "\"\(packPath)\" is not readable: \(String(cString: strerror(errno)))")
             return
         }
@@ -361,8 +430,34 @@ public struct FileSelection: Sendable {
             }
             chosenBy[packPath] = index
         }
-        files.append(SelectedFile(packPath: packPath, sourcePath: real, size: UInt64(st.st_size), mode: UInt32(st.st_mode) & 0o7777))
-        if !(foldsToItself ?? Self.foldsToItself(packPath)) { foldingPaths += 1 }
+        let size = UInt64(st.st_size), mode = UInt32(st.st_mode) & 0o7777
+        files.append(folder.map { SelectedFile(packPath: packPath, in: $0, size: size, mode: mode) }
+                     ?? SelectedFile(packPath: packPath, sourcePath: real, size: size, mode: mode))
+        if !(foldsToItself ?? Self.foldsToItself(packPath)) {
+            foldingPaths += 1
+            if streams { foldingFiles.append(packPath) }
+        }
+    }
+
+    /// The positions of a folder's names in pack order: a folder sorts as its name and a slash
+    /// (its files' paths go on that way), so "a.txt" comes before the folder "a" ("a/…"), as its
+    /// paths do. A link is placed as what it leads to.
+    private static func packOrder(_ names: FolderListing, _ looks: [Look], in dfd: Int32) -> [Int] {
+        var folders = [Bool](repeating: false, count: names.count)
+        var any = false
+        for i in looks.indices where looks[i].found {
+            var kind = looks[i].status.st_mode & S_IFMT
+            if kind == S_IFLNK {
+                var st = stat()
+                kind = fstatat(dfd, names.cName(i), &st, 0) == 0 ? st.st_mode & S_IFMT : 0
+            }
+            if kind == S_IFDIR { folders[i] = true; any = true }
+        }
+        let positions = Array(looks.indices)
+        guard any else { return positions }
+        return positions.sorted { a, b in
+            names.precedes(a, asFolder: folders[a], b, asFolder: folders[b])
+        }
     }
 
     /// Apple file systems are case-insensitive by default: paths that differ only in case would
@@ -382,6 +477,37 @@ public struct FileSelection: Sendable {
                 diagnostics.append(Diagnostic(.warning, file: manifestFile, keyPath: "fileSelectors",
                                               "\"\(f.packPath)\" and \"\(other)\" differ only in case and collide on case-insensitive file systems"))
             } else { seen[folded] = f.packPath }
+        }
+    }
+
+    /// `warnAboutCaseCollisions` for a walk that kept only the paths case folding changes
+    /// (`foldingFiles`): the other path of a pair is either one of them or their folded form,
+    /// which is selected when the selector's folder holds it (a regular file, another file than
+    /// the one folded: on a case-insensitive file system both names are one file).
+    private mutating func warnAboutCaseCollisionsOnDisk(selector: FileSelector) {
+        guard !foldingFiles.isEmpty, case .directory = selector else { return }
+        let prefix = PackPath.normalizedSelector(selector.path)
+        var members: [String: [String]] = [:]
+        for path in foldingFiles { members[Self.folded(path), default: []].append(path) }
+        var pairs: [(later: String, first: String)] = []
+        for (folded, paths) in members {
+            var group = paths
+            if Self.foldsToItself(folded), prefix.isEmpty || folded.hasPrefix(prefix + "/") {
+                var st = stat(), original = stat()
+                let disk = root + "/" + folded
+                if stat(disk, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let real = Self.realPath(disk), inside(real),
+                   stat(root + "/" + paths[0], &original) == 0, original.st_ino != st.st_ino || original.st_dev != st.st_dev {
+                    group.append(folded)
+                }
+            }
+            guard group.count > 1 else { continue }
+            group.sort { PackPath.precedes($0, $1) }
+            for later in group.dropFirst() { pairs.append((later, group[0])) }
+        }
+        pairs.sort { PackPath.precedes($0.later, $1.later) }
+        for (later, first) in pairs {
+            diagnostics.append(Diagnostic(.warning, file: manifestFile, keyPath: "fileSelectors",
+                                          "\"\(later)\" and \"\(first)\" differ only in case and collide on case-insensitive file systems"))
         }
     }
 

@@ -94,6 +94,17 @@ final class FolderListing: @unchecked Sendable {
     /// Whether name `i` is ASCII without capitals (case folding leaves it as it is).
     func foldsToItself(_ i: Int) -> Bool { names[i].foldsToItself }
 
+    /// Whether name `a` comes before name `b` in pack order, a folder's name followed by a slash.
+    func precedes(_ a: Int, asFolder aIsFolder: Bool, _ b: Int, asFolder bIsFolder: Bool) -> Bool {
+        let x = names[a], y = names[b]
+        let order = memcmp(bytes + x.offset, bytes + y.offset, min(x.length, y.length))
+        if order != 0 { return order < 0 }
+        // One name is the other's beginning: the next byte decides, a folder's being a slash.
+        let xNext: Int = x.length > y.length ? Int(bytes[x.offset + y.length]) : aIsFolder ? 0x2F : -1
+        let yNext: Int = y.length > x.length ? Int(bytes[y.offset + x.length]) : bIsFolder ? 0x2F : -1
+        return xNext < yNext
+    }
+
     /// Name `i` as a string.
     func name(_ i: Int) -> String { path(i, under: "") }
 

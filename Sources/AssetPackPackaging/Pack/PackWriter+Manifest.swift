@@ -5,9 +5,10 @@ extension PackWriter {
     /// Resolves the manifest at `path` and writes its pack to `destination`, packing while the
     /// selection still walks the source tree (`SelectedFileFeed`): the walk runs on a thread of
     /// its own and hands its files on in pack order, the writer reads and compresses them as
-    /// they come. The result is the same pack as `write(metadata:files:to:)` of the resolved
-    /// files gives: when the files do not come in pack order (several selectors, or a name that
-    /// sorts between a folder and its contents) the sorted list is packed once the walk is done.
+    /// they come, holding a window of the files rather than their list (`SelectedFileFeed`). The
+    /// result is the same pack as `write(metadata:files:to:)` of the resolved files gives: when
+    /// the files do not come in pack order (several selectors, or a link that sorts otherwise than
+    /// what it leads to) the tree is selected again, whole, and the sorted list is packed.
     ///
     /// - Returns: the resolved manifest with every diagnostic, and the summary — nil when the
     ///   manifest is not valid (nothing is written then; the diagnostics say why).
@@ -26,7 +27,10 @@ extension PackWriter {
         switch written {
         case .success(let summary): return (resolved, summary)
         case .failure(SelectedFileFeed.Stop.outOfOrder):
-            return (resolved, try write(metadata: PackMetadata(manifest), files: resolved.files, to: destination))
+            // A streaming selection kept no list: the tree is selected again, whole, and sorted.
+            let whole = resolved.files.isEmpty ? ResolvedManifest(path: path, decoded: decoded, baseDirectory: baseDirectory) : resolved
+            guard whole.isValid else { return (whole, nil) }
+            return (whole, try write(metadata: PackMetadata(manifest), files: whole.files, to: destination))
         case .failure(let error): throw error
         }
     }

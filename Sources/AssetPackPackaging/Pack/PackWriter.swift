@@ -26,8 +26,10 @@ public struct PackWriter {
     /// Worker threads, within `SettingBounds.threads` (1 to 4 × the cores); `write` refuses
     /// another value with `PackWriteError.invalidSetting`.
     public var threads = ProcessInfo.processInfo.activeProcessorCount
-    /// Bytes read per block handed to a worker (at least twice the maximum chunk size).
-    public var blockSize = 4 << 20
+    /// Bytes read per block handed to a worker (at least twice the maximum chunk size, which it is
+    /// at the default chunking). The writer holds `2 × threads + 2` such blocks of input and
+    /// `2 × threads + 1` of output, so this decides most of its memory.
+    public var blockSize = 2 << 20
     /// Whether to hash the pack file as it is written (`PackSummary.fileSHA256`), which the
     /// catalog needs and which saves reading the file back.
     public var digestsFile = false
@@ -73,84 +75,90 @@ public struct PackWriter {
             ?? SettingBounds.problem("compression level", compressionLevel, in: SettingBounds.compressionLevel) {
             throw PackWriteError.invalidSetting(problem)
         }
-        // The file table needs only the files: it is encoded once the selection has ended, on a
-        // thread of its own, while their chunks are still being read and compressed.
-        let version = formatVersion, limits = limits
-        let fileTable = WorkerThread { () -> Result<(files: [SelectedFile], entries: [FileEntry], bytes: [UInt8]), any Error> in
-            Result {
-                let files = try feed.all()
-                if let problem = limits.fileCountProblem(files.count) { throw PackWriteError.tooLarge(problem) }
-                // A selection has checked its paths already; a library caller's list may not have.
-                for (k, file) in files.enumerated() {
-                    if let problem = PackPath.problemWithStoredPath(file.packPath) {
-                        throw PackWriteError.badPath("file \(k) (\(file.sourcePath)): \"\(file.packPath.prefix(64))…\" cannot be a pack path: it \(problem)")
-                    }
-                }
-                let entries = files.map { FileEntry(path: $0.packPath, mode: $0.mode & 0o777, size: $0.size) }
-                let table = PackIndex.encodedFileTable(entries, formatVersion: version)
-                if let problem = limits.fileTableProblem(length: PackIndex.decodedFileTableLength(table, formatVersion: version), files: files.count) {
-                    throw PackWriteError.tooLarge(problem)
-                }
-                return (files, entries, table)
+        // The file table grows as the files are packed, a few bytes a file; the feed lets go of
+        // each file once it is packed.
+        var table = PackFileTableEncoder(formatVersion: formatVersion)
+        let limits = limits
+        func record(_ position: Int, _ file: SelectedFile) throws {
+            if table.count + 1 > limits.maximumFileCount, let problem = limits.fileCountProblem(max(table.count + 1, feed.count)) {
+                throw PackWriteError.tooLarge(problem)
             }
+            // A selection has checked its paths already; a library caller's list may not have.
+            if let problem = PackPath.problemWithStoredPath(file.packPath) {
+                throw PackWriteError.badPath("file \(position) (\(file.sourcePath)): \"\(file.packPath.prefix(64))…\" cannot be a pack path: it \(problem)")
+            }
+            table.add(path: file.packPath, mode: file.mode & 0o777, size: file.size)
         }
         let out = try AtomicFile(destination: destination, digesting: digestsFile)
         defer { out.discard() }
         try out.write(PackLayout.header(version: formatVersion))
-        let workers = max(1, threads)
-        let inFlight = workers * 2 + 1
-        let capacity = max(blockSize, 2 * parameters.maximumSize)
-        let input = BlockPool(count: inFlight + 1, capacity: capacity)
-        let pipeline = PackPipeline(out: out, level: compressionLevel, sealing: sealing, workers: workers,
-                                    output: BlockPool(count: inFlight, capacity: ZSTD_compressBound(capacity) + 64 << 10),
-                                    input: input)
-        var segmenter = ChunkSegmenter(parameters: parameters, pool: input) { batch in
-            try pipeline.submit(batch)
-        }
-        // Runs of small files are read ahead by a few threads; large files are read here.
-        let smallFiles = SmallFileReader(feed: feed, minimumSize: parameters.minimumSize, readers: max(2, min(8, workers * 2)))
-        defer { smallFiles.finish() }
-        do {
-            var i = 0
-            while let file = try feed.file(i) {
-                guard file.size >= UInt64(parameters.minimumSize) else {
-                    let run = try smallFiles.nextRun()
-                    precondition(run.files.lowerBound == i, "small-file runs out of step")
-                    try segmenter.append(run.bytes)
-                    i = run.files.upperBound
-                    continue
-                }
-                let fd = open(file.sourcePath, O_RDONLY | O_CLOEXEC)
-                guard fd >= 0 else { throw PackWriteError.read(file.sourcePath, String(cString: strerror(errno))) }
-                defer { close(fd) }
-                try segmenter.endSegment()
-                try segmenter.append(fd: fd, size: file.size, path: file.sourcePath)
-                try segmenter.endSegment()
-                i += 1
+        // The stage that reads, cuts, hashes and compresses, in a scope of its own: its blocks are
+        // freed before the index is put together.
+        let (chunks, sequence, indexOffset) = try { () throws -> ([ChunkEntry], [UInt32], UInt64) in
+            let workers = max(1, threads)
+            let inFlight = workers * 2 + 1
+            let capacity = max(blockSize, 2 * parameters.maximumSize)
+            let input = BlockPool(count: inFlight + 1, capacity: capacity)
+            let pipeline = PackPipeline(out: out, level: compressionLevel, sealing: sealing, workers: workers,
+                                        output: BlockPool(count: inFlight, capacity: ZSTD_compressBound(capacity) + 64 << 10),
+                                        input: input)
+            var segmenter = ChunkSegmenter(parameters: parameters, pool: input) { batch in
+                try pipeline.submit(batch)
             }
-            try segmenter.endSegment()
-            segmenter.release()
-        } catch {
-            _ = try? pipeline.finish()
-            throw error
-        }
-        let (chunks, sequence) = try pipeline.finish()
-        let (files, entries, table) = try fileTable.result().get()
-        let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence, files: entries,
-                              formatVersion: formatVersion)
-        let indexBytes = sealing.map { SealedIndex.seal(index, key: $0, fileTable: table) } ?? index.encoded(fileTable: table)
-        if let problem = limits.indexProblem(length: indexBytes.count, chunks: chunks.count, files: files.count) {
+            // Runs of small files are read ahead by a few threads; large files are read here.
+            let smallFiles = SmallFileReader(feed: feed, minimumSize: parameters.minimumSize, readers: max(2, min(8, workers * 2)))
+            defer { smallFiles.finish() }
+            do {
+                var i = 0
+                while let file = try feed.file(i) {
+                    guard file.size >= UInt64(parameters.minimumSize) else {
+                        let run = try smallFiles.nextRun()
+                        precondition(run.files.lowerBound == i, "small-file runs out of step")
+                        for k in run.files { try record(k, k == i ? file : try feed.file(k)!) }
+                        try segmenter.append(run.bytes)
+                        i = run.files.upperBound
+                        feed.release(below: i)
+                        continue
+                    }
+                    try record(i, file)
+                    let fd = open(file.sourcePath, O_RDONLY | O_CLOEXEC)
+                    guard fd >= 0 else { throw PackWriteError.read(file.sourcePath, String(cString: strerror(errno))) }
+                    defer { close(fd) }
+                    try segmenter.endSegment()
+                    try segmenter.append(fd: fd, size: file.size, path: file.sourcePath)
+                    try segmenter.endSegment()
+                    i += 1
+                    feed.release(below: i)
+                }
+                try segmenter.endSegment()
+                segmenter.release()
+            } catch {
+                _ = try? pipeline.finish()
+                throw error
+            }
+            let (chunks, sequence) = try pipeline.finish()
+            return (chunks, sequence, pipeline.offset)
+        }()
+        let fileCount = table.count, installSize = table.totalSize
+        if let problem = limits.fileTableProblem(length: table.decodedLength, files: fileCount) {
             throw PackWriteError.tooLarge(problem)
         }
-        let indexOffset = pipeline.offset
+        let fileTable = table.finish()
+        // The index's file table is already encoded: its list of files is not needed (nor kept).
+        let index = PackIndex(metadata: metadata, chunking: parameters, chunks: chunks, sequence: sequence, files: [],
+                              formatVersion: formatVersion)
+        let indexBytes = sealing.map { SealedIndex.seal(index, key: $0, fileTable: fileTable) } ?? index.encoded(fileTable: fileTable)
+        if let problem = limits.indexProblem(length: indexBytes.count, chunks: chunks.count, files: fileCount) {
+            throw PackWriteError.tooLarge(problem)
+        }
         let trailer = PackTrailer(indexOffset: indexOffset, indexLength: UInt64(indexBytes.count), indexDigest: SHA256Digest.hash(indexBytes),
                                   formatVersion: formatVersion)
         try out.write(indexBytes)
         try out.write(trailer.encoded())
         let fileSHA256 = out.digest()
         try out.commit()
-        return PackSummary(fileCount: files.count, chunkCount: chunks.count, reusedChunkCount: sequence.count - chunks.count,
-                           installSize: index.installSize,
+        return PackSummary(fileCount: fileCount, chunkCount: chunks.count, reusedChunkCount: sequence.count - chunks.count,
+                           installSize: installSize,
                            packSize: indexOffset + UInt64(indexBytes.count + PackLayout.trailerSize),
                            packDigest: trailer.indexDigest, fileSHA256: fileSHA256)
     }
@@ -180,7 +188,11 @@ private final class PackPipeline: @unchecked Sendable {
     private var failure: Error?
     private var chunks: [ChunkEntry] = []
     private var sequence: [UInt32] = []
-    private var known: [SHA256Digest: UInt32] = [:]
+    /// The stored chunks by their digest's first 8 bytes (a hit is checked against the whole
+    /// digest), and the few whose first 8 bytes another stored chunk has: a third of the memory
+    /// of a table keyed by whole digests, for the chunks of a whole pack.
+    private var known: [UInt64: UInt32] = [:]
+    private var sharingLeadingWord: [SHA256Digest: UInt32] = [:]
     private(set) var offset = UInt64(PackLayout.headerSize)
 
     init(out: AtomicFile, level: Int32, sealing: ContentKey?, workers: Int, output: BlockPool, input: BlockPool) {
@@ -252,7 +264,8 @@ private final class PackPipeline: @unchecked Sendable {
 
     private func store(_ done: Done) throws {
         for r in done.chunks {
-            if let existing = known[r.digest] {
+            let leading = known[r.digest.leadingWord]
+            if let existing = leading.flatMap({ chunks[Int($0)].digest == r.digest ? $0 : nil }) ?? sharingLeadingWord[r.digest] {
                 sequence.append(existing)
                 continue
             }
@@ -260,7 +273,7 @@ private final class PackPipeline: @unchecked Sendable {
             let i = UInt32(chunks.count)
             try out.write(UnsafeRawBufferPointer(done.output.slice(r.frameOffset, r.frameLength)))
             chunks.append(ChunkEntry(digest: r.digest, offset: offset, compressedSize: UInt32(r.frameLength), uncompressedSize: UInt32(r.size)))
-            known[r.digest] = i
+            if leading == nil { known[r.digest.leadingWord] = i } else { sharingLeadingWord[r.digest] = i }
             sequence.append(i)
             offset += UInt64(r.frameLength)
         }

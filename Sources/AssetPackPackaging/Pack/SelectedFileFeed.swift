@@ -5,14 +5,27 @@ import Foundation
 /// walking the source tree: packing a hundred thousand small files then starts with the first
 /// folder listed instead of after the last. The feed holds the files in the order they came;
 /// the writer asks for file `i` and waits until it is there. A file that does not come after the
-/// one before it in pack order (`PackPath.precedes`: only several selectors, or a name that
-/// sorts between a folder and its contents, can do that) spoils the feed: the writer stops, and
-/// the caller packs the sorted list instead. The selection ends the feed when it is done, or
-/// abandons it when it found an error: the writer stops and writes nothing.
+/// one before it in pack order (`PackPath.precedes`: only several selectors, or a folder whose
+/// files do not sort together, can do that) spoils the feed: the writer stops, and the caller
+/// packs the sorted list instead. The selection ends the feed when it is done, or abandons it
+/// when it found an error: the writer stops and writes nothing.
+///
+/// The feed holds a window of the files, not all of them: the writer lets go of the files it
+/// has packed (`release(below:)`), and the selection waits in `append` while `window` files are
+/// held that no reader has asked for yet, so that its memory does not grow with the number of
+/// files. A reader that asks for a file past the window (the small-file reader looks a few runs
+/// ahead) lets the selection go on.
 public final class SelectedFileFeed: @unchecked Sendable {
     private let condition = NSCondition()
+    /// The files from position `released` on, in the order they came.
     private var files: [SelectedFile] = []
+    private var released = 0
+    /// The highest position a reader waits for, or -1.
+    private var wanted = -1
+    private var last: String?
     private var state = State.open
+    /// Files held, beyond those asked for, before `append` waits.
+    let window: Int
 
     private enum State { case open, ended, abandoned, outOfOrder }
 
@@ -24,22 +37,29 @@ public final class SelectedFileFeed: @unchecked Sendable {
         case outOfOrder
     }
 
-    public init() {}
+    public convenience init() { self.init(window: 16_384) }
+
+    init(window: Int) { self.window = window }
 
     /// A feed that holds `files` and has ended.
-    public convenience init(ended files: [SelectedFile]) {
-        self.init()
-        append(files[...])
-        end()
+    public init(ended files: [SelectedFile]) {
+        window = .max
+        self.files = files
+        last = files.last?.packPath
+        if !Self.inPackOrder(files[...]) { state = .outOfOrder } else { state = .ended }
     }
 
+    /// Appends files the selection found, waiting while the window is full and no reader waits
+    /// for more.
     func append(_ more: ArraySlice<SelectedFile>) {
         guard !more.isEmpty else { return }
         condition.withLock {
+            while state == .open, files.count >= window, wanted < released + files.count { condition.wait() }
             guard state == .open else { return }
-            let follows = files.last.map { PackPath.precedes($0.packPath, more.first!.packPath) } ?? true
+            let follows = last.map { PackPath.precedes($0, more.first!.packPath) } ?? true
             if !follows || !Self.inPackOrder(more) { state = .outOfOrder }
             files += more
+            last = more.last!.packPath
             condition.broadcast()
         }
     }
@@ -64,27 +84,44 @@ public final class SelectedFileFeed: @unchecked Sendable {
     }
 
     /// File `i`, once the selection has found it; nil when the feed ended with fewer files.
+    /// `i` is not below a position already released.
     func file(_ i: Int) throws(Stop) -> SelectedFile? {
         condition.lock()
         defer { condition.unlock() }
+        precondition(i >= released, "file \(i) of the feed was released")
         while true {
             switch state {
             case .abandoned: throw .abandoned
             case .outOfOrder: throw .outOfOrder
-            case .open where i >= files.count: condition.wait()
-            default: return i < files.count ? files[i] : nil
+            case .open where i >= released + files.count:
+                if i > wanted {
+                    wanted = i
+                    condition.broadcast()
+                }
+                condition.wait()
+            default: return i < released + files.count ? files[i - released] : nil
             }
         }
     }
 
-    /// Every file, when the feed has ended with its files in pack order; nil otherwise.
-    func filesInPackOrder() -> [SelectedFile]? {
-        condition.withLock { state == .ended ? files : nil }
-    }
+    /// The files held now (found and not released).
+    var held: Int { condition.withLock { files.count } }
 
-    /// Every file, once the feed has ended.
-    func all() throws(Stop) -> [SelectedFile] {
-        _ = try file(Int.max)
-        return condition.withLock { files }
+    /// The files found so far.
+    var count: Int { condition.withLock { released + files.count } }
+
+    /// Lets go of the files before position `end`: their reader is done with them. A feed made
+    /// from a list keeps it (its caller holds the list: dropping files would copy the rest).
+    func release(below end: Int) {
+        guard window != .max else { return }
+        condition.withLock {
+            let n = min(end - released, files.count)
+            guard n > 0 else { return }
+            // Dropped in stretches, not a file at a time: each removal moves the rest.
+            guard n >= 1024 || n == files.count else { return }
+            files.removeFirst(n)
+            released += n
+            condition.broadcast()
+        }
     }
 }

@@ -5,10 +5,10 @@ import Foundation
 /// and closing one file at a time costs more than compressing it when files are a few hundred
 /// bytes, so the system calls of many files overlap. Each run is read into one buffer, its files
 /// end to end in pack order; `depth` runs are in flight at most, so memory stays at that many
-/// buffers (12 MiB), and a reader descheduled for a moment does not stall the writer.
+/// buffers (6 MiB), and a reader descheduled for a moment does not stall the writer.
 final class SmallFileReader: @unchecked Sendable {
     /// A run holds consecutive files smaller than the minimum chunk size, at most this many bytes…
-    static let runBytes = 4 << 20
+    static let runBytes = 2 << 20
     /// …and at most this many files.
     static let runFiles = 4096
     /// Runs read ahead of the writer (the one it consumes included).

@@ -221,7 +221,7 @@ extension AssetPackManager {
         try store.commitInstall(InstalledPack(id: entry.id, version: entry.version, digest: entry.digest, directory: directory,
                                               downloadSize: entry.downloadSize, installSize: entry.installSize, language: entry.language,
                                               downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,
-                                              indexBytes: index.encoded(), indexOffset: entry.index.offset, committedChangeTime: committed),
+                                              indexBytes: index.encodedForStore(), indexOffset: entry.index.offset, committedChangeTime: committed),
                                 paths: index.files.map(\.path))
         // Keys are kept for the installed version only: the next update sealed under the same
         // key needs no key server, and a rotated key's predecessor is dropped.

@@ -336,12 +336,13 @@ final class PackInstaller: @unchecked Sendable {
         let wasEmpty = (try? files.entries())?.isEmpty == true
         if let previous, let old = try? root.directory(previous.directory) {
             let reader = ContentStreamReader(index: previous.index, directory: old)
-            var verified = Set<Int>()
-            for (f, o) in index.unchangedFiles(since: previous.index).sorted(by: { $0.key < $1.key }) {
+            // The previous version's sequence positions whose chunk verified on disk: a flag each.
+            var verified = [Bool](repeating: false, count: previous.index.sequence.count)
+            try index.forEachUnchangedFile(since: previous.index) { f, o in
                 if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
                 let spans = previous.index.spans(ofFile: o)
-                guard spans.allSatisfy({ verified.contains($0.sequenceIndex) || reader.verifiedChunk(atSequence: $0.sequenceIndex) != nil }) else { continue }
-                for span in spans { verified.insert(span.sequenceIndex) }
+                guard spans.allSatisfy({ verified[$0.sequenceIndex] || reader.verifiedChunk(atSequence: $0.sequenceIndex) != nil }) else { return }
+                for span in spans { verified[span.sequenceIndex] = true }
                 let path = index.files[f].path
                 do {
                     // Linked afresh, whatever an earlier run left there.
@@ -350,7 +351,7 @@ final class PackInstaller: @unchecked Sendable {
                     linked.insert(f)
                 } catch {
                     // A file that cannot be linked (another file system, a link refused) is written.
-                    continue
+                    return
                 }
             }
         }

@@ -1,0 +1,111 @@
+import CZstd
+
+/// Encodes a file table one file at a time, in pack order, into the bytes
+/// `PackIndex.encodedFileTable` gives for the whole list: a writer adds each file as it packs it
+/// and holds only the table's own bytes (a few a file in version 2), never a list of the files.
+///
+/// Version 2's three columns (front-coded paths, modes, sizes, as varints) grow side by side and
+/// are joined and compressed as one zstd frame by `finish`, exactly as `PackFileTable` does with
+/// a list; version 1 grows its entries directly.
+package struct PackFileTableEncoder {
+    package let formatVersion: UInt32
+    /// The zstd level of the version-2 frame: `PackFileTable.compressionLevel` in a pack file;
+    /// a store that only decodes the index again may ask for a faster one.
+    package let compressionLevel: Int32
+    /// Files added so far.
+    package private(set) var count = 0
+    /// Their sizes added up.
+    package private(set) var totalSize: UInt64 = 0
+    private var paths: [UInt8] = []
+    private var modes: [UInt8] = []
+    private var sizes: [UInt8] = []
+    /// The previous path's bytes (version 2 front-codes each path against it).
+    private var previous: [UInt8] = []
+
+    /// The zstd level of the version-2 frame in a pack file. Readers do not depend on it; it only
+    /// makes the writer's output deterministic.
+    package static let packCompressionLevel: Int32 = 9
+
+    package init(formatVersion: UInt32, compressionLevel: Int32 = packCompressionLevel) {
+        self.formatVersion = formatVersion
+        self.compressionLevel = compressionLevel
+    }
+
+    /// The bytes the table takes once decoded so far: the entries in version 1, the
+    /// decompressed columns in version 2 (what `PackLimits.fileTableProblem` bounds).
+    package var decodedLength: UInt64 {
+        formatVersion == 1 ? UInt64(8 + paths.count) : UInt64(paths.count + modes.count + sizes.count)
+    }
+
+    /// Adds the next file; `path` must come after the previous one in pack order (the caller's
+    /// selection guarantees it; `PackIndex.decode` refuses a table that breaks it).
+    package mutating func add(path: String, mode: UInt32, size: UInt64) {
+        var path = path
+        path.withUTF8 { path in
+            if formatVersion == 1 {
+                var w = ByteWriter()
+                w.append(UInt16(path.count))
+                paths.append(contentsOf: w.bytes)
+                paths.append(contentsOf: path)
+                w.bytes = []
+                w.append(mode)
+                w.append(size)
+                paths.append(contentsOf: w.bytes)
+                return
+            }
+            var shared = 0
+            let limit = min(path.count, previous.count)
+            while shared < limit && path[shared] == previous[shared] { shared += 1 }
+            Self.appendVarint(UInt64(shared), to: &paths)
+            Self.appendVarint(UInt64(path.count - shared), to: &paths)
+            paths.append(contentsOf: path[shared...])
+            previous.replaceSubrange(shared..., with: path[shared...])
+            Self.appendVarint(UInt64(mode), to: &modes)
+            Self.appendVarint(size, to: &sizes)
+        }
+        count += 1
+        totalSize &+= size
+    }
+
+    /// The encoded table (what `PackIndex.encodedFileTable` gives for the same files).
+    package mutating func finish() -> [UInt8] {
+        var w = ByteWriter()
+        w.append(UInt64(count))
+        if formatVersion == 1 {
+            w.bytes.reserveCapacity(8 + paths.count)
+            w.append(paths)
+            paths = []
+            return w.bytes
+        }
+        var table = paths
+        paths = []
+        table.reserveCapacity(table.count + modes.count + sizes.count)
+        table.append(contentsOf: modes)
+        modes = []
+        table.append(contentsOf: sizes)
+        sizes = []
+        let frame = Self.compress(table, level: compressionLevel)
+        w.append(UInt64(table.count))
+        w.append(UInt64(frame.count))
+        w.append(frame)
+        return w.bytes
+    }
+
+    private static func appendVarint(_ v: UInt64, to bytes: inout [UInt8]) {
+        var v = v
+        while v >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        bytes.append(UInt8(v))
+    }
+
+    private static func compress(_ bytes: [UInt8], level: Int32) -> [UInt8] {
+        let bound = ZSTD_compressBound(bytes.count)
+        return [UInt8](unsafeUninitializedCapacity: bound) { out, count in
+            let n = bytes.withUnsafeBytes { ZSTD_compress(out.baseAddress, bound, $0.baseAddress, $0.count, level) }
+            precondition(czstd_is_error(n) == 0, "zstd compression failed: \(String(cString: ZSTD_getErrorName(n)))")
+            count = n
+        }
+    }
+}
