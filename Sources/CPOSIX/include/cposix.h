@@ -31,6 +31,11 @@ int cposix_start_writeback(int fd, long long offset, long long length);
 /// of a connected Unix socket. Returns 0, or -1 with errno set.
 int cposix_peer_credentials(int fd, uid_t *uid, pid_t *pid);
 
+/// The process's file mode creation mask, as the kernel reports it in /proc/self/status (read
+/// without changing it, unlike umask(2), which another thread creating a file at that moment
+/// would see); -1 when it cannot be read.
+int cposix_current_umask(void);
+
 /// openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS: opens `path` relative to the directory
 /// `dirfd`, refusing any component that is a symbolic link (ELOOP) or that leads out of `dirfd`
 /// (EXDEV). Glibc has no wrapper, so the system call is made directly; a kernel without it
