@@ -19,12 +19,15 @@ import Testing
             files[String(format: "d%02d/copy.bin", i)] = shared
             files[String(format: "d%02d/empty", i)] = []
             files[String(format: "d%02d/small.txt", i)] = text("file \(i)\n", repeating: 50 + i)
+            files[String(format: "d%02d/shared.cfg", i)] = text("setting \(i)\n", repeating: 20 + i)
         }
         return files
     }
 
+    /// Read-only, executable, group- and world-writable (bits a usual creation mask takes away
+    /// when a file is created) and plain modes.
     static func mode(of name: String) -> mode_t {
-        name.hasSuffix("small.txt") ? 0o444 : name.hasSuffix("big.bin") ? 0o755 : 0o644
+        name.hasSuffix("small.txt") ? 0o444 : name.hasSuffix("big.bin") ? 0o755 : name.hasSuffix("shared.cfg") ? 0o666 : 0o644
     }
 
     @Test func partsAssembleEveryFileWithItsMode() async throws {
