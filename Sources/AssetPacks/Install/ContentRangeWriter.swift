@@ -33,6 +33,9 @@ struct ContentRangeWriter {
     /// The process's file creation mask when the writer began (nil: unknown, so every file is
     /// created writable by its owner alone and given its mode once written).
     private let creationMask: mode_t?
+    /// Whether `root` has a default ACL (its new files take their permissions from it, so they
+    /// are given their mode once written).
+    private let rootHasDefaultACL: Bool
     /// Bytes written to the open file since its writeback was last started.
     private var unflushed = 0
     /// Writeback of the open file starts each time this much was written to it, and when it is
@@ -49,6 +52,7 @@ struct ContentRangeWriter {
         self.skipping = skipping
         let mask = cposix_current_umask()
         creationMask = mask >= 0 ? mode_t(mask) : nil
+        rootHasDefaultACL = cposix_has_default_acl(root.fd) != 0
     }
 
     /// Writes `bytes` at stream offset `offset`.
@@ -126,15 +130,18 @@ struct ContentRangeWriter {
     private mutating func open(_ f: Int) throws {
         let file = index.files[f]
         restoreMode = false
-        // A mode the new file can have from the start: its owner may write it, and the creation
-        // mask takes none of its bits away.
+        // A mode the new file can have from the start: its owner may write it, the creation mask
+        // takes none of its bits away, and no default ACL of its folder stands in for that mask.
         let mode = mode_t(file.mode)
-        let withMode = mode & 0o200 != 0 && mode & ~0o777 == 0 && creationMask.map { mode & $0 == 0 } == true
+        let creatable = mode & 0o200 != 0 && mode & ~0o777 == 0 && creationMask.map { mode & $0 == 0 } == true
+        var withMode = false
         let created = try file.path.withCString { full throws -> Int32 in
             guard let slash = strrchr(full, Int32(UInt8(ascii: "/"))) else {
+                withMode = creatable && !rootHasDefaultACL
                 return root.createFile(full, flags: O_WRONLY, mode: withMode ? mode : 0o600)
             }
-            let folder = try self.folder.directory(full, length: full.distance(to: slash), in: root)
+            let (folder, hasDefaultACL) = try self.folder.directory(full, length: full.distance(to: slash), in: root)
+            withMode = creatable && !hasDefaultACL
             return folder.createFile(slash + 1, flags: O_WRONLY, mode: withMode ? mode : 0o600)
         }
         createdWithMode = created >= 0 && withMode
@@ -188,11 +195,14 @@ private struct HeldFolder {
     /// The folder's path below the root, without a terminator; empty when none is held.
     private var path: [CChar] = []
     private var held: ConfinedDirectory?
+    /// Whether the folder held has a default ACL (or whether it has one could not be read).
+    private var hasDefaultACL = false
 
     /// The folder made of the first `length` bytes of `full` (a file's path), opened through
-    /// `root` (and created with its parents when missing) unless it is the one held.
-    mutating func directory(_ full: UnsafePointer<CChar>, length: Int, in root: ConfinedDirectory) throws -> ConfinedDirectory {
-        if let held, path.count == length, memcmp(path, full, length) == 0 { return held }
+    /// `root` (and created with its parents when missing) unless it is the one held, and whether
+    /// it has a default ACL.
+    mutating func directory(_ full: UnsafePointer<CChar>, length: Int, in root: ConfinedDirectory) throws -> (ConfinedDirectory, hasDefaultACL: Bool) {
+        if let held, path.count == length, memcmp(path, full, length) == 0 { return (held, hasDefaultACL) }
         release()
         let relative = String(decoding: UnsafeRawBufferPointer(start: full, count: length), as: UTF8.self)
         let opened: ConfinedDirectory
@@ -203,7 +213,8 @@ private struct HeldFolder {
         }
         path = Array(UnsafeBufferPointer(start: full, count: length))
         held = opened
-        return opened
+        hasDefaultACL = cposix_has_default_acl(opened.fd) != 0
+        return (opened, hasDefaultACL)
     }
 
     /// Closes the folder held.
