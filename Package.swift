@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "AssetPackAgentTests", dependencies: ["AssetPackAgent", "AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer",
                                                               "AssetPackFormat", "AssetPackTransport", "TestSupport", "TestRepositories", "assetpack"]),
         .testTarget(name: "AssetPacksTests", dependencies: ["AssetPacks", "AssetPackPublishing", "AssetPackFormat", "AssetPackTransport", "AssetPackServer", "TestSupport",
-                                                          "TestRepositories", "assetpack"]),
+                                                          "TestRepositories", "assetpack", "CPOSIX"]),
         // The unhappy paths of a real app, end to end: each scenario through the library and the CLI.
         // Code written from Apple's Background Assets documentation, with only the import changed.
         .testTarget(name: "AppleParityTests", dependencies: ["AssetPacks", "AssetPackFormat", "AssetPackServer", "TestSupport", "TestRepositories"]),

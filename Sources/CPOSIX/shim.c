@@ -26,3 +26,18 @@ int cposix_spawn_close_from(void *actions, int lowest) {
 int cposix_start_writeback(int fd, long long offset, long long length) {
     return sync_file_range(fd, (off_t)offset, (off_t)length, SYNC_FILE_RANGE_WRITE);
 }
+
+#include <stdio.h>
+
+int cposix_current_umask(void) {
+    FILE *status = fopen("/proc/self/status", "re");
+    if (!status) return -1;
+    char line[256];
+    int mask = -1;
+    while (fgets(line, sizeof line, status)) {
+        unsigned int value;
+        if (sscanf(line, "Umask: %o", &value) == 1) { mask = (int)(value & 0777); break; }
+    }
+    fclose(status);
+    return mask;
+}

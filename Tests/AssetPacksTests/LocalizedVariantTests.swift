@@ -82,6 +82,13 @@ import Testing
         let listing = String(decoding: try await reader(["en"]).namespaceListing(), as: UTF8.self)
         #expect(listing == namespace.map { "\($0.path)\t\($0.packIDs.joined(separator: ","))\n" }.joined())
         #expect(listing.contains("voices/hello.txt\tVoices.de,Voices.en,Voices.fr,Voices.fr-CA\n"))
+        // Handed out in pieces of whole lines (here as soon as 8 bytes are waiting, so that lines
+        // go out while a later row could still extend the one being built), the same text.
+        var pieces: [[UInt8]] = []
+        try await reader(["en"]).mergedNamespace.listing(piece: 8) { pieces.append(Array($0)) }
+        #expect(pieces.count > 1)
+        #expect(pieces.allSatisfy { $0.last == UInt8(ascii: "\n") })
+        #expect(String(decoding: Array(pieces.joined()), as: UTF8.self) == listing)
     }
 
     @Test func resolverRanks() {

@@ -1,5 +1,6 @@
 import AssetPackFormat
 @testable import AssetPacks
+import CPOSIX
 import Foundation
 import TestRepositories
 import TestSupport
@@ -19,12 +20,15 @@ import Testing
             files[String(format: "d%02d/copy.bin", i)] = shared
             files[String(format: "d%02d/empty", i)] = []
             files[String(format: "d%02d/small.txt", i)] = text("file \(i)\n", repeating: 50 + i)
+            files[String(format: "d%02d/shared.cfg", i)] = text("setting \(i)\n", repeating: 20 + i)
         }
         return files
     }
 
+    /// Read-only, executable, group- and world-writable (bits a usual creation mask takes away
+    /// when a file is created) and plain modes.
     static func mode(of name: String) -> mode_t {
-        name.hasSuffix("small.txt") ? 0o444 : name.hasSuffix("big.bin") ? 0o755 : 0o644
+        name.hasSuffix("small.txt") ? 0o444 : name.hasSuffix("big.bin") ? 0o755 : name.hasSuffix("shared.cfg") ? 0o666 : 0o644
     }
 
     @Test func partsAssembleEveryFileWithItsMode() async throws {
@@ -58,6 +62,36 @@ import Testing
         #expect(server.packRequests().count == 1 + 4, "\(server.packRequests())")
         #expect(await manager.fetchedBytes <= pack.size)
         #expect(root.stagingEntries.isEmpty)
+    }
+
+    /// A root whose folder has a default ACL gives new files their permissions from that ACL
+    /// instead of the creation mask: every file still comes out with its packed mode.
+    @Test func aRootWithADefaultACLStillGivesEveryFileItsMode() async throws {
+        let repo = try TestRepository()
+        let files = Self.files()
+        try repo.put("Pack", files: files)
+        for name in files.keys { chmod(repo.dir.file("content/Pack/\(name)"), Self.mode(of: name)) }
+        try repo.publish()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        try FileManager.default.createDirectory(atPath: root.path, withIntermediateDirectories: true)
+        // user::rwx group::r-x other::--- as the folder's default (the xattr's binary form:
+        // version 2, then tag, permissions and ID of each entry).
+        var acl: [UInt8] = []
+        func append(_ value: UInt32, _ width: Int) { for k in 0..<width { acl.append(UInt8((value >> (8 * k)) & 0xFF)) } }
+        append(2, 4)
+        for (tag, permissions) in [(0x01, 7), (0x04, 5), (0x20, 0)] as [(UInt32, UInt32)] {
+            append(tag, 2); append(permissions, 2); append(UInt32.max, 4)
+        }
+        try #require(setxattr(root.path, "system.posix_acl_default", acl, acl.count, 0) == 0, "setxattr: \(String(cString: strerror(errno)))")
+        let server = try repo.serve()
+        let manager = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0) }
+        try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
+        let directory = try #require(try root.installedDirectory("Pack"))
+        for (name, bytes) in files {
+            #expect(try manager.contents(at: FilePath(name)) == Data(bytes), "\(name)")
+            var st = stat()
+            #expect(stat(directory + "/" + name, &st) == 0 && st.st_mode & 0o777 == Self.mode(of: name), "\(name): mode \(String(st.st_mode & 0o777, radix: 8))")
+        }
     }
 
     /// Parts are cut by work, not by bytes alone: a pack whose first half is one large file and

@@ -81,6 +81,25 @@ public final class ConfinedDirectory: @unchecked Sendable {
         return fd
     }
 
+    /// Creates the file `name` — one component of this directory, as a C string — with `flags`
+    /// and `mode`, exclusively: `O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC` are added, so nothing
+    /// already there is opened, a link included. For a caller that creates many files in one
+    /// folder: no path is split or walked. Returns the descriptor, or -1 with errno set (EEXIST
+    /// when something is there; EINVAL for a name that is empty, `.`, `..` or holds a slash):
+    /// the caller then goes through `open(_:flags:mode:)`, which says why.
+    public func createFile(_ name: UnsafePointer<CChar>, flags: Int32, mode: mode_t) -> Int32 {
+        let slash = Int8(bitPattern: UInt8(ascii: "/")), dot = Int8(bitPattern: UInt8(ascii: "."))
+        let plain = name[0] != 0 && strchr(name, Int32(slash)) == nil
+            && !(name[0] == dot && (name[1] == 0 || (name[1] == dot && name[2] == 0)))
+        guard plain else { errno = EINVAL; return -1 }
+        let flags = flags | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        if usesOpenat2 {
+            let fd = cposix_openat_beneath(self.fd, name, flags, UInt32(mode))
+            if fd >= 0 || errno != ENOSYS { return fd }
+        }
+        return openat(self.fd, name, flags, mode)
+    }
+
     /// The folder `relative` (created with its parents when `create` is set), itself confined.
     public func directory(_ relative: String, create: Bool = false) throws(ConfinementError) -> ConfinedDirectory {
         let parts = try components(relative)

@@ -151,11 +151,12 @@ enum PackFileTable {
             if let last = files.last, !PackPath.precedes(last.path, path) {
                 throw .malformed(region, at: at, last.path == path ? "duplicate path \"\(path)\"" : "\"\(path)\" is out of order (paths are sorted byte-wise)")
             }
-            var parent = path[...]
-            while let slash = parent.lastIndex(of: "/") {
-                parent = parent[..<slash]
+            // Byte-wise (a slash is one byte and never inside a character), not by characters.
+            var end = path.utf8.endIndex
+            while let slash = path.utf8[..<end].lastIndex(of: UInt8(ascii: "/")) {
+                end = slash
                 // Sorted paths share folders with their neighbours: stop at the first folder seen.
-                guard directories.insert(parent).inserted else { break }
+                guard directories.insert(path[..<slash]).inserted else { break }
             }
             let (sum, overflow) = total.addingReportingOverflow(size)
             guard !overflow else { throw .malformed(region, at: at, "file sizes overflow") }

@@ -109,6 +109,12 @@ extension AssetPackManager {
         try mergedNamespace.listing()
     }
 
+    /// `namespaceListing()` handed to `write` in pieces of whole lines (about 1 MiB each) as it
+    /// is read from the store, without the whole text in memory.
+    package func namespaceListing(_ write: @Sendable (UnsafeRawBufferPointer) throws -> Void) throws {
+        try mergedNamespace.listing(write)
+    }
+
     // The reads, from any thread: in process through the merged namespace, through the agent
     // by asking it (without leaving the thread) where the file is.
 

@@ -54,7 +54,7 @@ extension AssetPackManager {
         let task = Task {
             let outcome: Result<Void, any Error>
             do {
-                try await install(entry, index: index.bytes, contentKey: index.index.contentKey, cancellation: flag, waiters: waiters)
+                try await install(entry, index: index, contentKey: index.index.contentKey, cancellation: flag, waiters: waiters)
                 outcome = .success(())
             } catch { outcome = .failure(error) }
             // Gone from the table before anyone hears the outcome: whoever asks next starts afresh.
@@ -135,7 +135,7 @@ extension AssetPackManager {
         return try await waiters.wait(k)
     }
 
-    private func install(_ entry: CatalogPack, index: [UInt8], contentKey: ContentKey?, cancellation flag: CancellationFlag,
+    private func install(_ entry: CatalogPack, index: FetchedIndex, contentKey: ContentKey?, cancellation flag: CancellationFlag,
                          waiters: WaiterGroup<Void>) async throws {
         let pack = AssetPack(entry)
         let previousPack = try store.installedPack(entry.id)
@@ -161,7 +161,7 @@ extension AssetPackManager {
             broadcaster.send(.downloading(pack, completed: Int64(done), total: Int64(total)))
         }
         installer.parallel = configuration.parallelDownloads
-        installer.checkedIndex = index
+        installer.checkedIndex = (index.bytes, index.index)
         installer.seedFolders = configuration.seedFolders
         installer.seedLimits = configuration.seedScanLimits
         deliveries[entry.id] = (installer.sources, entry.version)

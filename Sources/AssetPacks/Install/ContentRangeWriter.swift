@@ -8,6 +8,13 @@ import Foundation
 /// and a file a writer holds whole gets its mode when its last byte is in. A file a resumed run
 /// left read-only is made writable for the write and given its mode back after. Every file and
 /// folder is opened through `root` (`ConfinedDirectory`): a link planted among them is refused.
+///
+/// Files come in stream order, so neighbours share a folder: the writer holds the folder of the
+/// last file open (opened through `root`) and creates the next file in it by its name alone,
+/// exclusively (`ConfinedDirectory.createFile`); a new file whose mode lets its owner write it is
+/// created with that mode, which then needs no `fchmod`. Anything already at a file's place (a
+/// resumed run's file, a straddling file another writer created, a planted link) goes the way of
+/// the whole path through `root`.
 struct ContentRangeWriter {
     let root: ConfinedDirectory
     let index: PackIndex
@@ -19,7 +26,16 @@ struct ContentRangeWriter {
     private var fd: Int32 = -1
     private var current = -1
     private var restoreMode = false
-    private var madeDirectories: Set<String> = [""]
+    /// Whether the open file was created with its mode (it needs no `fchmod`).
+    private var createdWithMode = false
+    /// The folder of the last file opened.
+    private var folder = HeldFolder()
+    /// The process's file creation mask when the writer began (nil: unknown, so every file is
+    /// created writable by its owner alone and given its mode once written).
+    private let creationMask: mode_t?
+    /// Whether `root` has a default ACL (its new files take their permissions from it, so they
+    /// are given their mode once written).
+    private let rootHasDefaultACL: Bool
     /// Bytes written to the open file since its writeback was last started.
     private var unflushed = 0
     /// Writeback of the open file starts each time this much was written to it, and when it is
@@ -34,6 +50,9 @@ struct ContentRangeWriter {
         self.range = range
         self.includesEnd = includesEnd
         self.skipping = skipping
+        let mask = cposix_current_umask()
+        creationMask = mask >= 0 ? mode_t(mask) : nil
+        rootHasDefaultACL = cposix_has_default_acl(root.fd) != 0
     }
 
     /// Writes `bytes` at stream offset `offset`.
@@ -86,6 +105,7 @@ struct ContentRangeWriter {
     mutating func abandon() {
         if fd >= 0 { Foundation.close(fd); fd = -1 }
         unflushed = 0
+        folder.release()
     }
 
     /// Gives every file that straddles `offset` (held by two writers, so neither set it) its mode.
@@ -109,25 +129,33 @@ struct ContentRangeWriter {
 
     private mutating func open(_ f: Int) throws {
         let file = index.files[f]
-        var dir = ""
-        for component in file.path.split(separator: "/").dropLast() {
-            dir = dir.isEmpty ? String(component) : dir + "/" + component
-            if !madeDirectories.contains(dir) {
-                do { _ = try root.directory(dir, create: true) } catch {
-                    throw PackError.io("cannot create the folder \(dir): \(error)")
-                }
-                madeDirectories.insert(dir)
-            }
-        }
         restoreMode = false
-        do { fd = try root.open(file.path, flags: O_WRONLY | O_CREAT, mode: 0o600) } catch let error where error.code == EACCES {
+        // A mode the new file can have from the start: its owner may write it, the creation mask
+        // takes none of its bits away, and no default ACL of its folder stands in for that mask.
+        let mode = mode_t(file.mode)
+        let creatable = mode & 0o200 != 0 && mode & ~0o777 == 0 && creationMask.map { mode & $0 == 0 } == true
+        var withMode = false
+        let created = try file.path.withCString { full throws -> Int32 in
+            guard let slash = strrchr(full, Int32(UInt8(ascii: "/"))) else {
+                withMode = creatable && !rootHasDefaultACL
+                return root.createFile(full, flags: O_WRONLY, mode: withMode ? mode : 0o600)
+            }
+            let (folder, hasDefaultACL) = try self.folder.directory(full, length: full.distance(to: slash), in: root)
+            withMode = creatable && !hasDefaultACL
+            return folder.createFile(slash + 1, flags: O_WRONLY, mode: withMode ? mode : 0o600)
+        }
+        createdWithMode = created >= 0 && withMode
+        current = f
+        if created >= 0 { fd = created; return }
+        // Something is there already (or the name is not plain): through the whole path, which
+        // refuses a link and says why a file cannot be opened.
+        do { fd = try root.open(file.path, flags: O_WRONLY | O_CREAT | O_NONBLOCK, mode: 0o600) } catch let error where error.code == EACCES {
             do {
                 try root.setMode(file.path, 0o600)
-                fd = try root.open(file.path, flags: O_WRONLY | O_CREAT, mode: 0o600)
+                fd = try root.open(file.path, flags: O_WRONLY | O_CREAT | O_NONBLOCK, mode: 0o600)
                 restoreMode = true
-            } catch { throw PackError.io("cannot create \(file.path): \(error)") }
-        } catch { throw PackError.io("cannot create \(file.path): \(error)") }
-        current = f
+            } catch { current = -1; throw PackError.io("cannot create \(file.path): \(error)") }
+        } catch { current = -1; throw PackError.io("cannot create \(file.path): \(error)") }
     }
 
     private mutating func writeAll(_ buffer: UnsafeRawBufferPointer, at offset: UInt64, file f: Int) throws {
@@ -153,9 +181,45 @@ struct ContentRangeWriter {
         let file = index.files[current]
         if unflushed >= Self.closingWriteback { startWriteback() }
         unflushed = 0
-        defer { Foundation.close(fd); fd = -1; current = -1; restoreMode = false }
-        if settingMode || restoreMode, fchmod(fd, mode_t(file.mode)) != 0 {
+        defer { Foundation.close(fd); fd = -1; current = -1; restoreMode = false; createdWithMode = false }
+        if (settingMode && !createdWithMode) || restoreMode, fchmod(fd, mode_t(file.mode)) != 0 {
             throw PackError.io("cannot set the mode of \(file.path): \(String(cString: strerror(errno)))")
         }
+    }
+}
+
+/// The folder a `ContentRangeWriter` last created a file in, open, so that the next file in it
+/// is created by its name alone. The folder is opened (or created) through the writer's root,
+/// never through a link.
+private struct HeldFolder {
+    /// The folder's path below the root, without a terminator; empty when none is held.
+    private var path: [CChar] = []
+    private var held: ConfinedDirectory?
+    /// Whether the folder held has a default ACL (or whether it has one could not be read).
+    private var hasDefaultACL = false
+
+    /// The folder made of the first `length` bytes of `full` (a file's path), opened through
+    /// `root` (and created with its parents when missing) unless it is the one held, and whether
+    /// it has a default ACL.
+    mutating func directory(_ full: UnsafePointer<CChar>, length: Int, in root: ConfinedDirectory) throws -> (ConfinedDirectory, hasDefaultACL: Bool) {
+        if let held, path.count == length, memcmp(path, full, length) == 0 { return (held, hasDefaultACL) }
+        release()
+        let relative = String(decoding: UnsafeRawBufferPointer(start: full, count: length), as: UTF8.self)
+        let opened: ConfinedDirectory
+        do {
+            do { opened = try root.directory(relative) } catch where error.isMissing { opened = try root.directory(relative, create: true) }
+        } catch {
+            throw PackError.io("cannot create the folder \(relative): \(error)")
+        }
+        path = Array(UnsafeBufferPointer(start: full, count: length))
+        held = opened
+        hasDefaultACL = cposix_has_default_acl(opened.fd) != 0
+        return (opened, hasDefaultACL)
+    }
+
+    /// Closes the folder held.
+    mutating func release() {
+        held = nil
+        path = []
     }
 }

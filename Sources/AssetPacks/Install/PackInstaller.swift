@@ -35,9 +35,10 @@ final class PackInstaller: @unchecked Sendable {
     let progress: @Sendable (_ completed: UInt64, _ total: UInt64) -> Void
     /// Parts assembled side by side, each with its own Range requests.
     var parallel = AssetPackManager.ParallelDownloads.standard
-    /// The index's bytes when the caller has already fetched and checked them (they are saved
-    /// in the staging folder instead of being fetched again).
-    var checkedIndex: [UInt8]?
+    /// The index's bytes and the index they decode to, when the caller has already fetched and
+    /// checked them (`PackIndexFetch`): the bytes are saved in the staging folder instead of
+    /// being fetched again, and the index is not decoded a second time.
+    var checkedIndex: (bytes: [UInt8], index: PackIndex)?
     /// The content key of a sealed pack.
     var contentKey: ContentKey?
     /// Attempts at a chunk that keeps arriving corrupt before the install fails.
@@ -312,8 +313,7 @@ final class PackInstaller: @unchecked Sendable {
         let path = StorageLayout.stagedIndex(staging)
         var fetch = PackIndexFetch(pack: pack, client: client, attempts: chunkAttempts)
         fetch.contentKey = contentKey
-        if let bytes = checkedIndex, SHA256Digest.hash(bytes) == pack.digest {
-            let index = try fetch.checked(bytes)
+        if let (bytes, index) = checkedIndex, SHA256Digest.hash(bytes) == pack.digest {
             let saved = try StorageLayout.confined { () throws(ConfinementError) in try root.contents(of: path) }
             if saved != bytes { try save(bytes, at: path) }
             return index

@@ -24,20 +24,46 @@ struct MergedNamespace: Sendable {
     /// separated by commas, a line feed. Built from the store's rows without a string a path.
     func listing() throws -> [UInt8] {
         var text: [UInt8] = []
-        var last: [UInt8] = []
+        try listing { text.append(contentsOf: $0) }
+        return text
+    }
+
+    /// `listing()` handed to `write` in pieces of whole lines, each of about `piece` bytes (the
+    /// last one shorter), from one buffer reused for every piece: at 100,000 paths the text is
+    /// written as it is read, without the whole of it in memory. The store's rows come in path
+    /// order, so the line being built is the only one a row can still extend (another pack's ID).
+    func listing(piece: Int = 1 << 20, _ write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var text: [UInt8] = []
+        text.reserveCapacity(piece + (8 << 10))
+        // The last line: where it starts in `text`, and its path's length (-1: none yet).
+        var lineStart = 0, pathLength = -1
+        var failure: (any Error)?
         try store.forEachNamespaceRow { path, id in
-            if !text.isEmpty && path.elementsEqual(last) {
+            guard failure == nil else { return }
+            let samePath = pathLength == path.count
+                && (path.isEmpty || text.withUnsafeBufferPointer { memcmp($0.baseAddress! + lineStart, path.baseAddress!, path.count) == 0 })
+            if samePath {
                 text[text.count - 1] = UInt8(ascii: ",")
             } else {
-                last.removeAll(keepingCapacity: true)
-                last.append(contentsOf: path)
+                if lineStart >= piece {
+                    // Every line before the last is complete: out with them, and the last one
+                    // moves to the front.
+                    do { try text.withUnsafeBytes { try write(UnsafeRawBufferPointer(rebasing: $0[..<lineStart])) } } catch {
+                        failure = error
+                        return
+                    }
+                    text.removeSubrange(..<lineStart)
+                }
+                lineStart = text.count
+                pathLength = path.count
                 text.append(contentsOf: path)
                 text.append(UInt8(ascii: "\t"))
             }
             text.append(contentsOf: id)
             text.append(UInt8(ascii: "\n"))
         }
-        return text
+        if let failure { throw failure }
+        if !text.isEmpty { try text.withUnsafeBytes { try write($0) } }
     }
 
     /// The absolute path of the file `path` resolves to (only in pack `id` when given), the

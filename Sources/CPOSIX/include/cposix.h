@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
+#include <sys/xattr.h>
 
 /// syncfs(2), which Glibc declares only under _GNU_SOURCE: flushes the file system holding `fd`.
 static inline int cposix_syncfs(int fd) { return syncfs(fd); }
@@ -30,6 +31,19 @@ int cposix_start_writeback(int fd, long long offset, long long length);
 /// SO_PEERCRED (Linux; `struct ucred` needs _GNU_SOURCE): the user and process on the other end
 /// of a connected Unix socket. Returns 0, or -1 with errno set.
 int cposix_peer_credentials(int fd, uid_t *uid, pid_t *pid);
+
+/// Whether the directory `fd` has a default POSIX ACL (1), none (0), or cannot say (-1): a file
+/// created in a folder with one takes its permissions from that ACL, not from the creation mask.
+static inline int cposix_has_default_acl(int fd) {
+    ssize_t n = fgetxattr(fd, "system.posix_acl_default", NULL, 0);
+    if (n >= 0) return n > 0;
+    return (errno == ENODATA || errno == ENOTSUP) ? 0 : -1;
+}
+
+/// The process's file mode creation mask, as the kernel reports it in /proc/self/status (read
+/// without changing it, unlike umask(2), which another thread creating a file at that moment
+/// would see); -1 when it cannot be read.
+int cposix_current_umask(void);
 
 /// openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS: opens `path` relative to the directory
 /// `dirfd`, refusing any component that is a symbolic link (ELOOP) or that leads out of `dirfd`

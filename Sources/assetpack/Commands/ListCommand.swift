@@ -21,11 +21,10 @@ struct ListCommand: Command {
         } else {
             let manager = try makeLocalManager(storage)
             if !json {
-                // Straight from the store's rows to one write: at 100,000 paths, a string and an
-                // array a path (or a print call a line) cost more than the lookup itself.
-                let text: [UInt8]
-                do { text = try runBlocking { try await manager.namespaceListing() } } catch { throw CLIError.failure("\(error)") }
-                FileHandle.standardOutput.write(Data(text))
+                // Straight from the store's rows to standard output, a write a MiB: at 100,000
+                // paths, a string and an array a path (or a print call a line) cost more than
+                // the lookup itself.
+                do { try runBlocking { try await manager.namespaceListing(writeToStandardOutput) } } catch { throw CLIError.failure("\(error)") }
                 return 0
             }
             do { entries = try runBlocking { try await manager.namespace().map { ($0.path, $0.packIDs) } } } catch { throw CLIError.failure("\(error)") }
@@ -48,5 +47,16 @@ struct ListCommand: Command {
             FileHandle.standardOutput.write(Data(text))
         }
         return 0
+    }
+}
+
+/// Writes `bytes` whole to standard output.
+private func writeToStandardOutput(_ bytes: UnsafeRawBufferPointer) throws {
+    var done = 0
+    while done < bytes.count {
+        let n = write(STDOUT_FILENO, bytes.baseAddress! + done, bytes.count - done)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { throw CLIError.failure("cannot write the listing to standard output: \(String(cString: strerror(errno)))") }
+        done += n
     }
 }
