@@ -249,6 +249,7 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
         var out = UnsafeMutableRawPointer(stream)
         let source = UnsafeRawPointer(literals)
         var index = literalCount
+        let masks = Self.lowBitMasks
         // Last literals first, so that the decoder reads the first ones first.
         while index > 0 {
             index &-= 4
@@ -257,22 +258,22 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
             // from the state, the state's low bits out, the next state.
             let e3 = table.load(fromByteOffset: Int(truncatingIfNeeded: (four &>> 24) &<< 3), as: UInt64.self)
             let b3 = (s3 &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e3)))) &>> 16
-            accumulator |= (s3 & ((1 &<< b3) &- 1)) &<< pending
+            accumulator |= (s3 & masks[Int(truncatingIfNeeded: b3)]) &<< pending
             pending &+= b3
             s3 = ((s3 &+ stateCount) &>> b3) &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e3 &>> 32)))
             let e2 = table.load(fromByteOffset: Int(truncatingIfNeeded: ((four &>> 16) & 0xff) &<< 3), as: UInt64.self)
             let b2 = (s2 &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e2)))) &>> 16
-            accumulator |= (s2 & ((1 &<< b2) &- 1)) &<< pending
+            accumulator |= (s2 & masks[Int(truncatingIfNeeded: b2)]) &<< pending
             pending &+= b2
             s2 = ((s2 &+ stateCount) &>> b2) &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e2 &>> 32)))
             let e1 = table.load(fromByteOffset: Int(truncatingIfNeeded: ((four &>> 8) & 0xff) &<< 3), as: UInt64.self)
             let b1 = (s1 &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e1)))) &>> 16
-            accumulator |= (s1 & ((1 &<< b1) &- 1)) &<< pending
+            accumulator |= (s1 & masks[Int(truncatingIfNeeded: b1)]) &<< pending
             pending &+= b1
             s1 = ((s1 &+ stateCount) &>> b1) &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e1 &>> 32)))
             let e0 = table.load(fromByteOffset: Int(truncatingIfNeeded: (four & 0xff) &<< 3), as: UInt64.self)
             let b0 = (s0 &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e0)))) &>> 16
-            accumulator |= (s0 & ((1 &<< b0) &- 1)) &<< pending
+            accumulator |= (s0 & masks[Int(truncatingIfNeeded: b0)]) &<< pending
             pending &+= b0
             s0 = ((s0 &+ stateCount) &>> b0) &+ UInt64(bitPattern: Int64(Int32(truncatingIfNeeded: e0 &>> 32)))
             out.storeBytes(of: accumulator.littleEndian, as: UInt64.self)
@@ -292,6 +293,14 @@ struct LZFSEBlockEncoder: LZMatchSink, ~Copyable {
         header.literalStates = (Int(s0), Int(s1), Int(s2), Int(s3))
         return count
     }
+
+    /// `lowBitMasks[n]` keeps the low n bits (n ≤ 16, the most a state emits): a load, where
+    /// computing the mask takes three instructions around a shift by a variable count.
+    nonisolated(unsafe) private static let lowBitMasks: UnsafePointer<UInt64> = {
+        let masks = UnsafeMutablePointer<UInt64>.allocate(capacity: 17)
+        for bits in 0...16 { masks[bits] = (1 << UInt64(bits)) - 1 }
+        return UnsafePointer(masks)
+    }()
 
     /// Writes the L, M, D stream into `stream` from `start`, after 8 zero bytes that let the
     /// decoder fill its window; returns its size.
