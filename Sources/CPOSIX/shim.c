@@ -41,3 +41,15 @@ int cposix_current_umask(void) {
     fclose(status);
     return mask;
 }
+
+#include <sys/xattr.h>
+
+int cposix_has_default_acl(int fd) {
+    ssize_t n = fgetxattr(fd, "system.posix_acl_default", NULL, 0);
+    if (n >= 0) return n > 0;
+    return (errno == ENODATA || errno == ENOTSUP) ? 0 : -1;
+}
+
+int cposix_set_attribute(const char *path, const char *name, const void *value, size_t size) {
+    return setxattr(path, name, value, size, 0);
+}

@@ -82,7 +82,7 @@ import Testing
         for (tag, permissions) in [(0x01, 7), (0x04, 5), (0x20, 0)] as [(UInt32, UInt32)] {
             append(tag, 2); append(permissions, 2); append(UInt32.max, 4)
         }
-        try #require(setxattr(root.path, "system.posix_acl_default", acl, acl.count, 0) == 0, "setxattr: \(String(cString: strerror(errno)))")
+        try #require(cposix_set_attribute(root.path, "system.posix_acl_default", acl, acl.count) == 0, "setxattr: \(String(cString: strerror(errno)))")
         let server = try repo.serve()
         let manager = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0) }
         try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))

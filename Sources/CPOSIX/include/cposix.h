@@ -10,7 +10,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/openat2.h>
-#include <sys/xattr.h>
 
 /// syncfs(2), which Glibc declares only under _GNU_SOURCE: flushes the file system holding `fd`.
 static inline int cposix_syncfs(int fd) { return syncfs(fd); }
@@ -34,11 +33,12 @@ int cposix_peer_credentials(int fd, uid_t *uid, pid_t *pid);
 
 /// Whether the directory `fd` has a default POSIX ACL (1), none (0), or cannot say (-1): a file
 /// created in a folder with one takes its permissions from that ACL, not from the creation mask.
-static inline int cposix_has_default_acl(int fd) {
-    ssize_t n = fgetxattr(fd, "system.posix_acl_default", NULL, 0);
-    if (n >= 0) return n > 0;
-    return (errno == ENODATA || errno == ENOTSUP) ? 0 : -1;
-}
+/// (In shim.c: <sys/xattr.h> brings in <sys/select.h> with _GNU_SOURCE's fd_set, which differs
+/// from the one the other C modules see, and Clang refuses two definitions in one Swift module.)
+int cposix_has_default_acl(int fd);
+
+/// setxattr(2) on `path` (flags 0); for tests that give a folder a default ACL.
+int cposix_set_attribute(const char *path, const char *name, const void *value, size_t size);
 
 /// The process's file mode creation mask, as the kernel reports it in /proc/self/status (read
 /// without changing it, unlike umask(2), which another thread creating a file at that moment
