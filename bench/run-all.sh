@@ -55,6 +55,7 @@ benchmarks=(
   "large: assetpack package, publish, ensure, update and verify at several pack sizes: time per GiB against the smallest, peak RSS, disk at peak"
   "many-packs: assetpack publish after one change of 2,000 packs vs a full publish; catalog bytes, update with nothing new, status"
   "crowds: 100 assetpack install at once and 1,000 concurrent range requests, assetpack serve vs nginx"
+  "variants: assetpack ensure of a device's variant vs the whole group (one pack of every encoding); a switch by update vs a fresh install of the other variant (a pack ID per encoding)"
 )
 fixed_size=" crowds package-files package-files-300k install-files install-files-300k install-packs update-edits update-sealed seeds many-packs "
 
@@ -106,6 +107,7 @@ command_line() {
     agent-kill) echo "bench/agent-kill.sh 20 2m $mib" ;;
     chunksize) echo "bench/chunksize.sh $mib" ;;
     aar) echo "bench/aar.sh $mib $rounds" ;;
+    variants) echo "bench/variants.sh $((mib / 4))" ;;
     many-packs) echo "bench/many-packs.sh 2000 $rounds" ;;
     crowds) echo "bench/crowds.sh --clients 100 --connections 1000 --duration 10 --pack-mib 8 --rounds $rounds" ;;
     large) case "$size" in small) echo "bench/large.sh --rounds $rounds 256 1024" ;; medium) echo "bench/large.sh --rounds $rounds 1024 8192" ;;
