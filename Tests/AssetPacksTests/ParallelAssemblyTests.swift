@@ -52,12 +52,7 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0) }
         try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
-        let directory = try #require(try root.installedDirectory("Pack"))
-        for (name, bytes) in files {
-            #expect(try manager.contents(at: FilePath(name)) == Data(bytes), "\(name)")
-            var st = stat()
-            #expect(stat(directory + "/" + name, &st) == 0 && st.st_mode & 0o777 == Self.mode(of: name), "\(name): mode \(String(st.st_mode & 0o777, radix: 8))")
-        }
+        try Self.expectEveryFileWithItsMode(files, root: root, manager: manager)
         // One request per part (the dedup copies need no network), each frame fetched once.
         #expect(server.packRequests().count == 1 + 4, "\(server.packRequests())")
         #expect(await manager.fetchedBytes <= pack.size)
@@ -86,11 +81,16 @@ import Testing
         let server = try repo.serve()
         let manager = try repo.manager(root: root.path, server: server) { $0.parallelDownloads = .init(parts: 4, minimumInstallSize: 0) }
         try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
+        try Self.expectEveryFileWithItsMode(files, root: root, manager: manager)
+    }
+
+    /// Every file of `files` reads back through `manager` and has its packed mode on disk.
+    private static func expectEveryFileWithItsMode(_ files: [String: [UInt8]], root: StorageRoot, manager: AssetPackManager) throws {
         let directory = try #require(try root.installedDirectory("Pack"))
         for (name, bytes) in files {
             #expect(try manager.contents(at: FilePath(name)) == Data(bytes), "\(name)")
             var st = stat()
-            #expect(stat(directory + "/" + name, &st) == 0 && st.st_mode & 0o777 == Self.mode(of: name), "\(name): mode \(String(st.st_mode & 0o777, radix: 8))")
+            #expect(stat(directory + "/" + name, &st) == 0 && st.st_mode & 0o777 == mode(of: name), "\(name): mode \(String(st.st_mode & 0o777, radix: 8))")
         }
     }
 
