@@ -35,10 +35,11 @@
 #   allocates new ones, so deleting ~12,000 files makes creating the next ~12,000 much slower.
 # - every runner runs once, untimed, before the rounds (measure.py --warmup): whichever runs
 #   first after the script's set-up is 0.2-0.7 s slower, and in round 1 that is ours.
-# The served pack and .tar.zst are read once beforehand and stay in the page cache for all. Our install ends with syncfs (the pack is durable before it is made
-# visible); tar does not flush, so the target peer's time excludes its writeback. A third
-# runner, `tar+zstd+sync`, is the same pipeline followed by `sync`: the durable peer, for
-# information.
+# The served pack and .tar.zst are read once beforehand and stay in the page cache for all.
+# `assetpack ensure` leaves the files to the kernel's writeback, as tar does (a crash of the
+# system before it is found at the next start: docs/CLIENT.md, "Durability"); the durable pair
+# is measured too, for information: `ensure --flush`, which flushes before it commits, against
+# `tar+zstd+sync`, the same pipeline followed by `sync`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}; size=${2:-1024}; variant=${3:-}
@@ -114,7 +115,18 @@ python3 bench/measure.py --setup "[ ! -e '$out/dst/'\$1 ] || mv '$out/dst/'\$1 '
   python3 bench/evict.py '$out/old'; sleep 5; head -c 4G /dev/zero > $warm 2>/dev/null; rm -f $warm" --warmup "$rounds" \
   assetpack "'$bin' ensure $ids --root '$out/dst/assetpack' --repo $url --public-key '$out/key.pub' --json > '$out/ensure.log'" \
   tar+zstd "mkdir -p '$out/dst/tar+zstd' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd'" \
-  tar+zstd+sync "mkdir -p '$out/dst/tar+zstd+sync' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd+sync' && sync"
+  assetpack-flush "'$bin' ensure $ids --root '$out/dst/assetpack-flush' --repo $url --public-key '$out/key.pub' --flush --json > '$out/ensure-flush.log'" \
+  tar+zstd+sync "mkdir -p '$out/dst/tar+zstd+sync' && curl -s $url/bench.tar.zst | zstd -q -d | tar -x -C '$out/dst/tar+zstd+sync' && sync" \
+  | tee "$out/measure.out"
+# The durable install against the durable pipeline (measure.py puts the first runner against each other).
+python3 - "$out/measure.out" <<'PY'
+import json, subprocess, sys
+line = [l for l in open(sys.argv[1]) if l.startswith('@result ')][-1]
+runners = json.loads(line[len('@result '):])['runners']
+ratio = round(runners["assetpack-flush"]['wall_s'] / runners['tar+zstd+sync']['wall_s'], 4)
+print(f'ratio assetpack-flush / tar+zstd+sync: {ratio:.2f}x')
+subprocess.run(['python3', 'bench/result.py', f'time assetpack-flush / tar+zstd+sync={ratio}'], check=True)
+PY
 
 # The last installed tree must equal the corpus (and so must the peer's).
 if [ "$size" = packs ]; then
@@ -125,6 +137,7 @@ else
   installed=$(echo "$out"/dst/assetpack/packs/bench-corpus/*/)
 fi
 diff -r "$corpus/content" "$installed/content" && diff -r "$corpus/content" "$out/dst/tar+zstd/content" \
+  && { [ "$size" = packs ] || diff -r "$corpus/content" "$(echo "$out"/dst/assetpack-flush/packs/bench-corpus/*/)content"; } \
   && echo "verify: installed tree equals the corpus"
 fetched=$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")
 runs=$(grep -c '/catalog.json ' "$NGINX_LOG")

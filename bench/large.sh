@@ -16,7 +16,12 @@
 # (target ≤ 128 MiB whatever the size), as `@result` lines: each size's figures as a point of the
 # sweep (BENCH_POINT, bench/result.py), the ratios as the run's own figures.
 #
-#   bench/large.sh [--rounds N] SIZE_MIB...        e.g. bench/large.sh 1024 8192
+#   bench/large.sh [--rounds N] [--cold] SIZE_MIB...        e.g. bench/large.sh --cold 1024 8192
+#
+# --cold empties the page cache before every timed round (it needs root: /proc/sys/vm/drop_caches),
+# so that each size reads its input from the disk: without it a 1 GiB corpus, pack or installed
+# tree is still in the page cache when the next step reads it and an 8 GiB one is not, and the
+# ratio of their times per GiB measures the cache rather than the step.
 #
 # Each size's installed root stays until every size has run (see wait_for_deleted_inodes below).
 # Rounds (default 1) apply to package, publish, install and verify; update runs once a size (it
@@ -28,16 +33,20 @@
 # ASSETPACK=path/to/assetpack runs that binary instead of building one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rounds=1; sizes=()
+rounds=1; sizes=(); cold=""
 while (($#)); do
   case "$1" in
     --rounds) rounds=${2:-}; shift 2 ;;
+    --cold) cold="; sync; echo 3 > /proc/sys/vm/drop_caches"; shift ;;
     *) sizes+=("$1"); shift ;;
   esac
 done
-usage="usage: bench/large.sh [--rounds N] SIZE_MIB... (e.g. 1024 8192)"
+usage="usage: bench/large.sh [--rounds N] [--cold] SIZE_MIB... (e.g. 1024 8192)"
 ((${#sizes[@]})) || { echo "$usage" >&2; exit 2; }
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench/large.sh: --rounds must be a positive number, not '$rounds'" >&2; exit 2; }
+if [ -n "$cold" ] && ! { sync && echo 3 > /proc/sys/vm/drop_caches; } 2>/dev/null; then
+  echo "bench/large.sh: --cold empties the page cache through /proc/sys/vm/drop_caches, which only root can write (run it as root, or without --cold)" >&2; exit 2
+fi
 for s in "${sizes[@]}"; do [[ $s =~ ^[1-9][0-9]*$ ]] || { echo "bench/large.sh: a size is a number of MiB, not '$s'; $usage" >&2; exit 2; }; done
 scripts/install-deps.sh
 if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
@@ -58,7 +67,8 @@ trap 'stop_nginx 2>/dev/null || true; restore' EXIT
 : > "$out/points.jsonl"
 skipped=0
 
-echo "$(nproc) cores; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$(nproc) cores; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg); page cache emptied before each round: $([ -n "$cold" ] && echo yes || echo no)"
+python3 bench/result.py "cold page cache=$([ -n "$cold" ] && echo yes || echo no)"
 for size in "${sizes[@]}"; do
   corpus=$root_dir/bench/out/corpus-$size
   # The disk a size needs at once (docs/BENCHMARKS.md, "large packs"): the corpus unless it is
@@ -85,7 +95,7 @@ for size in "${sizes[@]}"; do
   step() {   # NAME ROUNDS SETUP COMMAND: measures COMMAND, its @result line also into points.jsonl
     local name=$1 n=$2 setup=$3 command=$4
     echo "-- $name"
-    python3 bench/measure.py --setup "$setup" --disk "$work" "$n" "$name" "$command" | tee "$work/$name.out"
+    python3 bench/measure.py --setup "$setup$cold" --disk "$work" "$n" "$name" "$command" | tee "$work/$name.out"
     grep '^@result ' "$work/$name.out" | sed "s/^@result //" >> "$out/points.jsonl"
   }
 

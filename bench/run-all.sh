@@ -10,7 +10,8 @@
 # the benchmark's own content at that size). Benchmarks whose content has one size of its own (the
 # small-files corpus, the update workloads of bench/update-corpus.py, seeds) run in a `small`
 # sweep, or when --only names them. `large` sweeps sizes itself in one run (bench/large.sh: small
-# 256 MiB and 1 GiB, medium 1 and 8 GiB, large 1, 8 and 32 GiB) and records each size as a run. --rounds (default 3; 2 at large) is passed to every script
+# 256 MiB and 1 GiB, medium 1 and 8 GiB, large 1, 8 and 32 GiB) and records each size as a run, with the page cache emptied before every
+# timed round where this user may (`bench/large.sh --cold`: root). --rounds (default 3; 2 at large) is passed to every script
 # that takes rounds. Each script runs under `nice`, with its output in bench/out/logs/NAME-SIZE.log;
 # the `@result` lines it prints (bench/result.py) are merged into FILE (default
 # docs/benchmarks/results.json) by bench/collect.py, replacing that benchmark's run at that size.
@@ -110,8 +111,9 @@ command_line() {
     variants) echo "bench/variants.sh $((mib / 4))" ;;
     many-packs) echo "bench/many-packs.sh 2000 $rounds" ;;
     crowds) echo "bench/crowds.sh --clients 100 --connections 1000 --duration 10 --pack-mib 8 --rounds $rounds" ;;
-    large) case "$size" in small) echo "bench/large.sh --rounds $rounds 256 1024" ;; medium) echo "bench/large.sh --rounds $rounds 1024 8192" ;;
-             *) echo "bench/large.sh --rounds $rounds 1024 8192 32768" ;; esac ;;
+    large) local cold; cold=$([ -w /proc/sys/vm/drop_caches ] && echo " --cold")
+           case "$size" in small) echo "bench/large.sh --rounds $rounds$cold 256 1024" ;; medium) echo "bench/large.sh --rounds $rounds$cold 1024 8192" ;;
+             *) echo "bench/large.sh --rounds $rounds$cold 1024 8192 32768" ;; esac ;;
     *) [ -f "bench/$1.sh" ] && echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/$1.sh" ;;
   esac
 }

@@ -3,9 +3,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The client store's schema version: a version-1 store (before preservation priorities) and a
-/// version-2 store (before the trust table) open and migrate to the current version with their
-/// rows intact; a store of a newer version is refused.
+/// The client store's schema version: a version-1 store (before preservation priorities, commit
+/// times and unflushed installs) and a version-2 store (before the trust table) open and migrate
+/// to the current version with their rows intact; a store of a newer version is refused.
 @Suite struct ClientStoreMigrationTests {
     @Test func aVersion1StoreMigrates() throws {
         let dir = try TemporaryDirectory("store")
@@ -32,10 +32,12 @@ import Testing
         #expect(old.version == 3 && old.installSize == 20 && old.lastUsed == Date(timeIntervalSince1970: 1_700_000_100))
         #expect(old.preservationPriority == 0.5)
         #expect(old.committedChangeTime == 0, "a pack installed before version 5 has no commit time: the share hashes its chunks")
+        #expect(old.unflushed == nil, "every install before version 6 was flushed before its commit")
+        #expect(try store.unflushedInstalls().isEmpty)
         #expect(try store.packs(holding: "old.txt") == ["Old"])
         #expect(try store.setPreservationPriority(0.75, of: "Old"))
         #expect(try ClientStore(path: path).installedPack("Old")?.preservationPriority == 0.75)
-        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 5)
+        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == ClientStore.schemaVersion)
     }
 
     @Test func aVersion2StoreGainsTheTrustTable() throws {
@@ -59,18 +61,18 @@ import Testing
         try store.acceptTrusted(trust, catalogVersion: 8, payload: [3], envelope: [4], channel: nil)
         #expect(try ClientStore(path: path).acceptedTrust() == trust)
         #expect(try store.acceptedCatalog()?.version == 8)
-        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == 5)
+        #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == ClientStore.schemaVersion)
     }
 
     @Test func aNewerStoreIsRefused() throws {
         let dir = try TemporaryDirectory("store")
         let path = dir.file("state.sqlite")
-        try SQLiteDatabase(path: path).execute("PRAGMA user_version = 6")
+        try SQLiteDatabase(path: path).execute("PRAGMA user_version = \(ClientStore.schemaVersion + 1)")
         do {
             _ = try ClientStore(path: path)
-            Issue.record("a version-6 store was opened")
+            Issue.record("a store of a newer version was opened")
         } catch let AssetPackManagerError.storage(why) {
-            #expect(why.contains("schema version 6") && why.contains("up to 5"), "\(why)")
+            #expect(why.contains("schema version \(ClientStore.schemaVersion + 1)") && why.contains("up to \(ClientStore.schemaVersion)"), "\(why)")
         }
     }
 }

@@ -50,6 +50,8 @@ import Testing
         let refused = try await Assetpack.run(["status", "--root", shared, "--repo", "http://127.0.0.1:9/"])
         #expect(refused.status == 2 && refused.stderr.contains("an agent (process \(agent.process.processIdentifier)) holds the root"), "\(refused.stderr)")
         #expect(refused.stderr.contains("--repo"))
+        let flush = try await Assetpack.run(["ensure", "Levels", "--root", shared, "--flush"])
+        #expect(flush.status == 2 && flush.stderr.contains("--flush cannot change them from here"), "\(flush.stderr)")
         // The remembered repository given again is fine.
         #expect(try await Assetpack.run(["status", "--root", shared] + fixture.settings).status == 0)
 

@@ -164,6 +164,8 @@ extension AssetPackManager {
         installer.checkedIndex = (index.bytes, index.index)
         installer.seedFolders = configuration.seedFolders
         installer.seedLimits = configuration.seedScanLimits
+        let boot = configuration.flushesBeforeCommit ? nil : configuration.bootSession()
+        installer.flushesFiles = boot == nil
         deliveries[entry.id] = (installer.sources, entry.version)
         installer.contentKey = contentKey
         do {
@@ -173,7 +175,7 @@ extension AssetPackManager {
             } onCancel: { flag.cancel() }
             fetchedBytes += installer.fetchedBytes
             peerBytes += installer.peerBytes
-            try commit(entry, index: index, stagingFiles: installer.filesDirectory, staging: staging, previous: previousPack)
+            try commit(entry, index: index, stagingFiles: installer.filesDirectory, staging: staging, previous: previousPack, unflushed: boot)
             broadcaster.send(.finished(pack))
         } catch {
             fetchedBytes += installer.fetchedBytes
@@ -207,7 +209,9 @@ extension AssetPackManager {
 
     /// Makes a staged pack visible: one rename into `packs/`, then one transaction; the previous
     /// version's files go only after both, retired (renamed away now, deleted in the background).
-    private func commit(_ entry: CatalogPack, index: PackIndex, stagingFiles: String, staging: String, previous: InstalledPack?) throws {
+    /// `unflushed`: the boot the files were written in when they were not flushed.
+    private func commit(_ entry: CatalogPack, index: PackIndex, stagingFiles: String, staging: String, previous: InstalledPack?,
+                        unflushed: BootSession?) throws {
         let directory = layout.installDirectory(id: entry.id, version: entry.version, digest: entry.digest)
         // The rename's change time, read back: every file verified into the folder was written
         // before it, and a write, link or rename of one after it gives that file a later one.
@@ -218,11 +222,17 @@ extension AssetPackManager {
             return (try? root.directory(directory))?.changeTime ?? 0
         }
         let now = configuration.now()
-        try store.commitInstall(InstalledPack(id: entry.id, version: entry.version, digest: entry.digest, directory: directory,
-                                              downloadSize: entry.downloadSize, installSize: entry.installSize, language: entry.language,
-                                              downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,
-                                              indexBytes: index.encodedForStore(), indexOffset: entry.index.offset, committedChangeTime: committed),
-                                paths: index.files.map(\.path))
+        let installed = InstalledPack(id: entry.id, version: entry.version, digest: entry.digest, directory: directory,
+                                      downloadSize: entry.downloadSize, installSize: entry.installSize, language: entry.language,
+                                      downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,
+                                      indexBytes: index.encodedForStore(), indexOffset: entry.index.offset, committedChangeTime: committed,
+                                      unflushed: unflushed)
+        try store.commitInstall(installed, paths: index.files.map(\.path))
+        if unflushed != nil {
+            var mark = installed
+            mark.indexBytes = []   // only its ID and digest are needed
+            Self.markFlushedAfterWriteback(mark, store: store, root: root, delay: configuration.writebackDelay)
+        }
         // Keys are kept for the installed version only: the next update sealed under the same
         // key needs no key server, and a rotated key's predecessor is dropped.
         try store.keepContentKey(entry.sealed?.keyID, of: entry.id)

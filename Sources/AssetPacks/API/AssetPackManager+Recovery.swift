@@ -1,4 +1,5 @@
 import AssetPackFormat
+import CPOSIX
 import Foundation
 
 extension AssetPackManager {
@@ -34,12 +35,75 @@ extension AssetPackManager {
     }
 
     /// Moves a committed-but-unrecorded pack folder back to where its download assembled it.
-    /// Its files were complete and flushed before the rename, so they replace whatever the
-    /// staging folder holds in their place.
+    /// Its files were complete before the rename, so they replace whatever the staging folder
+    /// holds in their place (a resumed download hashes what it finds before it trusts it, so
+    /// files a crash of the system cut short are fetched again).
     private static func restage(_ folder: String, into files: String, root: ConfinedDirectory) -> Bool {
         let parent = (files as NSString).deletingLastPathComponent
         guard (try? root.directory(parent, create: true)) != nil else { return false }
         try? root.removeTree(files)
         return (try? root.rename(folder, to: files)) != nil
+    }
+}
+
+extension AssetPackManager {
+    /// At `init`, for the installs whose files were left to the kernel's writeback
+    /// (`Configuration.flushesBeforeCommit` false). One committed in this boot lost nothing: it
+    /// is marked flushed once the kernel has had time to write it back (`BootSession.writebackDelay`),
+    /// after one `syncfs` of the root, which then finds little to write. One committed in an
+    /// earlier boot may have lost files if that boot ended in a crash: every chunk of its
+    /// content is read back and hashed against its index (what a restart reads comes from the
+    /// disk); intact, it is marked flushed; otherwise it is no longer installed (its folder
+    /// retired, its namespace rows gone), and its next download fetches it again.
+    static func settleUnflushedInstalls(store: ClientStore, root: ConfinedDirectory, layout: StorageLayout, retired: RetiredFolders,
+                                        boot: BootSession?, writebackDelay: Int64) throws {
+        var settled: [InstalledPack] = []
+        var writtenBack: [InstalledPack] = []
+        for pack in try store.unflushedInstalls() {
+            if let boot, let committed = pack.unflushed, committed.id == boot.id {
+                if boot.uptime - committed.uptime >= writebackDelay { writtenBack.append(pack) }
+                continue
+            }
+            if isIntactOnDisk(pack, root: root, layout: layout) {
+                settled.append(pack)
+            } else {
+                try store.removeInstalled(pack.id)
+                if let directory = try? layout.checkedInstallDirectory(pack.directory, id: pack.id) { retired.retire(directory) }
+            }
+        }
+        if !writtenBack.isEmpty, cposix_syncfs(root.fd) == 0 { settled += writtenBack }
+        try store.markFlushed(settled)
+    }
+
+    /// For a manager that lives on after an install it left to the writeback (an app, the
+    /// agent): `delay` seconds later, one `syncfs` of the root, then `pack` is marked flushed, so
+    /// that a restart does not check it. Nothing is held meanwhile: a manager gone by then
+    /// leaves the mark to the next one (`settleUnflushedInstalls`).
+    static func markFlushedAfterWriteback(_ pack: InstalledPack, store: ClientStore, root: ConfinedDirectory, delay: Int64) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(Int(delay))) { [weak store, weak root] in
+            guard let store, let root, cposix_syncfs(root.fd) == 0 else { return }
+            try? store.markFlushed([pack])
+        }
+    }
+
+    /// Whether every file of `pack` is in its folder with the bytes its index gives: each chunk
+    /// of the content stream read back and hashed, each empty file present.
+    private static func isIntactOnDisk(_ pack: InstalledPack, root: ConfinedDirectory, layout: StorageLayout) -> Bool {
+        guard let index = try? PackIndex.decode(pack.indexBytes, indexOffset: pack.indexOffset, opened: true),
+              let path = try? layout.checkedInstallDirectory(pack.directory, id: pack.id),
+              let directory = try? root.directory(path) else { return false }
+        let reader = ContentStreamReader(index: index, directory: directory)
+        let largest = index.chunks.reduce(0) { max($0, Int($1.uncompressedSize)) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(largest, 1), alignment: 16)
+        defer { buffer.deallocate() }
+        for s in index.sequence.indices {
+            let size = Int(index.chunks[Int(index.sequence[s])].uncompressedSize)
+            guard reader.readVerifiedChunk(atSequence: s, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size])) else { return false }
+        }
+        for file in index.files where file.size == 0 {
+            guard let fd = try? directory.open(file.path, flags: O_RDONLY | O_NONBLOCK) else { return false }
+            close(fd)
+        }
+        return true
     }
 }

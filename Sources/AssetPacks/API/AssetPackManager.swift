@@ -130,6 +130,8 @@ public actor AssetPackManager {
                           mergedNamespace: MergedNamespace(store: store, layout: layout, root: root, languages: languageChoice),
                           storageLock: storageLock, retired: RetiredFolders(root: root, layout: layout, inBackground: configuration.deletesRetiredFoldersInBackground))
         try Self.reconcile(layout: layout, root: root, store: store, retired: local!.retired)
+        try Self.settleUnflushedInstalls(store: store, root: root, layout: layout, retired: local!.retired, boot: configuration.bootSession(),
+                                          writebackDelay: configuration.writebackDelay)
         local!.retired.sweep()
         broadcaster.onPause { [pauses] id in pauses.pause(id) }
     }

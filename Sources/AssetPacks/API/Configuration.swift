@@ -78,6 +78,21 @@ extension AssetPackManager {
         public var networkLimits = NetworkLimits.standard
         /// How many connections a large pack is fetched over.
         public var parallelDownloads = ParallelDownloads.standard
+        /// Whether an install waits for its files to reach the disk before it commits (true), or
+        /// commits once they are written and verified and leaves them to the kernel's writeback,
+        /// which writes them within about 30 s (false, the default, where the system names its
+        /// boot: Linux). Either way a crash of the process loses nothing. After a crash of the
+        /// system (power loss, kernel panic) that came before the writeback, the next manager
+        /// opened on the root hashes the files of each pack committed so against its index; a
+        /// pack with a file lost or short is no longer installed, and its next download fetches
+        /// it again. docs/CLIENT.md, "Durability".
+        public var flushesBeforeCommit = false
+        /// The running boot (`BootSession.current` by default); nil makes every install flush
+        /// before it commits. Replaced in tests to act out a restart after a crash.
+        package var bootSession: @Sendable () -> BootSession? = { BootSession.current() }
+        /// Seconds after which an install left to the writeback is flushed and marked so
+        /// (`BootSession.writebackDelay`; shorter in tests).
+        package var writebackDelay = BootSession.writebackDelay
         /// The clock catalog expiry and the catalog's age are checked against.
         public var now: @Sendable () -> Date
         /// How long a fetched catalog is used before the next call that reads it fetches it

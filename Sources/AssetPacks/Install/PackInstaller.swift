@@ -46,6 +46,9 @@ final class PackInstaller: @unchecked Sendable {
     /// Folders whose files may hold chunks of the pack (`Configuration.seedFolders`).
     var seedFolders: [String] = []
     var seedLimits = AssetPackManager.SeedScanLimits.standard
+    /// Whether the assembled files are flushed to the disk before `run` returns (false: left
+    /// to the kernel's writeback; the commit records the boot, see `Configuration.flushesBeforeCommit`).
+    var flushesFiles = true
     /// What the look through the seed folders saw (nil: no seed folders).
     private(set) var seedReport: SeedScanReport?
     /// The bytes of this run by source (chunks placed; the index and patch table aside).
@@ -123,7 +126,7 @@ final class PackInstaller: @unchecked Sendable {
         let assembled = try assembleParts(parts, index: index, plan: plan, seeds: seeds, files: files)
         try fillDeferred(assembled, index: index, plan: plan, files: files)
         progress(plan.downloadBytes, plan.downloadBytes)
-        try syncFileSystem(files)
+        if flushesFiles { try syncFileSystem(files) }
         return index
     }
 

@@ -24,6 +24,10 @@ struct InstalledPack: Sendable {
     /// it; 0 when unknown (installed before store version 5). A file of the install whose change
     /// time is earlier has not been written, linked or renamed since the installer verified it.
     var committedChangeTime: Int64 = 0
+    /// The boot the install was committed in when its files were left for the kernel to write
+    /// back (`Configuration.flushesBeforeCommit` false); nil once they are known to be on the
+    /// disk: flushed before the commit, flushed later, or read back intact in a later boot.
+    var unflushed: BootSession? = nil
 }
 
 /// A download that has started and not yet been installed (it resumes after a restart).
@@ -57,7 +61,7 @@ struct AcceptedTrust: Sendable, Equatable {
 /// moment leaves it consistent: settings, the last accepted catalog, installed packs, the merged
 /// namespace, and downloads in progress. Schema: docs/FORMAT.md, "Client store".
 final class ClientStore: @unchecked Sendable {
-    static let schemaVersion: Int64 = 5
+    static let schemaVersion: Int64 = 6
     static let defaultPreservationPriority = 0.5
     private let db: SQLiteDatabase
 
@@ -78,6 +82,13 @@ final class ClientStore: @unchecked Sendable {
                try db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'installed_packs'").first != nil {
                 try db.execute("ALTER TABLE installed_packs ADD COLUMN committed_ctime INTEGER NOT NULL DEFAULT 0")
             }
+            // 1…5 → 6: the boot an install whose files were not flushed was committed in (NULL:
+            // flushed, as every install of those versions was).
+            if (1..<6).contains(version),
+               try db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'installed_packs'").first != nil {
+                try db.execute("ALTER TABLE installed_packs ADD COLUMN unflushed_boot TEXT")
+                try db.execute("ALTER TABLE installed_packs ADD COLUMN unflushed_uptime INTEGER NOT NULL DEFAULT 0")
+            }
             try db.execute("""
             CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS catalog (
@@ -88,7 +99,7 @@ final class ClientStore: @unchecked Sendable {
                 download_size INTEGER NOT NULL, install_size INTEGER NOT NULL, language TEXT, policy TEXT NOT NULL,
                 installed_at INTEGER NOT NULL, last_used INTEGER NOT NULL, index_bytes BLOB NOT NULL, index_offset INTEGER NOT NULL,
                 preservation_priority REAL NOT NULL DEFAULT \(Self.defaultPreservationPriority),
-                committed_ctime INTEGER NOT NULL DEFAULT 0);
+                committed_ctime INTEGER NOT NULL DEFAULT 0, unflushed_boot TEXT, unflushed_uptime INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS namespace (
                 path TEXT NOT NULL, pack_id TEXT NOT NULL REFERENCES installed_packs(id) ON DELETE CASCADE,
                 PRIMARY KEY (path, pack_id));
@@ -251,13 +262,15 @@ final class ClientStore: @unchecked Sendable {
             try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(pack.id)])
             try db.query("""
                 INSERT INTO installed_packs(id, version, digest, directory, download_size, install_size, language, policy,
-                    installed_at, last_used, index_bytes, index_offset, preservation_priority, committed_ctime)
-                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+                    installed_at, last_used, index_bytes, index_offset, preservation_priority, committed_ctime,
+                    unflushed_boot, unflushed_uptime)
+                    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
                 """, [.text(pack.id), .integer(Int64(pack.version)), .text(pack.digest.hex), .text(pack.directory),
                       .integer(Int64(pack.downloadSize)), .integer(Int64(pack.installSize)), pack.language.map { .text($0) } ?? .null,
                       .text(policy), .integer(Int64(pack.installedAt.timeIntervalSince1970)),
                       .integer(Int64(pack.lastUsed.timeIntervalSince1970)), .blob(pack.indexBytes), .integer(Int64(pack.indexOffset)),
-                      .real(priority), .integer(pack.committedChangeTime)])
+                      .real(priority), .integer(pack.committedChangeTime),
+                      pack.unflushed.map { .text($0.id) } ?? .null, .integer(pack.unflushed?.uptime ?? 0)])
             try db.run("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2)", forEach: paths.map { [.text($0), .text(pack.id)] })
             try db.query("DELETE FROM downloads WHERE id = ?1", [.text(pack.id)])
         }
@@ -292,6 +305,31 @@ final class ClientStore: @unchecked Sendable {
     func touch(_ id: String, at date: Date) throws {
         try db.query("UPDATE installed_packs SET last_used = ?2 WHERE id = ?1 AND last_used <> ?2",
                      [.text(id), .integer(Int64(date.timeIntervalSince1970))])
+    }
+
+    /// The installed packs whose files were left for the kernel to write back, with the boot
+    /// each was committed in.
+    func unflushedInstalls() throws -> [InstalledPack] {
+        try db.query("""
+            SELECT id, version, digest, directory, download_size, install_size, language, policy, installed_at, last_used,
+                   index_bytes, index_offset, preservation_priority, committed_ctime, unflushed_boot, unflushed_uptime
+            FROM installed_packs WHERE unflushed_boot IS NOT NULL ORDER BY id
+            """).compactMap { r in
+            guard var pack = Self.installedPack(r), let boot = r[14].string, let uptime = r[15].int else { return nil }
+            pack.unflushed = BootSession(id: boot, uptime: uptime)
+            return pack
+        }
+    }
+
+    /// Records that the files of each install in `packs` are on the disk; a pack installed again
+    /// since (another digest) is left as it is. One statement a pack, no transaction of its own:
+    /// it may run on a thread beside another one's transaction, and a mark lost with that
+    /// transaction's rollback costs only a check later.
+    func markFlushed(_ packs: [InstalledPack]) throws {
+        for p in packs {
+            try db.query("UPDATE installed_packs SET unflushed_boot = NULL, unflushed_uptime = 0 WHERE id = ?1 AND digest = ?2",
+                         [.text(p.id), .text(p.digest.hex)])
+        }
     }
 
     /// The folders of the installed packs, without reading their indexes (for recovery at start).

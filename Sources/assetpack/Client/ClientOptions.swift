@@ -20,6 +20,8 @@ struct ClientOptions: ParsableArguments {
     var minimumRate: ByteSize?
     @Option("--stall-timeout", value: "SECONDS", help: "A pack download that places no verified chunk for this long goes on from the next mirror (default 60).", default: .seconds(60))
     var stallTimeout: Duration
+    @Flag("--flush", help: "Wait for each pack's files to reach the disk before committing it (default: leave them to the kernel's writeback, about 30 s; a crash of the system before then is found at the next start and the pack fetched again).")
+    var flush: Bool
 
     /// `--parts` as the manager's setting (the default when absent).
     func parallelDownloads() throws(CLIError) -> AssetPackManager.ParallelDownloads {

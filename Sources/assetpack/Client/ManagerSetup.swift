@@ -34,6 +34,7 @@ func makeManager(_ options: ClientOptions, storageBudget: StorageBudgetArgument?
     trust.apply(to: &configuration)
     configuration.parallelDownloads = try options.parallelDownloads()
     configuration.networkLimits = try options.networkLimits()
+    configuration.flushesBeforeCommit = options.flush
     configuration.storageBudget = settings.storageBudget
     configuration.channel = settings.channel
     configuration.seedFolders = seedFolders

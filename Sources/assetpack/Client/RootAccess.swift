@@ -30,6 +30,7 @@ enum RootAccess {
         var refused = options.repository.changes(to: settings)
         if !options.allowedDomains.isEmpty { refused.append("--allow-domain") }
         if options.parts != nil { refused.append("--parts") }
+        if options.flush { refused.append("--flush") }
         refused += seeds?.changes(to: settings) ?? []
         refused += try device?.changes(to: settings) ?? []
         switch storageBudget {
@@ -42,7 +43,7 @@ enum RootAccess {
         throw CLIError.usage("""
             an agent (process \(pid)) holds the root \(root) and downloads with its own settings: \(refused.joined(separator: ", ")) \
             cannot change them from here. Leave \(refused.count == 1 ? "it" : "them") out, or stop the agent (kill -TERM \(pid)) and \
-            then either start it again with the new setting ('assetpack agent --root \(root)' takes --repo, --public-key and --ca) \
+            then either start it again with the new setting ('assetpack agent --root \(root)' takes --repo, --public-key, --ca and --flush) \
             or run this command while no agent runs (the root remembers --storage-budget, --texture-formats, --memory, and --seed with --remember-seeds, for the agent's next start)
             """)
     }

@@ -42,6 +42,8 @@ struct AgentCommand: Command {
     var shareRate: Int
     @Option("--share-connections", value: "N", help: "Connections the --share server keeps open at once, 4 to 4096 (default 64); one client address may hold a quarter of them.", default: 64)
     var shareConnections: Int
+    @Flag("--flush", help: "Wait for each pack's files to reach the disk before committing it (default: leave them to the kernel's writeback; a crash of the system before it is found at the next start).")
+    var flush: Bool
 
     init() {}
 
@@ -71,7 +73,8 @@ struct AgentCommand: Command {
                 root: root, socketPath: socket, maxParallel: maxParallel, shouldDownload: shouldDownload.map { ShouldDownloadHook(command: $0) },
                 updateInterval: updateInterval == .zero ? nil : updateInterval, maxBackgroundRate: maxRate?.bytes,
                 share: share ? ShareConfiguration(bindAddress: shareBind, port: UInt16(sharePort), requestsPerSecond: shareRate,
-                                                  maxConnections: shareConnections) : nil))
+                                                  maxConnections: shareConnections) : nil,
+                configureManager: { [flush] in $0.flushesBeforeCommit = flush }))
         } catch {
             throw CLIError.failure("\(error)")
         }
