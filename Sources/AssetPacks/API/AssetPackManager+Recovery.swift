@@ -78,13 +78,17 @@ extension AssetPackManager {
     /// For a manager that lives on after an install it left to the writeback (an app, the
     /// agent): `delay` seconds later, one `syncfs` of the root, then `pack` is marked flushed, so
     /// that a restart does not check it. Nothing is held meanwhile: a manager gone by then
-    /// leaves the mark to the next one (`settleUnflushedInstalls`).
+    /// leaves the mark to the next one (`settleUnflushedInstalls`). The flushes of the process
+    /// run one at a time on a queue of their own, so that many installs' flushes never hold
+    /// many threads, and the later ones find little left to write.
     static func markFlushedAfterWriteback(_ pack: InstalledPack, store: ClientStore, root: ConfinedDirectory, delay: Int64) {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .seconds(Int(delay))) { [weak store, weak root] in
+        writebackQueue.asyncAfter(deadline: .now() + .seconds(Int(delay))) { [weak store, weak root] in
             guard let store, let root, cposix_syncfs(root.fd) == 0 else { return }
             try? store.markFlushed([pack])
         }
     }
+
+    private static let writebackQueue = DispatchQueue(label: "AssetPacks.Writeback", qos: .utility)
 
     /// Whether every file of `pack` is in its folder with the bytes its index gives: each chunk
     /// of the content stream read back and hashed, each empty file present.

@@ -46,7 +46,17 @@ struct ProgressiveWrite: @unchecked Sendable {
             }
         if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
         guard fsync(fd) == 0 else { throw Self.storage("cannot flush", display) }
-        let reader = try StorageLayout.confined { () throws(ConfinementError) in try incoming.open(temporary, flags: O_RDONLY) }
+        let reader: Int32
+        do {
+            reader = try StorageLayout.confined { () throws(ConfinementError) in try incoming.open(temporary, flags: O_RDONLY) }
+        } catch {
+            // The staging folder went meanwhile (the pack was installed or updated under this
+            // read, which it does not stop): the file, complete and verified, is this read's
+            // alone now, under no name, so its own descriptor is handed out.
+            let own = dup(fd)
+            guard own >= 0 else { throw error }
+            return (Outcome(descriptor: own, placed: false), fetched)
+        }
         guard place else { return (Outcome(descriptor: reader, placed: false), fetched) }
         _ = fchmod(fd, mode_t(file.mode & 0o777))
         let parent = (file.path as NSString).deletingLastPathComponent
