@@ -5,7 +5,8 @@ import Testing
 
 /// The client store's schema version: a version-1 store (before preservation priorities, commit
 /// times and unflushed installs) and a version-2 store (before the trust table) open and migrate
-/// to the current version with their rows intact; a store of a newer version is refused.
+/// to the current version with their rows intact, a version-6 namespace is rebuilt without rowids;
+/// a store of a newer version is refused.
 @Suite struct ClientStoreMigrationTests {
     @Test func aVersion1StoreMigrates() throws {
         let dir = try TemporaryDirectory("store")
@@ -38,6 +39,46 @@ import Testing
         #expect(try store.setPreservationPriority(0.75, of: "Old"))
         #expect(try ClientStore(path: path).installedPack("Old")?.preservationPriority == 0.75)
         #expect(try SQLiteDatabase(path: path).query("PRAGMA user_version").first?.first?.int == ClientStore.schemaVersion)
+        // Its stored index does not decode (`x'00'`): removing it finds its namespace rows by
+        // a scan.
+        try store.removeInstalled("Old")
+        #expect(try store.packs(holding: "old.txt").isEmpty)
+    }
+
+    /// Version 7 keeps the namespace in one B-tree keyed by (path, pack): a version-6 store's
+    /// rowid table, with its index by pack, is rebuilt that way with every row.
+    @Test func aVersion6NamespaceIsRebuiltWithoutRowids() throws {
+        let dir = try TemporaryDirectory("store")
+        let path = dir.file("state.sqlite")
+        do {
+            let db = try SQLiteDatabase(path: path)
+            try db.execute("""
+            CREATE TABLE installed_packs (
+                id TEXT PRIMARY KEY, version INTEGER NOT NULL, digest TEXT NOT NULL, directory TEXT NOT NULL,
+                download_size INTEGER NOT NULL, install_size INTEGER NOT NULL, language TEXT, policy TEXT NOT NULL,
+                installed_at INTEGER NOT NULL, last_used INTEGER NOT NULL, index_bytes BLOB NOT NULL, index_offset INTEGER NOT NULL,
+                preservation_priority REAL NOT NULL DEFAULT 0.5,
+                committed_ctime INTEGER NOT NULL DEFAULT 0, unflushed_boot TEXT, unflushed_uptime INTEGER NOT NULL DEFAULT 0);
+            CREATE TABLE namespace (
+                path TEXT NOT NULL, pack_id TEXT NOT NULL REFERENCES installed_packs(id) ON DELETE CASCADE,
+                PRIMARY KEY (path, pack_id));
+            CREATE INDEX namespace_by_pack ON namespace(pack_id);
+            INSERT INTO installed_packs(id, version, digest, directory, download_size, install_size, policy, installed_at,
+                last_used, index_bytes, index_offset) VALUES
+                ('A', 1, '\(String(repeating: "ab", count: 32))', 'packs/A/1-abababababababab', 1, 1, '{"onDemand":{}}', 0, 0, x'00', 0),
+                ('B', 1, '\(String(repeating: "cd", count: 32))', 'packs/B/1-cdcdcdcdcdcdcdcd', 1, 1, '{"onDemand":{}}', 0, 0, x'00', 0);
+            INSERT INTO namespace VALUES ('shared.txt', 'A'), ('shared.txt', 'B'), ('a.txt', 'A');
+            PRAGMA user_version = 6;
+            """)
+        }
+        let store = try ClientStore(path: path)
+        #expect(try store.namespaceEntries().map { "\($0.path):\($0.packIDs.joined(separator: ","))" } == ["a.txt:A", "shared.txt:A,B"])
+        let db = try SQLiteDatabase(path: path)
+        let schema = try db.query("SELECT name, sql FROM sqlite_master WHERE tbl_name = 'namespace' AND sql IS NOT NULL")
+        #expect(schema.count == 1 && schema[0][1].string?.contains("WITHOUT ROWID") == true, "\(schema)")
+        #expect(try db.query("PRAGMA user_version").first?.first?.int == ClientStore.schemaVersion)
+        try store.removeInstalled("A")
+        #expect(try store.namespaceEntries().map { "\($0.path):\($0.packIDs.joined(separator: ","))" } == ["shared.txt:B"])
     }
 
     @Test func aVersion2StoreGainsTheTrustTable() throws {

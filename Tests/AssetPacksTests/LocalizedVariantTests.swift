@@ -91,6 +91,36 @@ import Testing
         #expect(String(decoding: Array(pieces.joined()), as: UTF8.self) == listing)
     }
 
+    /// The namespace's rows of a pack go with it, found by the paths its stored index lists:
+    /// a removal keeps the rows of the other variants that share those paths, and an update
+    /// drops a path the new version no longer has and keeps the ones it still has.
+    @Test func removalAndUpdateChangeOnlyThatPacksRows() async throws {
+        let repo = try repository(["en", "de", "fr"])
+        let server = try repo.serve()
+        let root = repo.dir.file("root")
+        let manager = try repo.manager(root: root, server: server)
+        try await manager.ensureLocalAvailability(of: Set(manager.catalogPacks))
+        let store = try ClientStore(path: root + "/state.sqlite")
+        #expect(try store.packs(holding: "voices/hello.txt") == ["Voices.de", "Voices.en", "Voices.fr"])
+
+        try await manager.remove(assetPackWithID: "Voices.de")
+        #expect(try store.packs(holding: "voices/hello.txt") == ["Voices.en", "Voices.fr"])
+        #expect(try store.packs(holding: "voices/data.bin") == ["Voices.en", "Voices.fr"])
+        #expect(try store.packs(holding: "music.txt") == ["Music"])
+
+        try repo.put("Voices.en", policy: .essential(installationEventTypes: [.firstInstallation]), language: "en",
+                     files: ["voices/hello.txt": text("hello again in en\n"), "voices/data.bin": patternBytes(100, seed: 3)])
+        try repo.put("Music", policy: .essential(installationEventTypes: [.firstInstallation]), files: ["tune.txt": text("da da\n")])
+        try repo.publish()
+        let (updated, _) = try await manager.installUpdates()
+        #expect(Set(updated.map(\.id)) == ["Voices.en", "Music"])
+        #expect(try store.packs(holding: "voices/hello.txt") == ["Voices.en", "Voices.fr"])
+        #expect(try store.packs(holding: "music.txt").isEmpty)
+        #expect(try store.packs(holding: "tune.txt") == ["Music"])
+        let rows = try SQLiteDatabase(path: root + "/state.sqlite").query("SELECT count(*) FROM namespace").first?.first?.int
+        #expect(rows == 5, "hello and data of en and fr, tune: \(rows ?? -1) rows")
+    }
+
     @Test func resolverRanks() {
         let resolver = LanguageResolver(preferred: ["fr-BE", "de"], primary: "en")
         let expected = ["fr-BE", "fr", "fr-CA", "de", "de-AT", "en", "en-GB", "ja"]

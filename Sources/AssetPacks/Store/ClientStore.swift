@@ -61,7 +61,7 @@ struct AcceptedTrust: Sendable, Equatable {
 /// moment leaves it consistent: settings, the last accepted catalog, installed packs, the merged
 /// namespace, and downloads in progress. Schema: docs/FORMAT.md, "Client store".
 final class ClientStore: @unchecked Sendable {
-    static let schemaVersion: Int64 = 6
+    static let schemaVersion: Int64 = 7
     static let defaultPreservationPriority = 0.5
     private let db: SQLiteDatabase
 
@@ -89,6 +89,17 @@ final class ClientStore: @unchecked Sendable {
                 try db.execute("ALTER TABLE installed_packs ADD COLUMN unflushed_boot TEXT")
                 try db.execute("ALTER TABLE installed_packs ADD COLUMN unflushed_uptime INTEGER NOT NULL DEFAULT 0")
             }
+            // 1…6 → 7: the namespace becomes one B-tree keyed by (path, pack_id), without the
+            // rowid table, its index of the key and the by-pack index each insert also wrote.
+            if (1..<7).contains(version),
+               try db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'namespace'").first != nil {
+                try db.execute("""
+                CREATE TABLE namespace_7 (path TEXT NOT NULL, pack_id TEXT NOT NULL, PRIMARY KEY (path, pack_id)) WITHOUT ROWID;
+                INSERT INTO namespace_7(path, pack_id) SELECT path, pack_id FROM namespace;
+                DROP TABLE namespace;
+                ALTER TABLE namespace_7 RENAME TO namespace;
+                """)
+            }
             try db.execute("""
             CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS catalog (
@@ -101,9 +112,7 @@ final class ClientStore: @unchecked Sendable {
                 preservation_priority REAL NOT NULL DEFAULT \(Self.defaultPreservationPriority),
                 committed_ctime INTEGER NOT NULL DEFAULT 0, unflushed_boot TEXT, unflushed_uptime INTEGER NOT NULL DEFAULT 0);
             CREATE TABLE IF NOT EXISTS namespace (
-                path TEXT NOT NULL, pack_id TEXT NOT NULL REFERENCES installed_packs(id) ON DELETE CASCADE,
-                PRIMARY KEY (path, pack_id));
-            CREATE INDEX IF NOT EXISTS namespace_by_pack ON namespace(pack_id);
+                path TEXT NOT NULL, pack_id TEXT NOT NULL, PRIMARY KEY (path, pack_id)) WITHOUT ROWID;
             CREATE TABLE IF NOT EXISTS trust (
                 singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
                 anchor TEXT NOT NULL, root_version INTEGER NOT NULL, root BLOB NOT NULL,
@@ -259,7 +268,7 @@ final class ClientStore: @unchecked Sendable {
         try db.transaction {
             let priority = try db.query("SELECT preservation_priority FROM installed_packs WHERE id = ?1", [.text(pack.id)])
                 .first?.first?.double ?? pack.preservationPriority
-            try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(pack.id)])
+            try deletePack(pack.id)
             try db.query("""
                 INSERT INTO installed_packs(id, version, digest, directory, download_size, install_size, language, policy,
                     installed_at, last_used, index_bytes, index_offset, preservation_priority, committed_ctime,
@@ -271,7 +280,7 @@ final class ClientStore: @unchecked Sendable {
                       .integer(Int64(pack.lastUsed.timeIntervalSince1970)), .blob(pack.indexBytes), .integer(Int64(pack.indexOffset)),
                       .real(priority), .integer(pack.committedChangeTime),
                       pack.unflushed.map { .text($0.id) } ?? .null, .integer(pack.unflushed?.uptime ?? 0)])
-            try db.run("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2)", forEach: paths.map { [.text($0), .text(pack.id)] })
+            try db.run("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2)", constant: .text(pack.id), forEach: paths)
             try db.query("DELETE FROM downloads WHERE id = ?1", [.text(pack.id)])
         }
     }
@@ -297,7 +306,24 @@ final class ClientStore: @unchecked Sendable {
     }
 
     func removeInstalled(_ id: String) throws {
-        _ = try db.transaction { try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(id)]) }
+        try db.transaction { try deletePack(id) }
+    }
+
+    /// Deletes the row of installed pack `id` and its namespace rows: one primary-key lookup
+    /// for each path its stored index lists, so that the cost is the pack's and not the whole
+    /// namespace's; a scan of the namespace when that index does not decode (a store from
+    /// before indexes were kept, or a damaged one).
+    private func deletePack(_ id: String) throws {
+        guard let row = try db.query("SELECT index_bytes, index_offset FROM installed_packs WHERE id = ?1", [.text(id)]).first else {
+            return
+        }
+        if let bytes = row[0].bytes, let offset = row[1].int, offset >= 0,
+           let index = try? PackIndex.decode(bytes, indexOffset: UInt64(offset)) {
+            try db.run("DELETE FROM namespace WHERE path = ?1 AND pack_id = ?2", constant: .text(id), forEach: index.files.map(\.path))
+        } else {
+            try db.query("DELETE FROM namespace WHERE pack_id = ?1", [.text(id)])
+        }
+        try db.query("DELETE FROM installed_packs WHERE id = ?1", [.text(id)])
     }
 
     /// Marks pack `id` used at `date` (whole seconds). A read in the second already recorded

@@ -81,6 +81,28 @@ package final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
+    /// Runs `sql` once for each of `texts`, bound to `?1`, with `constant` bound to `?2` once:
+    /// for the rows of one pack's paths, without an array of values for each.
+    package func run(_ sql: String, constant: SQLiteValue, forEach texts: [String]) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw failure(rc, sql) }
+        defer { sqlite3_finalize(statement) }
+        try bind([.null, constant], to: statement, sql)
+        for text in texts {
+            var text = text
+            // Bound without a copy: the bytes stay valid until the step and reset inside.
+            let rc = text.withUTF8 { bytes -> Int32 in
+                let bound = csqlite_bind_text_static(statement, 1, bytes.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(bytes.count))
+                guard bound == SQLITE_OK else { return bound }
+                let step = sqlite3_step(statement)
+                sqlite3_reset(statement)
+                return step == SQLITE_ROW ? SQLITE_DONE : step
+            }
+            guard rc == SQLITE_DONE else { throw failure(rc, sql) }
+        }
+    }
+
     private func bind(_ arguments: [SQLiteValue], to statement: OpaquePointer, _ sql: String) throws(SQLiteError) {
         for (i, value) in arguments.enumerated() {
             let index = Int32(i + 1)
