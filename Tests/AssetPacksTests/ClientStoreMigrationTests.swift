@@ -8,26 +8,35 @@ import Testing
 /// to the current version with their rows intact, a version-6 namespace is rebuilt without rowids;
 /// a store of a newer version is refused.
 @Suite struct ClientStoreMigrationTests {
-    @Test func aVersion1StoreMigrates() throws {
-        let dir = try TemporaryDirectory("store")
+    /// The version-1 schema of installed_packs and namespace (a rowid table with a foreign key
+    /// that deletes a pack's rows with it).
+    static let version1Tables = """
+        CREATE TABLE installed_packs (
+            id TEXT PRIMARY KEY, version INTEGER NOT NULL, digest TEXT NOT NULL, directory TEXT NOT NULL,
+            download_size INTEGER NOT NULL, install_size INTEGER NOT NULL, language TEXT, policy TEXT NOT NULL,
+            installed_at INTEGER NOT NULL, last_used INTEGER NOT NULL, index_bytes BLOB NOT NULL, index_offset INTEGER NOT NULL);
+        CREATE TABLE namespace (
+            path TEXT NOT NULL, pack_id TEXT NOT NULL REFERENCES installed_packs(id) ON DELETE CASCADE,
+            PRIMARY KEY (path, pack_id));
+        """
+
+    /// The path of a store file in `dir` made by `sql`.
+    static func store(in dir: TemporaryDirectory, _ sql: String) throws -> String {
         let path = dir.file("state.sqlite")
-        do {
-            // The version-1 schema of installed_packs and namespace, with one pack.
-            let db = try SQLiteDatabase(path: path)
-            try db.execute("""
-            CREATE TABLE installed_packs (
-                id TEXT PRIMARY KEY, version INTEGER NOT NULL, digest TEXT NOT NULL, directory TEXT NOT NULL,
-                download_size INTEGER NOT NULL, install_size INTEGER NOT NULL, language TEXT, policy TEXT NOT NULL,
-                installed_at INTEGER NOT NULL, last_used INTEGER NOT NULL, index_bytes BLOB NOT NULL, index_offset INTEGER NOT NULL);
-            CREATE TABLE namespace (
-                path TEXT NOT NULL, pack_id TEXT NOT NULL REFERENCES installed_packs(id) ON DELETE CASCADE,
-                PRIMARY KEY (path, pack_id));
+        try SQLiteDatabase(path: path).execute(sql)
+        return path
+    }
+
+    @Test func aVersion1StoreMigrates() throws {
+        // A version-1 store with one pack.
+        let dir = try TemporaryDirectory("store")
+        let path = try Self.store(in: dir, """
+            \(Self.version1Tables)
             INSERT INTO installed_packs VALUES ('Old', 3, '\(String(repeating: "ab", count: 32))', 'packs/Old/3-abababababababab',
                 10, 20, NULL, '{"onDemand":{}}', 1700000000, 1700000100, x'00', 0);
             INSERT INTO namespace VALUES ('old.txt', 'Old');
             PRAGMA user_version = 1;
             """)
-        }
         let store = try ClientStore(path: path)
         let old = try #require(try store.installedPack("Old"))
         #expect(old.version == 3 && old.installSize == 20 && old.lastUsed == Date(timeIntervalSince1970: 1_700_000_100))
@@ -49,19 +58,12 @@ import Testing
     /// rowid table, with its index by pack, is rebuilt that way with every row.
     @Test func aVersion6NamespaceIsRebuiltWithoutRowids() throws {
         let dir = try TemporaryDirectory("store")
-        let path = dir.file("state.sqlite")
-        do {
-            let db = try SQLiteDatabase(path: path)
-            try db.execute("""
-            CREATE TABLE installed_packs (
-                id TEXT PRIMARY KEY, version INTEGER NOT NULL, digest TEXT NOT NULL, directory TEXT NOT NULL,
-                download_size INTEGER NOT NULL, install_size INTEGER NOT NULL, language TEXT, policy TEXT NOT NULL,
-                installed_at INTEGER NOT NULL, last_used INTEGER NOT NULL, index_bytes BLOB NOT NULL, index_offset INTEGER NOT NULL,
-                preservation_priority REAL NOT NULL DEFAULT 0.5,
-                committed_ctime INTEGER NOT NULL DEFAULT 0, unflushed_boot TEXT, unflushed_uptime INTEGER NOT NULL DEFAULT 0);
-            CREATE TABLE namespace (
-                path TEXT NOT NULL, pack_id TEXT NOT NULL REFERENCES installed_packs(id) ON DELETE CASCADE,
-                PRIMARY KEY (path, pack_id));
+        let path = try Self.store(in: dir, """
+            \(Self.version1Tables)
+            ALTER TABLE installed_packs ADD COLUMN preservation_priority REAL NOT NULL DEFAULT 0.5;
+            ALTER TABLE installed_packs ADD COLUMN committed_ctime INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE installed_packs ADD COLUMN unflushed_boot TEXT;
+            ALTER TABLE installed_packs ADD COLUMN unflushed_uptime INTEGER NOT NULL DEFAULT 0;
             CREATE INDEX namespace_by_pack ON namespace(pack_id);
             INSERT INTO installed_packs(id, version, digest, directory, download_size, install_size, policy, installed_at,
                 last_used, index_bytes, index_offset) VALUES
@@ -70,7 +72,6 @@ import Testing
             INSERT INTO namespace VALUES ('shared.txt', 'A'), ('shared.txt', 'B'), ('a.txt', 'A');
             PRAGMA user_version = 6;
             """)
-        }
         let store = try ClientStore(path: path)
         #expect(try store.namespaceEntries().map { "\($0.path):\($0.packIDs.joined(separator: ","))" } == ["a.txt:A", "shared.txt:A,B"])
         let db = try SQLiteDatabase(path: path)
@@ -83,17 +84,13 @@ import Testing
 
     @Test func aVersion2StoreGainsTheTrustTable() throws {
         let dir = try TemporaryDirectory("store")
-        let path = dir.file("state.sqlite")
-        do {
-            let db = try SQLiteDatabase(path: path)
-            try db.execute("""
+        let path = try Self.store(in: dir, """
             CREATE TABLE catalog (
                 singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
                 version INTEGER NOT NULL, payload BLOB NOT NULL, envelope BLOB NOT NULL, fetched_at INTEGER NOT NULL);
             INSERT INTO catalog VALUES (1, 7, x'7b7d', x'7b7d', 1700000000);
             PRAGMA user_version = 2;
             """)
-        }
         let store = try ClientStore(path: path)
         #expect(try store.acceptedCatalog()?.version == 7)
         #expect(try store.acceptedTrust() == nil)

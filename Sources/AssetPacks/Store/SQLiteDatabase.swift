@@ -66,21 +66,6 @@ package final class SQLiteDatabase: @unchecked Sendable {
         return rows
     }
 
-    /// Runs `sql` once for each element of `rows`, its values bound to `?1…`, preparing it once:
-    /// for inserting many rows (a pack's paths) without compiling the statement for each.
-    package func run(_ sql: String, forEach rows: [[SQLiteValue]]) throws(SQLiteError) {
-        var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
-        guard rc == SQLITE_OK, let statement else { throw failure(rc, sql) }
-        defer { sqlite3_finalize(statement) }
-        for arguments in rows {
-            try bind(arguments, to: statement, sql)
-            let step = sqlite3_step(statement)
-            guard step == SQLITE_DONE || step == SQLITE_ROW else { throw failure(step, sql) }
-            sqlite3_reset(statement)
-        }
-    }
-
     /// Runs `sql` once for each of `texts`, bound to `?1`, with `constant` bound to `?2` once:
     /// for the rows of one pack's paths, without an array of values for each.
     package func run(_ sql: String, constant: SQLiteValue, forEach texts: [String]) throws(SQLiteError) {
