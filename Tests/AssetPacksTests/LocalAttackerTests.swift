@@ -132,6 +132,29 @@ extension LocalAttackerTests {
 }
 
 extension LocalAttackerTests {
+    /// A namespace row planted in the store for a path the pack's stored index does not list
+    /// outlives the keyed deletion of the pack's rows; the next version, which has that path,
+    /// still installs and reads.
+    @Test func aNamespaceRowPlantedInTheStoreDoesNotStopAnUpdate() async throws {
+        let repo = try TestRepository()
+        try repo.put("Pack", files: ["a.txt": text("a\n")])
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        try await repo.install("Pack", root: root.path, server: server)
+        try SQLiteDatabase(path: root.path + "/state.sqlite").execute("INSERT INTO namespace(path, pack_id) VALUES ('b.txt', 'Pack')")
+
+        try repo.put("Pack", files: ["a.txt": text("a\n"), "b.txt": text("b\n")])
+        try repo.publish()
+        let manager = try repo.manager(root: root.path, server: server)
+        let (updated, _) = try await manager.installUpdates()
+        #expect(updated.map(\.id) == ["Pack"])
+        #expect(try manager.contents(at: "b.txt") == Data(text("b\n")))
+        #expect(try root.store().packs(holding: "b.txt") == ["Pack"])
+    }
+}
+
+extension LocalAttackerTests {
     @Test(arguments: ["state.sqlite", "state.sqlite-wal", "state.sqlite-shm"])
     func aStoreFileReplacedByALinkIsRefused(name: String) async throws {
         let repo = try TestRepository()

@@ -280,7 +280,9 @@ final class ClientStore: @unchecked Sendable {
                       .integer(Int64(pack.lastUsed.timeIntervalSince1970)), .blob(pack.indexBytes), .integer(Int64(pack.indexOffset)),
                       .real(priority), .integer(pack.committedChangeTime),
                       pack.unflushed.map { .text($0.id) } ?? .null, .integer(pack.unflushed?.uptime ?? 0)])
-            try db.run("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2)", constant: .text(pack.id), forEach: paths)
+            // A row already there for a path of this pack (one its earlier index did not list, so
+            // the keyed deletion left it: a tampered store) is the row wanted.
+            try db.run("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING", constant: .text(pack.id), forEach: paths)
             try db.query("DELETE FROM downloads WHERE id = ?1", [.text(pack.id)])
         }
     }

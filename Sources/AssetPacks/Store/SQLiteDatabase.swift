@@ -76,7 +76,8 @@ package final class SQLiteDatabase: @unchecked Sendable {
         try bind([.null, constant], to: statement, sql)
         for text in texts {
             var text = text
-            // Bound without a copy: the bytes stay valid until the step and reset inside.
+            // Bound without a copy: the bytes stay valid until the step and reset inside. An
+            // empty string may have no address, and a null one would bind NULL.
             let rc = text.withUTF8 { bytes -> Int32 in
                 let bound = csqlite_bind_text_static(statement, 1, bytes.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(bytes.count))
                 guard bound == SQLITE_OK else { return bound }
