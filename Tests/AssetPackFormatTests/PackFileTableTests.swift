@@ -148,6 +148,26 @@ import TestRepositories
         }
     }
 
+    /// A file that is also a folder is found when paths that sort between the two (a byte
+    /// below the slash after the file's name) stand between them, at the file's own entry; a
+    /// path that only begins with a file's name is no clash.
+    @Test func aFileThatIsAlsoAFolderIsFoundPastThePathsBetween() throws {
+        let region = "malformed file table (decompressed from the frame at byte \(UInt64(26 + fileTableStart(index(files).encoded())) + 24))"
+        let modes: [UInt64] = [0o644, 0o644, 0o644, 0o644]
+        let cases: [([(UInt64, String)], String?)] = [
+            // a, a.b, a.b/c: "a.b" (at byte 3) holds "a.b/c".
+            ([(0, "a"), (1, ".b"), (3, "/c"), (0, "z")], "\(region) at byte 3: \"a.b\" is both a file and a directory"),
+            // a, a-b, a-b-c, a/x: "a" (at byte 0) holds "a/x" past two paths that begin with it.
+            ([(0, "a"), (1, "-b"), (3, "-c"), (1, "/x")], "\(region) at byte 0: \"a\" is both a file and a directory"),
+            // a, a.b, ab/c, b: no file is a folder.
+            ([(0, "a"), (1, ".b"), (1, "b/c"), (0, "b")], nil),
+        ]
+        for (paths, message) in cases {
+            let e = decodeError(indexBytes(count: 4, table: table(paths, modes: modes, sizes: [1, 2, 3, 0])))
+            if let message { #expect(e?.hasPrefix(message) == true, "expected \(message)\ngot \(e ?? "accepted")") } else { #expect(e == nil) }
+        }
+    }
+
     @Test func aVersion1PackStillReadsAndExtracts() throws {
         let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         for i in 0..<30 { try dir.write("src/d\(i % 3)/item\(i).json", textBytes(200 + i * 50, seed: UInt64(i))) }

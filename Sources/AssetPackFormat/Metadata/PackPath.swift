@@ -26,19 +26,29 @@ public enum PackPath {
             if bytes.isEmpty { return "is empty" }
             if bytes.count > maximumLength { return "is longer than \(maximumLength) bytes" }
             if bytes[0] == 0x2F { return "is absolute" }
-            if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "contains a control character" }
-            // One pass over the components, between slashes.
+            // One pass: a control character anywhere is the reason given, else the first bad
+            // component (between slashes).
+            var component: String?
             var start = 0
-            for end in 0...bytes.count where end == bytes.count || bytes[end] == 0x2F {
-                switch end - start {
-                case 0: return "has an empty component"
-                case 1 where bytes[start] == 0x2E: return "contains a '.' component"
-                case 2 where bytes[start] == 0x2E && bytes[start + 1] == 0x2E: return "contains a '..' component"
-                default: break
+            for end in 0..<bytes.count {
+                let byte = bytes[end]
+                if byte < 0x20 || byte == 0x7F { return "contains a control character" }
+                if byte == 0x2F {
+                    if component == nil { component = problem(bytes, start, end) }
+                    start = end + 1
                 }
-                start = end + 1
             }
-            return nil
+            return component ?? problem(bytes, start, bytes.count)
+        }
+    }
+
+    /// Why the component `bytes[start..<end]` of a stored path is unusable, or nil.
+    private static func problem(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String? {
+        switch end - start {
+        case 0: return "has an empty component"
+        case 1 where bytes[start] == 0x2E: return "contains a '.' component"
+        case 2 where bytes[start] == 0x2E && bytes[start + 1] == 0x2E: return "contains a '..' component"
+        default: return nil
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import CZstd
 
 /// The file table of a pack index in both of its encodings (docs/FORMAT.md, "Index"), and the
@@ -131,7 +132,11 @@ enum PackFileTable {
         private(set) var files: [FileEntry] = []
         /// Where each file's entry starts, in the region's offsets.
         private var offsets: [UInt64] = []
-        private var directories = Set<Substring>()
+        /// The files whose paths begin the last path added, outermost first. Byte-wise, every
+        /// path that begins with a file's path comes right after it or after others that do, so
+        /// a file that is also a folder is met when the first path inside it arrives, and a file
+        /// leaves the stack at the first path that does not begin with it.
+        private var enclosing: [(path: ArraySlice<UInt8>, file: Int)] = []
         private var total: UInt64 = 0
 
         init(region: String, count: Int) {
@@ -152,12 +157,13 @@ enum PackFileTable {
                 throw .malformed(region, at: at, last.path == path ? "duplicate path \"\(path)\"" : "\"\(path)\" is out of order (paths are sorted byte-wise)")
             }
             // Byte-wise (a slash is one byte and never inside a character), not by characters.
-            var end = path.utf8.endIndex
-            while let slash = path.utf8[..<end].lastIndex(of: UInt8(ascii: "/")) {
-                end = slash
-                // Sorted paths share folders with their neighbours: stop at the first folder seen.
-                guard directories.insert(path[..<slash]).inserted else { break }
+            // Only the innermost enclosing file needs a look: an outer one followed by a slash
+            // would have been met at that file, which begins the same way.
+            while let top = enclosing.last, !Self.begins(bytes, with: top.path) { enclosing.removeLast() }
+            if let top = enclosing.last, bytes[bytes.startIndex + top.path.count] == UInt8(ascii: "/") {
+                throw .malformed(region, at: offsets[top.file], "\"\(files[top.file].path)\" is both a file and a directory")
             }
+            enclosing.append((bytes, files.count))
             let (sum, overflow) = total.addingReportingOverflow(size)
             guard !overflow else { throw .malformed(region, at: at, "file sizes overflow") }
             total = sum
@@ -167,13 +173,18 @@ enum PackFileTable {
 
         /// The checks that need every file; a wrong total is reported at the file count.
         func finish(countRegion: String, countAt: UInt64, streamLength: UInt64) throws(PackError) -> [FileEntry] {
-            if let clash = files.firstIndex(where: { directories.contains($0.path[...]) }) {
-                throw .malformed(region, at: offsets[clash], "\"\(files[clash].path)\" is both a file and a directory")
-            }
             guard total == streamLength else {
                 throw .malformed(countRegion, at: countAt, "files hold \(total) bytes but the chunks hold \(streamLength)")
             }
             return files
+        }
+
+        /// Whether `bytes` is longer than `prefix` and begins with it (`prefix` is not empty).
+        private static func begins(_ bytes: ArraySlice<UInt8>, with prefix: ArraySlice<UInt8>) -> Bool {
+            guard bytes.count > prefix.count else { return false }
+            return bytes.withUnsafeBufferPointer { b in
+                prefix.withUnsafeBufferPointer { p in memcmp(b.baseAddress!, p.baseAddress!, p.count) == 0 }
+            }
         }
     }
 }

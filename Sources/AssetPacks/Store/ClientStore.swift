@@ -282,7 +282,9 @@ final class ClientStore: @unchecked Sendable {
                       pack.unflushed.map { .text($0.id) } ?? .null, .integer(pack.unflushed?.uptime ?? 0)])
             // A row already there for a path of this pack (one its earlier index did not list, so
             // the keyed deletion left it: a tampered store) is the row wanted.
-            try db.run("INSERT INTO namespace(path, pack_id) VALUES (?1, ?2) ON CONFLICT DO NOTHING", constant: .text(pack.id), forEach: paths)
+            // (`WHERE true` tells SQLite's parser that ON CONFLICT belongs to the INSERT.)
+            try db.run("INSERT INTO namespace(path, pack_id) SELECT value, ?2 FROM json_each(?1) WHERE true ON CONFLICT DO NOTHING",
+                       constant: .text(pack.id), jsonArraysOf: paths)
             try db.query("DELETE FROM downloads WHERE id = ?1", [.text(pack.id)])
         }
     }

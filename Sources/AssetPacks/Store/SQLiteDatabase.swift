@@ -89,6 +89,35 @@ package final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
+    /// Runs `sql` once for each batch of `texts`, bound to `?1` as one JSON array of strings
+    /// (which the statement reads back with `json_each(?1)`), with `constant` bound to `?2`:
+    /// for inserting one pack's paths. Within a batch the statement's cursor stays where its
+    /// last row went, so rows inserted in key order are appended without a search from the
+    /// root for each (about 0.6 µs a row against 1.3 µs for a statement a row).
+    package func run(_ sql: String, constant: SQLiteValue, jsonArraysOf texts: [String], batch: Int = 8192) throws(SQLiteError) {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw failure(rc, sql) }
+        defer { sqlite3_finalize(statement) }
+        try bind([.null, constant], to: statement, sql)
+        var json: [UInt8] = []
+        var start = texts.startIndex
+        while start < texts.endIndex {
+            let end = texts.index(start, offsetBy: batch, limitedBy: texts.endIndex) ?? texts.endIndex
+            JSONStringArray.encode(texts[start..<end], into: &json)
+            let rc = json.withUnsafeBytes { bytes -> Int32 in
+                guard bytes.count <= Int(Int32.max) else { return SQLITE_TOOBIG }
+                let bound = csqlite_bind_text_static(statement, 1, bytes.baseAddress, Int32(bytes.count))
+                guard bound == SQLITE_OK else { return bound }
+                let step = sqlite3_step(statement)
+                sqlite3_reset(statement)
+                return step == SQLITE_ROW ? SQLITE_DONE : step
+            }
+            guard rc == SQLITE_DONE else { throw failure(rc, sql) }
+            start = end
+        }
+    }
+
     private func bind(_ arguments: [SQLiteValue], to statement: OpaquePointer, _ sql: String) throws(SQLiteError) {
         for (i, value) in arguments.enumerated() {
             let index = Int32(i + 1)
