@@ -7,7 +7,6 @@ import Testing
     @Test(arguments: [
         ("", "is empty"),
         ("/a", "is absolute"),
-        (String(repeating: "a", count: PackPath.maximumLength + 1), "is longer than 4096 bytes"),
         ("a/b\u{1}", "contains a control character"),
         ("./a\u{7F}", "contains a control character"),
         ("a//b\nc", "contains a control character"),
@@ -23,8 +22,14 @@ import Testing
         #expect(PackPath.problemWithStoredPath(path) == reason)
     }
 
-    @Test(arguments: ["a", ".a", "a.", "...", "a..b/.c/d..", "ünï/😀.txt", String(repeating: "a", count: PackPath.maximumLength)])
+    @Test(arguments: ["a", ".a", "a.", "...", "a..b/.c/d..", "ünï/😀.txt"])
     func aGoodPathHasNoProblem(path: String) {
         #expect(PackPath.problemWithStoredPath(path) == nil)
+    }
+
+    /// The length limit at its edge (outside the arguments above, which the test log prints).
+    @Test func aPathMayHoldUpToTheLimit() {
+        #expect(PackPath.problemWithStoredPath(String(repeating: "a", count: PackPath.maximumLength)) == nil)
+        #expect(PackPath.problemWithStoredPath(String(repeating: "a", count: PackPath.maximumLength + 1)) == "is longer than 4096 bytes")
     }
 }
