@@ -18,7 +18,8 @@ import Testing
         try repo.put("Core", policy: .essential(installationEventTypes: [.firstInstallation]), files: ["core/start.txt": Self.core])
         try repo.put("Level1", files: ["levels/1.bin": Self.level])
         try repo.publish()
-        let (url, port) = try offlineURL(repo)
+        let offlineAddress = try OfflineAddress()
+        let (url, port) = (offlineAddress.url, offlineAddress.port)
         let app = App(client, repo: repo, urls: [url])
 
         // The install step fails, naming the catalog's URL and why; nothing is installed or left.
@@ -41,6 +42,7 @@ import Testing
         #expect(await app.read("core/start.txt") == nil)
 
         // The network comes back at the same address: the same call, same process, succeeds.
+        offlineAddress.release()
         let server = try repo.serve(onPort: port)
         let online = await app.install()
         #expect(online.succeeded, "\(online.error ?? "")")

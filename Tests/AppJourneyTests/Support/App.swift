@@ -241,13 +241,36 @@ extension TestRepository {
     }
 }
 
-/// A repository URL nothing answers on: the app is offline. The port was free a moment ago and
-/// is given back to `serve(onPort:)` when the network comes back.
-func offlineURL(_ repo: TestRepository) throws -> (url: String, port: UInt16) {
-    let probe = try repo.serve()
-    let answer = (probe.url, probe.port)
-    probe.stop()
-    return answer
+/// A repository URL nothing answers on: the app is offline. A socket holds the port, bound and
+/// not listening, so that a connection is refused and no server another test starts meanwhile is
+/// given the port; `release()` lets it go just before `serve(onPort:)` takes it back.
+final class OfflineAddress {
+    let url: String
+    let port: UInt16
+    private var socket: Int32
+
+    init() throws {
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { let e = errno; close(fd); throw POSIXError(POSIXErrorCode(rawValue: e) ?? .EIO) }
+        socket = fd
+        port = UInt16(bigEndian: address.sin_port)
+        url = "http://127.0.0.1:\(port)/"
+    }
+
+    func release() {
+        if socket >= 0 { close(socket) }
+        socket = -1
+    }
+
+    deinit { release() }
 }
 
 /// Bytes of every regular file below `path`, by relative path (the tree an install left).
