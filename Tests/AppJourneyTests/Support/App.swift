@@ -250,7 +250,8 @@ final class OfflineAddress {
     private var socket: Int32
 
     init() throws {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a process another test starts meanwhile must not keep the port bound.
+        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
