@@ -16,7 +16,6 @@ enum JSONStringArray {
                         out.append(UInt8(ascii: "\\"))
                         out.append(byte)
                     } else if byte < 0x20 {
-                        let hex: [UInt8] = Array("0123456789abcdef".utf8)
                         out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
                                                 hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
                     } else {
@@ -28,6 +27,8 @@ enum JSONStringArray {
         }
         out.append(UInt8(ascii: "]"))
     }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
