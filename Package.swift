@@ -73,6 +73,7 @@ let package = Package(
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "AssetPackFormat"]),
         // bench/charts.py: the benchmark report's charts and generated tables from a results file.
         .testTarget(name: "BenchmarkReportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["AssetPacks", "AssetPackFormat", "TestSupport", "TestRepositories", "assetpack"]),
         .testTarget(name: "AssetPackAgentTests", dependencies: ["AssetPackAgent", "AssetPacks", "AssetPackPublishing", "AssetPackPackaging", "AssetPackServer",
                                                               "AssetPackFormat", "AssetPackTransport", "TestSupport", "TestRepositories", "assetpack"]),

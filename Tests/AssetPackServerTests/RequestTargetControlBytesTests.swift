@@ -19,7 +19,7 @@ import Testing
             #expect(r.status == 400, "\(target.debugDescription)")
             #expect(r.body != TestRepository.stubCatalog && r.body != repo.smallPack, "\(target.debugDescription)")
         }
-        let log = server.accessLog(containing: "control byte 0x1B")
+        let log = server.accessLog(containing: "of the request target", lines: 7)
         #expect(log.contains("400 16 control byte 0x00 at offset 13 of the request target"))
         #expect(log.contains("control byte 0x7F at offset 8"))
         // Log lines stay one per request: the control bytes are not written raw.

@@ -199,13 +199,14 @@ import Testing
         let server = try repo.serve { $0.bandwidthBytesPerSecond = 1 << 20 }
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server)
-        let read = Task { try await manager.contents(at: "big.bin", searchingInAssetPackWithID: "Levels", access: .progressive) }
+        let read = WatchedTask { try await manager.contents(at: "big.bin", searchingInAssetPackWithID: "Levels", access: .progressive) }
         let incoming = root.path + "/" + StorageLayout.progressiveIncoming(root.layout.stagingDirectory(id: "Levels", digest: pack.digest))
         let placed = root.path + "/" + StorageLayout.progressiveFiles(root.layout.stagingDirectory(id: "Levels", digest: pack.digest)) + "/big.bin"
         // Under way (its file in incoming/), or, on a machine so busy that this looked late, done.
         try await waitUntil("the read has begun writing") {
-            !(FileManager.default.subpaths(atPath: incoming) ?? []).isEmpty || FileManager.default.fileExists(atPath: placed)
+            read.hasEnded || !(FileManager.default.subpaths(atPath: incoming) ?? []).isEmpty || FileManager.default.fileExists(atPath: placed)
         }
+        if read.hasEnded { _ = try await read.value }
         try await manager.remove(assetPackWithID: "Levels")
         switch await read.result {
         case .success(let data): #expect([UInt8](data) == big)
@@ -225,12 +226,13 @@ import Testing
         let server = try repo.serve { $0.bandwidthBytesPerSecond = 2 << 20 }
         let root = StorageRoot(path: repo.dir.file("root"))
         let manager = try repo.manager(root: root.path, server: server) { $0.catalogMaxAge = .zero }
-        let read = Task { try await manager.contents(at: "level.bin", searchingInAssetPackWithID: "Levels", access: .progressive) }
+        let read = WatchedTask { try await manager.contents(at: "level.bin", searchingInAssetPackWithID: "Levels", access: .progressive) }
         let incoming = root.path + "/" + StorageLayout.progressiveIncoming(root.layout.stagingDirectory(id: "Levels", digest: first.digest))
         let placed = root.path + "/" + StorageLayout.progressiveFiles(root.layout.stagingDirectory(id: "Levels", digest: first.digest)) + "/level.bin"
         try await waitUntil("the read of v1 has begun") {
-            !(FileManager.default.subpaths(atPath: incoming) ?? []).isEmpty || FileManager.default.fileExists(atPath: placed)
+            read.hasEnded || !(FileManager.default.subpaths(atPath: incoming) ?? []).isEmpty || FileManager.default.fileExists(atPath: placed)
         }
+        if read.hasEnded { _ = try await read.value }
         try repo.put("Levels", files: ["level.bin": v2])
         try repo.publish()
         try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "Levels"))

@@ -30,11 +30,15 @@ public final class TestServer: @unchecked Sendable {
     /// The access log as written so far.
     public func accessLog() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// The access log once a line of it contains `text`: a line is written when its response has
-    /// ended, which may be a moment after the client read the last byte. After `timeout`, the
-    /// log as it is (the caller's expectation then says what is missing).
-    public func accessLog(containing text: String, timeout: Duration = .seconds(10)) -> String {
-        try? blockingWaitUntil("the access log names \(text)", timeout: timeout) { self.accessLog().contains(text) }
+    /// The access log once `lines` of its lines contain `text`: a line is written when its
+    /// response has ended, which may be a moment after the client read the last byte, and the
+    /// lines of responses on different connections may be written in another order than the
+    /// requests were made. After `timeout`, the log as it is (the caller's expectation then says
+    /// what is missing).
+    public func accessLog(containing text: String, lines: Int = 1, timeout: Duration = .seconds(10)) -> String {
+        try? blockingWaitUntil("the access log names \(text)", timeout: timeout) {
+            self.accessLog().split(separator: "\n").count { $0.contains(text) } >= lines
+        }
         return accessLog()
     }
 
