@@ -64,12 +64,22 @@ def small(root, kind):
     else:
         write_manifest(os.path.join(root, 'Manifest.json'), 'bench-corpus', ['content'])
 
+USAGE = 'usage: corpus.py DIR [SIZE_MIB|small|small300|packs]'
+
 def main():
-    root = sys.argv[1]
-    if len(sys.argv) > 2 and sys.argv[2] in SMALL_FILES:
-        small(root, sys.argv[2])
+    args = sys.argv[1:]
+    if args and args[0] in ('-h', '--help'):
+        print(__doc__)
         return
-    total = int(sys.argv[2]) if len(sys.argv) > 2 else 1024
+    if not 1 <= len(args) <= 2 or args[0].startswith('-'):
+        sys.exit(f'corpus.py: {USAGE}' + (f" (a folder is named, not an option: '{args[0]}')" if args and args[0].startswith('-') else ''))
+    root = args[0]
+    if len(args) > 1 and args[1] in SMALL_FILES:
+        small(root, args[1])
+        return
+    if len(args) > 1 and not (args[1].isdigit() and int(args[1]) > 0):
+        sys.exit(f"corpus.py: the size is a number of MiB or one of {', '.join(SMALL_FILES)}, not '{args[1]}'; {USAGE}")
+    total = int(args[1]) if len(args) > 1 else 1024
     mib = 1 << 20
     rng = random.Random(int(os.environ.get('CORPUS_SEED', '20261130')))
     os.makedirs(root, exist_ok=True)

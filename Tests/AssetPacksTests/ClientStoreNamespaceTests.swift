@@ -42,4 +42,44 @@ import Testing
         #expect(String(decoding: bytes, as: UTF8.self) == #"["plain","\"","\\","\u0001\u001f","é😀",""]"#)
         #expect(try JSONDecoder().decode([String].self, from: Data(bytes)) == strings)
     }
+
+    static func index(_ paths: [String]) -> PackIndex {
+        PackIndex(metadata: PackMetadata(assetPackID: "A", downloadPolicy: .onDemand, platforms: [.iOS], language: nil),
+                  chunking: .default, chunks: [], sequence: [], files: paths.map { FileEntry(path: $0, mode: 0o644, size: 0) })
+    }
+
+    static func version(_ n: Int, _ index: PackIndex) -> InstalledPack {
+        var pack = Self.pack("A")
+        pack.version = n
+        pack.indexBytes = index.encodedForStore()
+        pack.indexOffset = UInt64(PackLayout.headerSize)   // no chunks: the index follows the header
+        return pack
+    }
+
+    /// An update's commit removes the previous version's rows by the index its caller already
+    /// decoded, but only when the row still holds exactly the bytes that index came from.
+    @Test func theReplacedVersionsIndexIsUsedOnlyForTheBytesItCameFrom() throws {
+        let dir = try TemporaryDirectory("store-replace")
+        let store = try ClientStore(path: dir.file("state.sqlite"))
+        func paths() throws -> [String] { try store.namespaceEntries().map(\.path).sorted() }
+        let first = Self.index(["a.txt", "b.txt", "gone.txt"])
+        let v1 = Self.version(1, first)
+        try store.commitInstall(v1, paths: first.files.map(\.path))
+
+        // The row holds v1's bytes: the given index is the one its rows are removed by. (Here it
+        // lists b.txt only, so a.txt and gone.txt stay: proof that it, and not a decode of the
+        // row, was used; a real caller passes the decode of those very bytes.)
+        let second = Self.index(["c.txt"])
+        let v2 = Self.version(2, second)
+        try store.commitInstall(v2, paths: ["c.txt"],
+                                replacing: .init(indexBytes: v1.indexBytes, indexOffset: v1.indexOffset, index: Self.index(["b.txt"])))
+        #expect(try paths() == ["a.txt", "c.txt", "gone.txt"])
+
+        // Bytes that are not the row's (the store changed since the caller read it): the row's own
+        // index is decoded, and every path it lists goes.
+        let third = Self.index(["d.txt"])
+        try store.commitInstall(Self.version(3, third), paths: ["d.txt"],
+                                replacing: .init(indexBytes: v1.indexBytes, indexOffset: v1.indexOffset, index: first))
+        #expect(try paths() == ["a.txt", "d.txt", "gone.txt"])
+    }
 }

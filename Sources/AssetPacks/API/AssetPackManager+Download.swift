@@ -175,7 +175,8 @@ extension AssetPackManager {
             } onCancel: { flag.cancel() }
             fetchedBytes += installer.fetchedBytes
             peerBytes += installer.peerBytes
-            try commit(entry, index: index, stagingFiles: installer.filesDirectory, staging: staging, previous: previousPack, unflushed: boot)
+            try commit(entry, index: index, stagingFiles: installer.filesDirectory, staging: staging, previous: previousPack,
+                       previousIndex: previous?.index, unflushed: boot)
             broadcaster.send(.finished(pack))
         } catch {
             fetchedBytes += installer.fetchedBytes
@@ -209,9 +210,10 @@ extension AssetPackManager {
 
     /// Makes a staged pack visible: one rename into `packs/`, then one transaction; the previous
     /// version's files go only after both, retired (renamed away now, deleted in the background).
-    /// `unflushed`: the boot the files were written in when they were not flushed.
+    /// `unflushed`: the boot the files were written in when they were not flushed. `previousIndex`:
+    /// the previous version's index as decoded for the download.
     private func commit(_ entry: CatalogPack, index: PackIndex, stagingFiles: String, staging: String, previous: InstalledPack?,
-                        unflushed: BootSession?) throws {
+                        previousIndex: PackIndex?, unflushed: BootSession?) throws {
         let directory = layout.installDirectory(id: entry.id, version: entry.version, digest: entry.digest)
         // The rename's change time, read back: every file verified into the folder was written
         // before it, and a write, link or rename of one after it gives that file a later one.
@@ -227,7 +229,10 @@ extension AssetPackManager {
                                       downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,
                                       indexBytes: index.encodedForStore(), indexOffset: entry.index.offset, committedChangeTime: committed,
                                       unflushed: unflushed)
-        try store.commitInstall(installed, paths: index.files.map(\.path))
+        let replacing = previous.flatMap { old in
+            previousIndex.map { ClientStore.ReplacedVersion(indexBytes: old.indexBytes, indexOffset: old.indexOffset, index: $0) }
+        }
+        try store.commitInstall(installed, paths: index.files.map(\.path), replacing: replacing)
         if unflushed != nil {
             var mark = installed
             mark.indexBytes = []   // only its ID and digest are needed

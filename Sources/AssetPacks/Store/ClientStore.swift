@@ -261,14 +261,25 @@ final class ClientStore: @unchecked Sendable {
                              committedChangeTime: committed)
     }
 
+    /// The installed version a commit replaces, as its caller decoded it from the store: its
+    /// stored index bytes and offset, and the index they decode to.
+    struct ReplacedVersion {
+        var indexBytes: [UInt8]
+        var indexOffset: UInt64
+        var index: PackIndex
+    }
+
     /// Records `pack` as installed (replacing any earlier version, whose preservation priority it
     /// keeps), its paths in the namespace, and the end of its download, in one transaction.
-    func commitInstall(_ pack: InstalledPack, paths: [String]) throws {
+    /// `replacing`: the earlier version as the caller decoded it; its index stands in for the
+    /// stored one when the row still holds exactly those bytes, so that an update does not hold a
+    /// third decoded index (beside the new and the previous one) while it commits.
+    func commitInstall(_ pack: InstalledPack, paths: [String], replacing: ReplacedVersion? = nil) throws {
         let policy = String(decoding: try JSONEncoder().encode(pack.downloadPolicy), as: UTF8.self)
         try db.transaction {
             let priority = try db.query("SELECT preservation_priority FROM installed_packs WHERE id = ?1", [.text(pack.id)])
                 .first?.first?.double ?? pack.preservationPriority
-            try deletePack(pack.id)
+            try deletePack(pack.id, decoded: replacing)
             try db.query("""
                 INSERT INTO installed_packs(id, version, digest, directory, download_size, install_size, language, policy,
                     installed_at, last_used, index_bytes, index_offset, preservation_priority, committed_ctime,
@@ -316,13 +327,15 @@ final class ClientStore: @unchecked Sendable {
     /// Deletes the row of installed pack `id` and its namespace rows: one primary-key lookup
     /// for each path its stored index lists, so that the cost is the pack's and not the whole
     /// namespace's; a scan of the namespace when that index does not decode (a store from
-    /// before indexes were kept, or a damaged one).
-    private func deletePack(_ id: String) throws {
+    /// before indexes were kept, or a damaged one). `decoded`: an index the caller already
+    /// decoded, used when the row holds exactly its bytes and offset.
+    private func deletePack(_ id: String, decoded: ReplacedVersion? = nil) throws {
         guard let row = try db.query("SELECT index_bytes, index_offset FROM installed_packs WHERE id = ?1", [.text(id)]).first else {
             return
         }
         if let bytes = row[0].bytes, let offset = row[1].int, offset >= 0,
-           let index = try? PackIndex.decode(bytes, indexOffset: UInt64(offset)) {
+           let index = decoded.flatMap({ $0.indexBytes == bytes && $0.indexOffset == UInt64(offset) ? $0.index : nil })
+            ?? (try? PackIndex.decode(bytes, indexOffset: UInt64(offset))) {
             try db.run("DELETE FROM namespace WHERE path = ?1 AND pack_id = ?2", constant: .text(id), forEach: index.files.map(\.path))
         } else {
             try db.query("DELETE FROM namespace WHERE pack_id = ?1", [.text(id)])
