@@ -202,9 +202,9 @@ def table(name, entry, chart_path):
         elif isinstance(run.get('load'), list) and run['load']:
             head += f' (one run; load average {run["load"][0]:g} at its start)'
         lines += [head + ':', '']
-        columns = [c for c in ('size_mib', 'wall_s', 'cpu_s', 'peak_rss_mib', 'disk_peak_mib', 'bytes', 'delta_bytes', 'chunks', 'req_s', 'mb_s')
+        columns = [c for c in ('size_mib', 'wall_s', 'cpu_s', 'user_s', 'peak_rss_mib', 'disk_peak_mib', 'bytes', 'delta_bytes', 'chunks', 'req_s', 'mb_s')
                    if any(c in r for r in run.get('runners', {}).values())]
-        titles = {'size_mib': 'content MiB', 'wall_s': 'wall s', 'cpu_s': 'CPU s', 'peak_rss_mib': 'peak RSS MiB', 'disk_peak_mib': 'disk at peak MiB', 'bytes': 'bytes',
+        titles = {'size_mib': 'content MiB', 'wall_s': 'wall s', 'cpu_s': 'CPU s', 'user_s': 'of it user s', 'peak_rss_mib': 'peak RSS MiB', 'disk_peak_mib': 'disk at peak MiB', 'bytes': 'bytes',
                   'delta_bytes': 'delta bytes', 'chunks': 'chunks', 'req_s': 'req/s', 'mb_s': 'MB/s'}
         if columns:
             lines.append('| tool | ' + ' | '.join(titles[c] for c in columns) + ' |')

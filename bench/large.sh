@@ -12,8 +12,10 @@
 #             the publish of the new version (its time is printed, and recorded as `publish v2`)
 #   verify    `assetpack verify` of the installed version's pack file (every hash)
 # then prints each step's wall time per GiB of content and, for every size after the first, the
-# ratio of its time per GiB to the first size's (target ≤ 1.1×: linear) and the largest peak RSS
-# (target ≤ 128 MiB whatever the size), as `@result` lines: each size's figures as a point of the
+# ratio of its time per GiB to the first size's (target ≤ 1.1×: linear), the same ratio of its CPU
+# time and of the user-space part of it (the rest is the kernel's: on a virtual machine whose
+# memory the host takes back, its copies through the page cache cost more per byte at 8 GiB), and
+# the largest peak RSS (target ≤ 128 MiB whatever the size), as `@result` lines: each size's figures as a point of the
 # sweep (BENCH_POINT, bench/result.py), the ratios as the run's own figures.
 #
 #   bench/large.sh [--rounds N] [--cold] SIZE_MIB...        e.g. bench/large.sh --cold 1024 8192
@@ -158,25 +160,30 @@ for line in open(path):
         points.setdefault(obj['point'], {}).setdefault(name, {}).update(figures)
 steps = ['package', 'publish', 'install', 'update', 'verify']
 first = sizes[0]
-print(f"\n{'step':8}" + ''.join(f'{f"{s} MiB s/GiB":>16}' for s in sizes) + ''.join(f'{f"{s}/{first}":>12}' for s in sizes[1:]) + f"{'peak RSS MiB':>14}{'disk at peak / content':>24}" + ''.join(f'{f"CPU {s}/{first}":>14}' for s in sizes[1:]))
+print(f"\n{'step':8}" + ''.join(f'{f"{s} MiB s/GiB":>16}' for s in sizes) + ''.join(f'{f"{s}/{first}":>12}' for s in sizes[1:]) + f"{'peak RSS MiB':>14}{'disk at peak / content':>24}" + ''.join(f'{f"CPU {s}/{first}":>14}' for s in sizes[1:]) + ''.join(f'{f"user {s}/{first}":>15}' for s in sizes[1:]))
 figures, worst_rss, worst_ratio = {}, 0.0, 0.0
 for step in steps:
     per = {s: points[s][step]['wall_s'] / (s / 1024) for s in sizes if step in points.get(s, {})}
     cpu = {s: points[s][step]['cpu_s'] / (s / 1024) for s in sizes if step in points.get(s, {})}
+    user = {s: points[s][step]['user_s'] / (s / 1024) for s in sizes if 'user_s' in points.get(s, {}).get(step, {})}
     rss = max(points[s][step]['peak_rss_mib'] for s in sizes if step in points.get(s, {}))
     disk = {s: points[s][step].get('disk_peak_mib', 0) / s for s in sizes if step in points.get(s, {})}
     worst_rss = max(worst_rss, rss)
     ratios = {s: per[s] / per[first] for s in sizes[1:] if s in per and first in per and per[first] > 0}
     cpu_ratios = {s: cpu[s] / cpu[first] for s in sizes[1:] if s in cpu and first in cpu and cpu[first] > 0}
+    user_ratios = {s: user[s] / user[first] for s in sizes[1:] if s in user and first in user and user[first] > 0}
     print(f'{step:8}' + ''.join(f'{per[s]:16.2f}' if s in per else f"{'-':>16}" for s in sizes)
           + ''.join(f'{ratios[s]:11.3f}x' if s in ratios else f"{'-':>12}" for s in sizes[1:])
           + f'{rss:14.1f}' + f"{' / '.join(f'{disk[s]:.2f}' for s in sizes if s in disk):>24}"
-          + ''.join(f'{cpu_ratios[s]:13.3f}x' if s in cpu_ratios else f"{'-':>14}" for s in sizes[1:]))
+          + ''.join(f'{cpu_ratios[s]:13.3f}x' if s in cpu_ratios else f"{'-':>14}" for s in sizes[1:])
+          + ''.join(f'{user_ratios[s]:14.3f}x' if s in user_ratios else f"{'-':>15}" for s in sizes[1:]))
     for s, r in ratios.items():
         figures[f'time per GiB {step} {s}/{first} MiB'] = round(r, 4)
         worst_ratio = max(worst_ratio, r)
     for s, r in cpu_ratios.items():
         figures[f'CPU per GiB {step} {s}/{first} MiB'] = round(r, 4)
+    for s, r in user_ratios.items():
+        figures[f'user CPU per GiB {step} {s}/{first} MiB'] = round(r, 4)
     figures[f'peak RSS MiB {step}'] = rss
 if len(sizes) > 1:
     figures['target time per GiB within 1.1x'] = 'PASS' if worst_ratio <= 1.1 else f'FAIL ({worst_ratio:.2f}x)'

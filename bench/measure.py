@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs commands alternately for several rounds and prints median wall-time ratios, median CPU
-time (user + system, of the command and every process it waited for) and peak RSS.
+time (user + system, of the command and every process it waited for; the user part also goes
+to the @result line, as user_s) and peak RSS.
 Usage: measure.py [--label TEXT] [--setup 'SHELL_CMD'] [--warmup] [--disk PATH] ROUNDS NAME_A 'SHELL_CMD_A' [NAME 'CMD']...
 The first command is ours; the ratio is printed against each of the others (a single command is
 measured alone, without ratio). The order of the
@@ -23,8 +24,8 @@ def free_bytes(path):
     return st.f_bavail * st.f_frsize
 
 def run(cmd, disk=None):
-    """Wall seconds, peak RSS (KiB), CPU seconds and, with `disk`, the most free space the command
-    took from that file system at once (bytes; 0 without)."""
+    """Wall seconds, peak RSS (KiB), CPU seconds, with `disk` the most free space the command
+    took from that file system at once (bytes; 0 without), and the CPU seconds spent in user space."""
     before, least, done = (free_bytes(disk), [free_bytes(disk)], threading.Event()) if disk else (0, [0], None)
     def sample():
         while not done.wait(0.05):
@@ -41,7 +42,7 @@ def run(cmd, disk=None):
         least[0] = min(least[0], free_bytes(disk))
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f'command failed ({status}): {cmd}')
-    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime, max(0, before - least[0])  # KiB on Linux
+    return elapsed, usage.ru_maxrss, usage.ru_utime + usage.ru_stime, max(0, before - least[0]), usage.ru_utime  # KiB on Linux
 
 def main():
     args = sys.argv[1:]
@@ -66,20 +67,22 @@ def main():
     times = {name: [] for name, _ in commands}
     rss = {name: 0 for name, _ in commands}
     cpu = {name: [] for name, _ in commands}
+    user = {name: [] for name, _ in commands}
     peak_disk = {name: 0 for name, _ in commands}
     for name, cmd in commands if warmup else []:
         if setup:
             subprocess.run(['/bin/sh', '-c', setup, 'setup', name], check=True)
-        t, _, _, _ = run(cmd)
+        t, _, _, _, _ = run(cmd)
         print(f'  warm-up: {name:<14} {t:7.2f} s (not counted)', flush=True)
     for r in range(rounds):
         k = r % len(commands)
         for name, cmd in commands[k:] + commands[:k]:
             if setup:
                 subprocess.run(['/bin/sh', '-c', setup, 'setup', name], check=True)
-            t, m, c, d = run(cmd, disk)
+            t, m, c, d, u = run(cmd, disk)
             times[name].append(t)
             cpu[name].append(c)
+            user[name].append(u)
             rss[name] = max(rss[name], m)
             peak_disk[name] = max(peak_disk[name], d)
             print(f'  round {r + 1}: {name:<14} {t:7.2f} s  CPU {c:6.2f} s  peak RSS {m / 1024:7.1f} MiB'
@@ -98,6 +101,7 @@ def main():
     if disk:
         print('disk at peak: ' + ', '.join(f'{name} {peak_disk[name] / 2**20:.1f} MiB' for name, _ in commands))
     result.emit(runners={label + name: {'wall_s': round(median[name], 4), 'cpu_s': round(cpu_median[name], 4),
+                                'user_s': round(statistics.median(user[name]), 4),
                                 'peak_rss_mib': round(rss[name] / 1024, 1), 'rounds': rounds}
                                 | ({'disk_peak_mib': round(peak_disk[name] / 2**20, 1)} if disk else {}) for name, _ in commands},
                 figures={f'{label}time {ours} / {name}': round(median[ours] / median[name], 4) for name, _ in commands[1:]})
