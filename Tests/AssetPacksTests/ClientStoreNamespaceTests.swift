@@ -43,9 +43,10 @@ import Testing
         #expect(try JSONDecoder().decode([String].self, from: Data(bytes)) == strings)
     }
 
-    static func index(_ paths: [String]) -> PackIndex {
+    static func index(_ paths: [String], formatVersion: UInt32 = PackLayout.formatVersion) -> PackIndex {
         PackIndex(metadata: PackMetadata(assetPackID: "A", downloadPolicy: .onDemand, platforms: [.iOS], language: nil),
-                  chunking: .default, chunks: [], sequence: [], files: paths.map { FileEntry(path: $0, mode: 0o644, size: 0) })
+                  chunking: .default, chunks: [], sequence: [], files: paths.map { FileEntry(path: $0, mode: 0o644, size: 0) },
+                  formatVersion: formatVersion)
     }
 
     static func version(_ n: Int, _ index: PackIndex) -> InstalledPack {
@@ -81,5 +82,18 @@ import Testing
         try store.commitInstall(Self.version(3, third), paths: ["d.txt"],
                                 replacing: .init(indexBytes: v1.indexBytes, indexOffset: v1.indexOffset, index: first))
         #expect(try paths() == ["a.txt", "d.txt", "gone.txt"])
+    }
+
+    /// A sealed pack's stored index is the opened one (version 3 in plaintext), and its rows are
+    /// removed by the paths it lists like any pack's, not by a scan of the whole namespace. (The
+    /// row for a path the index does not list, written here beside it, shows which way was taken:
+    /// a scan would remove it too.)
+    @Test func aSealedPacksRowsAreRemovedByItsStoredIndex() throws {
+        let dir = try TemporaryDirectory("store-sealed")
+        let store = try ClientStore(path: dir.file("state.sqlite"))
+        let sealed = Self.index(["a.txt"], formatVersion: SealedIndex.formatVersion)
+        try store.commitInstall(Self.version(1, sealed), paths: ["a.txt", "unlisted.txt"])
+        try store.removeInstalled("A")
+        #expect(try store.namespaceEntries().map(\.path) == ["unlisted.txt"])
     }
 }

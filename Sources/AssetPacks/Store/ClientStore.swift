@@ -327,7 +327,8 @@ final class ClientStore: @unchecked Sendable {
     /// Deletes the row of installed pack `id` and its namespace rows: one primary-key lookup
     /// for each path its stored index lists, so that the cost is the pack's and not the whole
     /// namespace's; a scan of the namespace when that index does not decode (a store from
-    /// before indexes were kept, or a damaged one). `decoded`: an index the caller already
+    /// before indexes were kept, or a damaged one). The store keeps a sealed pack's index opened
+    /// (version 3 in plaintext). `decoded`: an index the caller already
     /// decoded, used when the row holds exactly its bytes and offset.
     private func deletePack(_ id: String, decoded: ReplacedVersion? = nil) throws {
         guard let row = try db.query("SELECT index_bytes, index_offset FROM installed_packs WHERE id = ?1", [.text(id)]).first else {
@@ -335,7 +336,7 @@ final class ClientStore: @unchecked Sendable {
         }
         if let bytes = row[0].bytes, let offset = row[1].int, offset >= 0,
            let index = decoded.flatMap({ $0.indexBytes == bytes && $0.indexOffset == UInt64(offset) ? $0.index : nil })
-            ?? (try? PackIndex.decode(bytes, indexOffset: UInt64(offset))) {
+            ?? (try? PackIndex.decode(bytes, indexOffset: UInt64(offset), opened: true)) {
             try db.run("DELETE FROM namespace WHERE path = ?1 AND pack_id = ?2", constant: .text(id), forEach: index.files.map(\.path))
         } else {
             try db.query("DELETE FROM namespace WHERE pack_id = ?1", [.text(id)])
