@@ -69,7 +69,7 @@ import Testing
         let path = fixture.dir.file("activated.sock")
         let child = try AgentChild.start(activate, ["-l", path, executable, "agent", "--root", fixture.root], output: fixture.dir.file("activate.log"))
         defer { if child.process.isRunning { kill(child.process.processIdentifier, SIGKILL) } }
-        try await waitUntil("the socket to exist", timeout: .seconds(30)) { FileManager.default.fileExists(atPath: path) }
+        try await waitUntil("the socket to listen", timeout: .seconds(30)) { isListening(unixSocket: path) }
         // The first connection starts the agent, which serves it on the inherited socket.
         let connection = try AgentConnection(socketPath: path)
         let status = try await connection.agentStatus()

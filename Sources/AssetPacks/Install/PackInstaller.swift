@@ -144,14 +144,14 @@ final class PackInstaller: @unchecked Sendable {
         let destination = "\(pack.id) into \(files.path)"
         let limits = client.limits
         let partsPath = StorageLayout.stagedParts(staging)
-        let running = RunningParts(initial, index: index, plan: plan, minimumSplit: parallel.minimumSplit,
+        // A resumed run may start with more parts than it may run at once (those of its splits):
+        // the rest wait for a thread whose part is done.
+        let slots = DispatchSemaphore(value: max(1, parallel.parts))
+        let running = RunningParts(initial, index: index, plan: plan, minimumSplit: parallel.minimumSplit, slots: max(1, parallel.parts),
                                    watchdog: { PartWatchdog(limit: limits.stallTimeout) },
                                    // Saved at each split, for a resumed run (one that cannot be saved costs
                                    // only the split parts' spools: the run takes the index's parts).
                                    split: { [root] parts in try? root.write(InstallPart.encode(parts), to: partsPath) })
-        // A resumed run may start with more parts than it may run at once (those of its splits):
-        // the rest wait for a thread whose part is done.
-        let slots = DispatchSemaphore(value: max(1, parallel.parts))
         @Sendable func start(_ work: @escaping @Sendable () -> Void) {
             workers.enter()
             let t = Thread { work(); workers.leave() }
@@ -206,13 +206,19 @@ final class PackInstaller: @unchecked Sendable {
             start { [self] in
                 slots.wait()
                 defer { slots.signal() }
-                if stop.isCancelled { return }
+                running.willStart()
+                defer { running.left() }
+                if stop.isCancelled {
+                    running.started(k, nil)
+                    return
+                }
                 var current: (Int, PartAssembler)
                 do {
                     let first = try assembler(k, part, from: resumePoint(part, index: index, plan: plan, files: files), watchdog: running.watchdog(k))
                     running.started(k, first)
                     current = (k, first)
                 } catch {
+                    running.started(k, nil)
                     failures.record(error)
                     stop.cancel()
                     return

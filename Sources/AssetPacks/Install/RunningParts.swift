@@ -10,11 +10,13 @@ import Foundation
 /// The cut lies twice `minimumSplit` of download past every byte the running part's spool
 /// holds (what the server has already sent on its connection is then still its own), and the
 /// running part gives up the positions after it only if it has not placed them
-/// (`PartAssembler.cede`); so each position is placed by exactly one part. A resumed run starts
-/// with the parts as they stood at the last split (saved in the staging folder's `parts` file,
-/// `InstallPart.encode`), so each part takes up its own spool.
+/// (`PartAssembler.cede`); so each position is placed by exactly one part. A split waits for
+/// the parts that have a slot but are still finding where they stand, and for a waiting part
+/// while a slot is free for it: a part whose stretch is quick to fetch may finish before a slow
+/// one's thread has run at all, and the slow one is the one to cut. A resumed run starts with the parts as they stood at the last split (saved in the staging
+/// folder's `parts` file, `InstallPart.encode`), so each part takes up its own spool.
 final class RunningParts: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private let index: PackIndex
     private let plan: InstallPlan
     /// `InstallPart.work(index:)`.
@@ -25,14 +27,21 @@ final class RunningParts: @unchecked Sendable {
     private var watchdogs: [PartWatchdog]
     private let makeWatchdog: () -> PartWatchdog
     private var running: [Int: PartAssembler] = [:]
-    /// Parts not started yet: while any waits, a thread whose part is done makes room for it
-    /// instead of splitting another.
+    /// Parts without a slot yet: while any waits and every slot is held, a thread whose part is
+    /// done makes room for it instead of splitting another.
     private var waiting: Int
+    /// Parts with a slot that are not running yet (`willStart()`): a split waits for them.
+    private var starting = 0
+    /// Threads holding one of the `slots` (from `willStart()` to `left()`).
+    private var holding = 0
+    private let slots: Int
     /// Told of every part, in the order of their numbers, after each split.
     private let didSplit: ([InstallPart]) -> Void
 
-    init(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, minimumSplit: UInt64, watchdog: @escaping () -> PartWatchdog,
+    /// `slots`: how many parts may run at once.
+    init(_ parts: [InstallPart], index: PackIndex, plan: InstallPlan, minimumSplit: UInt64, slots: Int, watchdog: @escaping () -> PartWatchdog,
          split didSplit: @escaping ([InstallPart]) -> Void) {
+        self.slots = slots
         makeWatchdog = watchdog
         self.didSplit = didSplit
         self.index = index
@@ -52,8 +61,28 @@ final class RunningParts: @unchecked Sendable {
 
     func watchdog(_ k: Int) -> PartWatchdog { lock.withLock { watchdogs[k] } }
 
-    /// Part `k` is running with `assembler` (a candidate to split).
-    func started(_ k: Int, _ assembler: PartAssembler) { lock.withLock { running[k] = assembler; waiting -= 1 } }
+    /// A part's thread has a slot: the part is finding where it stands.
+    func willStart() {
+        lock.withLock {
+            waiting -= 1
+            starting += 1
+            holding += 1
+            lock.broadcast()
+        }
+    }
+
+    /// A thread gives its slot back.
+    func left() { lock.withLock { holding -= 1 } }
+
+    /// The part that was starting is running as `k` with `assembler` (a candidate to split), or
+    /// could not start (nil: the install is stopping).
+    func started(_ k: Int, _ assembler: PartAssembler?) {
+        lock.withLock {
+            running[k] = assembler
+            starting -= 1
+            lock.broadcast()
+        }
+    }
 
     /// Part `k` has placed all it had.
     func finished(_ k: Int) { _ = lock.withLock { running.removeValue(forKey: k) } }
@@ -65,6 +94,7 @@ final class RunningParts: @unchecked Sendable {
     /// cut, or its spool already holds bytes past it).
     func split(_ make: (Int, InstallPart, PartWatchdog) throws -> PartAssembler) -> (Int, PartAssembler)? {
         lock.withLock {
+            while starting > 0 || (waiting > 0 && holding < slots) { lock.wait() }
             var best: (k: Int, assembler: PartAssembler, rest: Range<Int>)?
             for (k, assembler) in running {
                 let rest = assembler.remaining

@@ -91,3 +91,27 @@ public final class RefusingPort: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`.
     public var url: String { "http://127.0.0.1:\(port)" }
 }
+
+/// Whether a Unix stream socket bound at `path` is listening, read from the kernel's table
+/// (`/proc/net/unix`, flag `__SO_ACCEPTCON`) rather than by connecting: a connection would
+/// start a socket-activated service. The file exists from `bind`, before `listen`, and a
+/// connection in between is refused. The table is read line by line to its end: it has a line
+/// for every socket on the machine, and a file of `/proc` reports no size to read up to.
+public func isListening(unixSocket path: String) -> Bool {
+    guard let table = fopen("/proc/net/unix", "r") else { return false }
+    defer { fclose(table) }
+    var line: UnsafeMutablePointer<CChar>?
+    var capacity = 0
+    defer { free(line) }
+    var header = true
+    while getline(&line, &capacity, table) > 0 {
+        if header { header = false; continue }
+        let text = String(decoding: UnsafeRawBufferPointer(start: line!, count: strlen(line!)), as: UTF8.self)
+        let fields = text.split(separator: " ", maxSplits: 7, omittingEmptySubsequences: true)
+        // Num RefCount Protocol Flags Type St Inode Path
+        guard fields.count == 8, fields[7].hasSuffix("\n") ? fields[7].dropLast() == path : fields[7] == path,
+              let flags = UInt32(fields[3], radix: 16) else { continue }
+        if flags & 0x10000 != 0 { return true }
+    }
+    return false
+}
