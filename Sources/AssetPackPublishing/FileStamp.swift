@@ -72,6 +72,48 @@ struct FileStamp: Equatable {
 
     /// The fields in the order and spelling the cache key hashes them (docs/FORMAT.md).
     var keyText: String {
-        "\(mode) \(size) \(modified.seconds).\(modified.nanoseconds) \(changed.seconds).\(changed.nanoseconds) \(inode) \(device)"
+        var bytes: [UInt8] = []
+        appendKeyText(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `keyText` to `bytes`: mode, size, modification and status-change times (seconds,
+    /// a dot, nanoseconds), inode and device, in decimal, separated by spaces.
+    func appendKeyText(to bytes: inout [UInt8]) {
+        bytes.appendDecimal(UInt64(mode))
+        bytes.append(0x20)
+        bytes.appendDecimal(size)
+        for t in [modified, changed] {
+            bytes.append(0x20)
+            bytes.appendDecimal(t.seconds)
+            bytes.append(0x2E)
+            bytes.appendDecimal(t.nanoseconds)
+        }
+        bytes.append(0x20)
+        bytes.appendDecimal(inode)
+        bytes.append(0x20)
+        bytes.appendDecimal(device)
+    }
+}
+
+extension [UInt8] {
+    /// Appends `value` in decimal ASCII, as `"\(value)"` spells it.
+    mutating func appendDecimal(_ value: UInt64) {
+        var length = 1
+        var rest = value / 10
+        while rest > 0 { length += 1; rest /= 10 }
+        let end = count + length
+        append(contentsOf: repeatElement(0x30, count: length))
+        var v = value
+        for i in stride(from: end - 1, through: end - length, by: -1) {
+            self[i] = UInt8(truncatingIfNeeded: v % 10) + 0x30
+            v /= 10
+        }
+    }
+
+    /// Appends `value` in decimal ASCII, a minus sign first when it is negative.
+    mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { append(0x2D) }
+        appendDecimal(value.magnitude)
     }
 }

@@ -84,7 +84,8 @@ struct PackBuilder {
             throw PublishError.io("\(input.path): \(error)")
         }
         guard let before, let key else { return BuiltPack(info: info, staged: staged, cacheKey: nil) }
-        if let (file, _) = zip(input.files, before).first(where: { FileStamp(path: $0.0.sourcePath) != $0.1 }) {
+        var stamper = SourceStamper()
+        for (i, file) in input.files.enumerated() where stamper.stamp(file) != before[i] {
             warnings.append("\(input.path): \(file.sourcePath) changed while it was packaged; the pack holds the bytes read then, "
                             + "and the publish cache does not record it (the next publish packages it again)")
             return BuiltPack(info: info, staged: staged, cacheKey: nil)
@@ -96,10 +97,11 @@ struct PackBuilder {
     /// The stamps of `files`, or nil when one cannot be stat'd or no longer has the size the
     /// selection saw (the packager will then say what is wrong).
     private static func stamps(of files: [SelectedFile]) -> [FileStamp]? {
+        var stamper = SourceStamper()
         var out: [FileStamp] = []
         out.reserveCapacity(files.count)
         for file in files {
-            guard let stamp = FileStamp(path: file.sourcePath), stamp.size == file.size else { return nil }
+            guard let stamp = stamper.stamp(file), stamp.size == file.size else { return nil }
             out.append(stamp)
         }
         return out

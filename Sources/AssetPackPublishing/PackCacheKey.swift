@@ -19,10 +19,33 @@ enum PackCacheKey {
         line("chunking \(p.minimumSize) \(p.averageSize) \(p.maximumSize)")
         line("metadata \(String(decoding: metadata.canonicalJSON(), as: UTF8.self))")
         line("files \(files.count)")
-        for (file, stamp) in zip(files, stamps) {
-            // Lengths first, so that no choice of names can make two file lists hash alike.
-            line("file \(file.packPath.utf8.count):\(file.packPath) \(file.sourcePath.utf8.count):\(file.sourcePath) \(stamp.keyText)")
+        // The files' lines go to the hasher through one buffer, 64 KiB at a time, built without
+        // a string a line: at a few hundred thousand files the strings cost more than the hash.
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(80 << 10)
+        var source: [UInt8] = []
+        for i in 0..<min(files.count, stamps.count) {
+            // Lengths first, so that no choice of names can make two file lists hash alike:
+            // "file LENGTH:PACKPATH LENGTH:SOURCEPATH STAMP".
+            buffer += "file ".utf8
+            buffer.appendDecimal(UInt64(files[i].packPath.utf8.count))
+            buffer.append(0x3A)
+            buffer += files[i].packPath.utf8
+            source.removeAll(keepingCapacity: true)
+            files[i].appendSourcePath(to: &source)
+            buffer.append(0x20)
+            buffer.appendDecimal(UInt64(source.count))
+            buffer.append(0x3A)
+            buffer += source
+            buffer.append(0x20)
+            stamps[i].appendKeyText(to: &buffer)
+            buffer.append(0x0A)
+            if buffer.count >= 64 << 10 {
+                hasher.update(buffer)
+                buffer.removeAll(keepingCapacity: true)
+            }
         }
+        hasher.update(buffer)
         for base in bases { line("base \(base.hex)") }
         return hasher.finalize()
     }

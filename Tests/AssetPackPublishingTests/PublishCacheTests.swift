@@ -309,6 +309,50 @@ import Testing
         #expect(PublishOptions.defaultCachePath(repository: "/srv/site/") == "/srv/.site.publish-cache.json")
     }
 
+    /// The key is the SHA-256 of the text docs/FORMAT.md spells, line for line, whatever the
+    /// files' paths and times (a key that moved would make every cached pack be packaged
+    /// again); the stamps taken through each file's folder are those `stat` of its path gives.
+    @Test func theKeyHashesTheDocumentedTextAndStampsAreThoseOfStat() async throws {
+        let ws = try workspace()
+        // A folder selector: its files are listed in their folders.
+        let content = ws.dir.file("gamma")
+        for (name, bytes) in ["b.txt": Array("b".utf8), "levels/é 1/a.json": Array("{}".utf8), "levels/é 1/c.bin": patternBytes(5000, seed: 4)] {
+            try FileManager.default.createDirectory(atPath: (content + "/content/" + name as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: content + "/content/" + name))
+        }
+        let manifest = content + "/Manifest.json"
+        try Data(#"{"assetPackID": "Gamma", "downloadPolicy": {"onDemand": {}}, "fileSelectors": [{"directory": "content"}], "platforms": ["iOS"]}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        let input = ResolvedManifest(path: manifest, baseDirectory: content)
+        try #require(input.isValid && input.files.count == 3, "\(input.diagnostics)")
+        let outside = ws.dir.file("outside.txt")
+        try Data("outside".utf8).write(to: URL(fileURLWithPath: outside))
+        let files = input.files + [SelectedFile(packPath: "z/outside.txt", sourcePath: outside, size: 7, mode: 0o644)]
+        var stamps: [FileStamp] = []
+        for (file, stamp) in zip(files, SourceStamper.stamps(of: files)) {
+            let byPath = try #require(FileStamp(path: file.sourcePath), "\(file.sourcePath)")
+            #expect(stamp == byPath, "\(file.sourcePath)")
+            stamps.append(byPath)
+        }
+        #expect(files.filter { $0.sourceFolder != nil }.count == 3, "the selection's files come with their folder")
+        // Times before 1970 and large numbers are spelled as Swift prints them.
+        stamps[1].modified = FileStamp.Timestamp(seconds: -86_401, nanoseconds: 7)
+        stamps[2].inode = .max
+        let writer = ws.options().writer
+        let metadata = PackMetadata(input.manifest!)
+        let p = writer.parameters
+        var text = "assetpack-publish-cache-key \(PublishCache.version)\n\(writer.outputIdentity)\n"
+            + "chunking \(p.minimumSize) \(p.averageSize) \(p.maximumSize)\n"
+            + "metadata \(String(decoding: metadata.canonicalJSON(), as: UTF8.self))\nfiles \(files.count)\n"
+        for (file, s) in zip(files, stamps) {
+            text += "file \(file.packPath.utf8.count):\(file.packPath) \(file.sourcePath.utf8.count):\(file.sourcePath) "
+                + "\(s.mode) \(s.size) \(s.modified.seconds).\(s.modified.nanoseconds) \(s.changed.seconds).\(s.changed.nanoseconds) \(s.inode) \(s.device)\n"
+        }
+        #expect(text.contains("-86401.7 ") && text.contains(" \(UInt64.max) ") && text.contains("é 1/a.json"))
+        #expect(PackCacheKey.of(metadata: metadata, files: files, stamps: stamps, writer: writer) == SHA256Digest.hash(Array(text.utf8)))
+        #expect(stamps[1].keyText.hasPrefix("\(stamps[1].mode) \(stamps[1].size) -86401.7 "))
+    }
+
     @Test func commandLineReportsReuse() async throws {
         let (ws, _) = try await twoPacks()
         let dir = ws.dir.path

@@ -44,20 +44,50 @@ public struct SelectedFile: Sendable, Equatable {
         source = .inFolder(folder)
     }
 
+    /// The folder the file was listed in, shared with the other files listed there (`sourceName`
+    /// is then its name in it); nil for a file selected by a path of its own.
+    public var sourceFolder: SourceFolder? {
+        if case .inFolder(let folder) = source { folder } else { nil }
+    }
+
+    /// The file's name in `sourceFolder`, or its whole `sourcePath` when it has no folder.
+    public var sourceName: Substring {
+        switch source {
+        case .path(let path): path[...]
+        case .inFolder: SourceFolder.name(in: packPath)
+        }
+    }
+
+    /// Appends the bytes of `sourcePath` to `bytes`, without a string for the path.
+    public func appendSourcePath(to bytes: inout [UInt8]) {
+        switch source {
+        case .path(let path): bytes += path.utf8
+        case .inFolder(let folder):
+            if folder.path != "/" { bytes += folder.path.utf8 }
+            bytes.append(0x2F)
+            bytes += SourceFolder.name(in: packPath).utf8
+        }
+    }
+
     public static func == (a: SelectedFile, b: SelectedFile) -> Bool {
         a.packPath == b.packPath && a.size == b.size && a.mode == b.mode && a.sourcePath == b.sourcePath
     }
 }
 
 /// The path of a folder on disk whose files a selection lists, shared by those files.
-final class SourceFolder: Sendable {
-    let path: String
+public final class SourceFolder: Sendable {
+    public let path: String
 
     init(_ path: String) { self.path = path }
 
+    /// The last component of `packPath`: the name of its file in the folder it was listed in.
+    static func name(in packPath: String) -> Substring {
+        packPath.utf8.lastIndex(of: 0x2F).map { packPath[packPath.index(after: $0)...] } ?? packPath[...]
+    }
+
     /// The path of the file of this folder that `packPath` ends with (its last component).
     func path(of packPath: String) -> String {
-        let name = packPath.utf8.lastIndex(of: 0x2F).map { packPath[packPath.index(after: $0)...] } ?? packPath[...]
+        let name = Self.name(in: packPath)
         return path == "/" ? "/" + name : path + "/" + name
     }
 }

@@ -62,11 +62,11 @@ struct ApplePublication {
         if let existing, let record = records[path], record.packDigest == pack.digest, record.settings == settingsText, record.describes(existing) {
             return (existing, false, record)
         }
-        let before = input.files.map { FileStamp(path: $0.sourcePath) }
+        let before = SourceStamper.stamps(of: input.files)
         do { _ = try archiver.write(input, to: staged) } catch {
             throw PublishError.io("\(input.path): cannot write the Apple Archive of \(pack.id): \(error)")
         }
-        let settled = input.files.map { FileStamp(path: $0.sourcePath) } == before && !before.contains(nil)
+        let settled = SourceStamper.stamps(of: input.files) == before && !before.contains(nil)
         if existing != nil, let fd = try? folder.open(path, flags: O_RDONLY) {
             let same = FileDigest.of(descriptor: fd) == FileDigest.of(staged)
             let stamp = FileStamp(descriptor: fd)
