@@ -55,11 +55,23 @@ struct PackBuilder {
     mutating func build(_ input: ResolvedManifest, metadata: PackMetadata, stagedAt staged: String, sealing: ContentKey? = nil,
                         bases: [PackRebaser.Candidate] = []) throws -> BuiltPack {
         let settledBefore = FileStamp.Timestamp.settledBefore(clock())
-        let before = Self.stamps(of: input.files)
         var writer = self.writer
         writer.sealing = sealing
         let bases = sealing == nil ? bases : []
-        let key = before.map { PackCacheKey.of(metadata: metadata, files: input.files, stamps: $0, writer: writer, bases: bases.map(\.sha256)) }
+        // Each file's stamp goes into the key as it is taken; what is kept of it is its digest
+        // (to tell after packaging whether the file changed) and the newest status change. No
+        // key when a file cannot be stat'd or no longer has the size the selection saw (the
+        // packager will then say what is wrong).
+        let stamper = SourceStamper()
+        var before: [UInt64] = []
+        before.reserveCapacity(input.files.count)
+        var newest = FileStamp.Timestamp(seconds: .min, nanoseconds: 0)
+        let key = PackCacheKey.of(metadata: metadata, files: input.files, writer: writer, bases: bases.map(\.sha256)) { i in
+            guard let stamp = stamper.stamp(input.files[i]), stamp.size == input.files[i].size else { return nil }
+            before.append(stamp.digest)
+            newest = max(newest, stamp.changed)
+            return stamp
+        }
         if let key, let entry = cache?.entries[key] {
             if let info = unchanged(entry, metadata: metadata, writer: writer) { return BuiltPack(info: info, staged: nil, cacheKey: key) }
             indexesRead += 1
@@ -83,28 +95,39 @@ struct PackBuilder {
         } catch {
             throw PublishError.io("\(input.path): \(error)")
         }
-        guard let before, let key else { return BuiltPack(info: info, staged: staged, cacheKey: nil) }
-        var stamper = SourceStamper()
-        for (i, file) in input.files.enumerated() where stamper.stamp(file) != before[i] {
-            warnings.append("\(input.path): \(file.sourcePath) changed while it was packaged; the pack holds the bytes read then, "
+        guard let key else { return BuiltPack(info: info, staged: staged, cacheKey: nil) }
+        if let changed = Self.firstChanged(input.files, since: before) {
+            warnings.append("\(input.path): \(input.files[changed].sourcePath) changed while it was packaged; the pack holds the bytes read then, "
                             + "and the publish cache does not record it (the next publish packages it again)")
             return BuiltPack(info: info, staged: staged, cacheKey: nil)
         }
-        let settled = before.allSatisfy { $0.changed < settledBefore }
-        return BuiltPack(info: info, staged: staged, cacheKey: settled ? key : nil)
+        return BuiltPack(info: info, staged: staged, cacheKey: newest < settledBefore ? key : nil)
     }
 
-    /// The stamps of `files`, or nil when one cannot be stat'd or no longer has the size the
-    /// selection saw (the packager will then say what is wrong).
-    private static func stamps(of files: [SelectedFile]) -> [FileStamp]? {
-        var stamper = SourceStamper()
-        var out: [FileStamp] = []
-        out.reserveCapacity(files.count)
-        for file in files {
-            guard let stamp = stamper.stamp(file), stamp.size == file.size else { return nil }
-            out.append(stamp)
+    /// The first of `files` whose stamp's digest is not the one in `digests` any more (or that
+    /// cannot be stat'd), nil when none changed. The files are stat'd in a few stretches at once:
+    /// the `stat` calls are nearly all of the work.
+    private static func firstChanged(_ files: [SelectedFile], since digests: [UInt64]) -> Int? {
+        let stretches = files.count < 4096 ? 1 : 4
+        let found = FirstChange()
+        DispatchQueue.concurrentPerform(iterations: stretches) { k in
+            let stamper = SourceStamper()
+            for i in (files.count * k / stretches)..<(files.count * (k + 1) / stretches) where stamper.stamp(files[i])?.digest != digests[i] {
+                found.record(i)
+                return
+            }
         }
-        return out
+        return found.first
+    }
+
+    /// The lowest position any stretch found changed.
+    private final class FirstChange: @unchecked Sendable {
+        private let lock = NSLock()
+        private var found: Int?
+
+        func record(_ i: Int) { lock.withLock { found = min(found ?? i, i) } }
+
+        var first: Int? { lock.withLock { found } }
     }
 
     private struct Unusable: Error { var reason: String }

@@ -9,8 +9,10 @@ import AssetPackPackaging
 /// device variant whose shared frames go to other files of its group, the SHA-256 of each file
 /// it may take frames from (its default's, then the variants' before it in the catalog's order), last.
 enum PackCacheKey {
-    static func of(metadata: PackMetadata, files: [SelectedFile], stamps: [FileStamp], writer: PackWriter,
-                   bases: [SHA256Digest] = []) -> SHA256Digest {
+    /// `stamp(i)` gives file `i`'s stamp, asked once a file in order; nil (when one of them is)
+    /// stops the key.
+    static func of(metadata: PackMetadata, files: [SelectedFile], writer: PackWriter, bases: [SHA256Digest] = [],
+                   stamp: (Int) -> FileStamp?) -> SHA256Digest? {
         let hasher = SHA256Hasher()
         func line(_ text: String) { hasher.update(Array((text + "\n").utf8)) }
         let p = writer.parameters
@@ -24,7 +26,8 @@ enum PackCacheKey {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(80 << 10)
         var source: [UInt8] = []
-        for i in 0..<min(files.count, stamps.count) {
+        for i in files.indices {
+            guard let stamp = stamp(i) else { return nil }
             // Lengths first, so that no choice of names can make two file lists hash alike:
             // "file LENGTH:PACKPATH LENGTH:SOURCEPATH STAMP".
             buffer += "file ".utf8
@@ -38,7 +41,7 @@ enum PackCacheKey {
             buffer.append(0x3A)
             buffer += source
             buffer.append(0x20)
-            stamps[i].appendKeyText(to: &buffer)
+            stamp.appendKeyText(to: &buffer)
             buffer.append(0x0A)
             if buffer.count >= 64 << 10 {
                 hasher.update(buffer)

@@ -7,7 +7,7 @@ import Foundation
 /// lookup of their name each instead of a walk of their whole path, and no string is built for
 /// the path (at a few hundred thousand files, those walks and strings were most of a publish's
 /// own work besides packaging).
-struct SourceStamper: ~Copyable {
+final class SourceStamper {
     private var folder: SourceFolder?
     private var fd: Int32 = -1
 
@@ -16,7 +16,7 @@ struct SourceStamper: ~Copyable {
     deinit { if fd >= 0 { close(fd) } }
 
     /// The stamp of `file`; nil if it cannot be stat'd.
-    mutating func stamp(_ file: SelectedFile) -> FileStamp? {
+    func stamp(_ file: SelectedFile) -> FileStamp? {
         var st = stat()
         guard let listed = file.sourceFolder else {
             return stat(file.sourcePath, &st) == 0 ? FileStamp(st) : nil
@@ -33,7 +33,7 @@ struct SourceStamper: ~Copyable {
 
     /// The stamps of `files`, in their order; nil for each that cannot be stat'd.
     static func stamps(of files: [SelectedFile]) -> [FileStamp?] {
-        var stamper = SourceStamper()
+        let stamper = SourceStamper()
         var out: [FileStamp?] = []
         out.reserveCapacity(files.count)
         for i in files.indices { out.append(stamper.stamp(files[i])) }
