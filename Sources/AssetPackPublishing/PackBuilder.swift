@@ -86,11 +86,13 @@ struct PackBuilder {
             var writer = writer
             writer.digestsFile = true
             let summary = try writer.write(metadata: metadata, files: input.files, to: staged)
-            var sha256 = summary.fileSHA256
             if !bases.isEmpty, let rebased = try PackRebaser.rebase(staged, onto: bases, to: staged) {
-                sha256 = rebased.sha256
+                info = try PackFileInfo(path: staged, sha256: rebased.sha256, keys: sealing.map { [$0] } ?? [])
+            } else if let written = PackFileInfo(written: summary, metadata: metadata, writer: writer) {
+                info = written
+            } else {
+                info = try PackFileInfo(path: staged, keys: sealing.map { [$0] } ?? [])
             }
-            info = try PackFileInfo(path: staged, sha256: sha256, keys: sealing.map { [$0] } ?? [])
             try afterPackaging?(metadata.assetPackID)
         } catch {
             throw PublishError.io("\(input.path): \(error)")

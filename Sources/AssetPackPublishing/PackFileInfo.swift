@@ -1,9 +1,10 @@
 import AssetPackFormat
+import AssetPackPackaging
 import Foundation
 
 /// What the catalog says about a pack file, read from the file itself: its metadata, sizes,
 /// SHA-256, pack digest and where its index lies.
-struct PackFileInfo {
+struct PackFileInfo: Equatable {
     var metadata: PackMetadata
     var size: UInt64
     var installSize: UInt64
@@ -33,6 +34,16 @@ struct PackFileInfo {
         self.digest = digest
         self.index = index
         self.chunking = chunking
+    }
+
+    /// Describes the pack file `writer` has just written with `metadata`, from what it reports
+    /// (`PackSummary`, the file hashed as it was written): reading the index back would decode
+    /// every file's path again, a third of what a publish of a few hundred thousand files holds.
+    init?(written summary: PackSummary, metadata: PackMetadata, writer: PackWriter) {
+        guard let sha256 = summary.fileSHA256 else { return nil }
+        self.init(metadata: metadata, size: summary.packSize, installSize: summary.installSize, sha256: sha256, digest: summary.packDigest,
+                  index: CatalogIndexLocation(offset: summary.indexOffset, length: summary.indexLength, sha256: summary.packDigest),
+                  chunking: writer.parameters, keyID: writer.sealing?.keyID)
     }
 
     /// Reads the pack at `path` (a file this publish staged); `sha256` is the file's digest when

@@ -11,6 +11,9 @@ public struct PackSummary: Sendable, Equatable {
     public var installSize: UInt64
     public var packSize: UInt64
     public var packDigest: SHA256Digest
+    /// Where the index lies in the pack file, as the trailer says.
+    public var indexOffset: UInt64
+    public var indexLength: UInt64
     /// The SHA-256 of the whole pack file, when the writer was asked for it (`digestsFile`).
     public var fileSHA256: SHA256Digest?
 }
@@ -160,7 +163,8 @@ public struct PackWriter {
         return PackSummary(fileCount: fileCount, chunkCount: chunks.count, reusedChunkCount: sequence.count - chunks.count,
                            installSize: installSize,
                            packSize: indexOffset + UInt64(indexBytes.count + PackLayout.trailerSize),
-                           packDigest: trailer.indexDigest, fileSHA256: fileSHA256)
+                           packDigest: trailer.indexDigest, indexOffset: trailer.indexOffset, indexLength: trailer.indexLength,
+                           fileSHA256: fileSHA256)
     }
 }
 
