@@ -26,8 +26,12 @@ public enum RepositoryUpdates {
                 } else {
                     (targetPath, targetVersion) = (current, pack.version)
                 }
+                let sources = kept.sorted(by: { $0.version > $1.version }).filter { $0.version < targetVersion && (from == nil || $0.version == from) }
+                // A pack without an earlier version kept (a first publish) has no update: its
+                // index, every file's path of it, is not decoded for nothing.
+                guard !sources.isEmpty else { continue }
                 let new = try reader(repository, targetPath, keys)
-                for source in kept.sorted(by: { $0.version > $1.version }) where source.version < targetVersion && (from == nil || source.version == from) {
+                for source in sources {
                     let old = try reader(repository, source.path, keys)
                     var table: PatchTable?
                     var tableLength: UInt64 = 0
