@@ -38,7 +38,7 @@ public struct Publisher {
         }
         let appleBaseURL = try checkedAppleBaseURL()
         var report = PublishReport()
-        let resolved = manifests.map { ResolvedManifest(path: $0, baseDirectory: options.baseDirectory) }
+        var resolved = manifests.map { ResolvedManifest(path: $0, baseDirectory: options.baseDirectory) }
         let diagnostics = resolved.flatMap(\.diagnostics)
         guard resolved.allSatisfy(\.isValid) else { throw PublishError.invalidManifests(diagnostics) }
         report.diagnostics = diagnostics
@@ -48,7 +48,7 @@ public struct Publisher {
         let groups = DeviceVariantGroups(resolved.map { ($0.path, $0.manifest!) })
         report.findings = PublishLinter(options: options.lint).escalated(groups.findings)
         guard !report.findings.hasErrors else { throw PublishError.lintFailed(report.findings) }
-        let inputs = groups.defaults.map { resolved[$0] }
+        var inputs = groups.defaults.map { resolved[$0] }
         let trust = try RepositoryTrust.load(repository: options.repository)
         try checkKeys(against: trust)
         let catalogs = RepositoryCatalogs(repository: options.repository, keys: trust.map { $0.everyCatalogKey } ?? [key.publicKey])
@@ -154,6 +154,11 @@ public struct Publisher {
         } else if transaction.folder?.exists(AppleHostingLayout.manifestPath(channel: channel)) == true {
             report.appleWarnings.append("\(AppleHostingLayout.manifestPath(channel: channel)) was left as it was: pass --apple-base-url to bring Apple devices this publish too")
         }
+        // The lists of selected files (a few hundred bytes a file) are of no more use: they go
+        // before the update sizes decode two indexes of each changed pack.
+        resolved = []
+        inputs = []
+        packs = []
         for i in plan.packs.indices { plan.packs[i].readOrder = options.readOrder[plan.packs[i].id] }
         var catalog = Catalog(version: version, published: options.now, expires: options.now.addingTimeInterval(options.expiresIn),
                               packs: plan.packs, retired: plan.retired, removed: plan.removed, channel: channel)
