@@ -130,6 +130,39 @@ import Testing
         #expect(after[0] == before[0] && after[2] == before[2] && after[1] != before[1])
     }
 
+    /// Unchanged files are linked through their folder, held open while the next files come from
+    /// it: files at the top, in sibling and nested folders, and folders left and entered again in
+    /// path order are each the very file installed before.
+    @Test func unchangedFilesInManyFoldersAreLinkedFolderByFolder() async throws {
+        let repo = try TestRepository("links-folders")
+        let names = ["top.txt", "a/x/1.txt", "a/x/2.txt", "a/x/3.txt", "a/y/1.txt", "a/z.txt", "b/1.txt", "b/c/d/e/deep.txt", "b/c/f.txt", "zz.txt"]
+        var files: [String: [UInt8]] = [:]
+        // Each larger than the smallest chunk, so that each has chunks of its own (small files share
+        // theirs, and a change rewrites its neighbours too).
+        for (i, name) in names.enumerated() { files[name] = patternBytes(200_000 + i, seed: UInt64(40 + i)) }
+        try repo.put("L", files: files)
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        try await repo.install("L", root: root.path, server: server)
+        let v1 = try #require(try root.installedDirectory("L"))
+        func inode(_ path: String) -> UInt64 {
+            var st = stat()
+            return stat(path, &st) == 0 ? UInt64(st.st_ino) : 0
+        }
+        let before = Dictionary(uniqueKeysWithValues: names.map { ($0, inode(v1 + "/" + $0)) })
+        files["a/x/2.txt"] = Array("changed".utf8)
+        try repo.put("L", files: files)
+        try repo.publish()
+        let manager = try repo.manager(root: root.path, server: server)
+        _ = try await manager.installUpdates()
+        let v2 = try #require(try root.installedDirectory("L"))
+        #expect(v2 != v1)
+        for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
+        for name in names where name != "a/x/2.txt" { #expect(inode(v2 + "/" + name) == before[name], "\(name) is linked") }
+        #expect(inode(v2 + "/a/x/2.txt") != before["a/x/2.txt"])
+    }
+
     @Test func anUnchangedFileModifiedOnDiskIsWrittenNotLinked() async throws {
         let repo = try TestRepository("links-modified")
         var files = ["a.bin": patternBytes(2 << 20, seed: 1), "b.bin": patternBytes(2 << 20, seed: 2)]
