@@ -366,8 +366,9 @@ final class PackInstaller: @unchecked Sendable {
                         held = nil
                         held = (folder, try old.directory(String(folder)), try files.directory(String(folder), create: true))
                     }
-                    // Linked afresh, whatever an earlier run left there.
-                    try held!.to.removeTree(name)
+                    // Linked afresh, whatever an earlier run left there (a folder that held
+                    // nothing before this run has nothing to remove).
+                    if !wasEmpty { try held!.to.removeTree(name) }
                     try held!.from.link(name, to: name, in: held!.to)
                     linked.insert(f)
                 } catch {
