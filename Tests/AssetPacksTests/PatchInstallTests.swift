@@ -104,63 +104,57 @@ import Testing
 
 /// Unchanged files of an update are hard links of the installed ones: never written again.
 @Suite struct UnchangedFileLinkTests {
-    @Test func unchangedFilesAreHardLinksAndOnlyChangedFilesAreWritten() async throws {
-        let repo = try TestRepository("links")
-        var files = ["big/a.bin": patternBytes(3 << 20, seed: 1), "big/b.bin": patternBytes(3 << 20, seed: 2), "big/c.bin": patternBytes(1 << 20, seed: 3),
-                     "empty.txt": []]
+    /// Installs pack "L" of `files`, publishes them with `changes` as its next version and updates
+    /// to it, checking every file's bytes after: each file's inode before and after the update.
+    private func inodesAcrossUpdate(_ name: String, _ files: [String: [UInt8]], changes: [String: [UInt8]]) async throws
+        -> (before: [String: UInt64], after: [String: UInt64]) {
+        let repo = try TestRepository(name)
         try repo.put("L", files: files)
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
         try await repo.install("L", root: root.path, server: server)
         let v1 = try #require(try root.installedDirectory("L"))
-        func inode(_ path: String) throws -> UInt64 { (try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0 }
-        let before = try ["big/a.bin", "big/b.bin", "big/c.bin"].map { try inode(v1 + "/" + $0) }
-
-        files["big/b.bin"]![2_000_000] ^= 1
-        try repo.put("L", files: files)
+        func inodes(in folder: String) -> [String: UInt64] {
+            Dictionary(uniqueKeysWithValues: files.keys.map { path in
+                var st = stat()
+                return (path, stat(folder + "/" + path, &st) == 0 ? UInt64(st.st_ino) : 0)
+            })
+        }
+        let before = inodes(in: v1)
+        let next = files.merging(changes) { $1 }
+        try repo.put("L", files: next)
         try repo.publish()
         let manager = try repo.manager(root: root.path, server: server)
         _ = try await manager.installUpdates()
         let v2 = try #require(try root.installedDirectory("L"))
         #expect(v2 != v1)
-        for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
-        let after = try ["big/a.bin", "big/b.bin", "big/c.bin"].map { try inode(v2 + "/" + $0) }
+        for (path, bytes) in next { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
+        return (before, inodes(in: v2))
+    }
+
+    @Test func unchangedFilesAreHardLinksAndOnlyChangedFilesAreWritten() async throws {
+        var b = patternBytes(3 << 20, seed: 2)
+        b[2_000_000] ^= 1
+        let (before, after) = try await inodesAcrossUpdate("links", ["big/a.bin": patternBytes(3 << 20, seed: 1), "big/b.bin": patternBytes(3 << 20, seed: 2),
+                                                                     "big/c.bin": patternBytes(1 << 20, seed: 3), "empty.txt": []],
+                                                           changes: ["big/b.bin": b])
         // a.bin and c.bin are the very files installed before; b.bin was written anew.
-        #expect(after[0] == before[0] && after[2] == before[2] && after[1] != before[1])
+        #expect(after["big/a.bin"] == before["big/a.bin"] && after["big/c.bin"] == before["big/c.bin"] && after["big/b.bin"] != before["big/b.bin"])
     }
 
     /// Unchanged files are linked through their folder, held open while the next files come from
     /// it: files at the top, in sibling and nested folders, and folders left and entered again in
     /// path order are each the very file installed before.
     @Test func unchangedFilesInManyFoldersAreLinkedFolderByFolder() async throws {
-        let repo = try TestRepository("links-folders")
         let names = ["top.txt", "a/x/1.txt", "a/x/2.txt", "a/x/3.txt", "a/y/1.txt", "a/z.txt", "b/1.txt", "b/c/d/e/deep.txt", "b/c/f.txt", "zz.txt"]
         var files: [String: [UInt8]] = [:]
         // Each larger than the smallest chunk, so that each has chunks of its own (small files share
         // theirs, and a change rewrites its neighbours too).
         for (i, name) in names.enumerated() { files[name] = patternBytes(200_000 + i, seed: UInt64(40 + i)) }
-        try repo.put("L", files: files)
-        try repo.publish()
-        let server = try repo.serve()
-        let root = StorageRoot(path: repo.dir.file("root"))
-        try await repo.install("L", root: root.path, server: server)
-        let v1 = try #require(try root.installedDirectory("L"))
-        func inode(_ path: String) -> UInt64 {
-            var st = stat()
-            return stat(path, &st) == 0 ? UInt64(st.st_ino) : 0
-        }
-        let before = Dictionary(uniqueKeysWithValues: names.map { ($0, inode(v1 + "/" + $0)) })
-        files["a/x/2.txt"] = Array("changed".utf8)
-        try repo.put("L", files: files)
-        try repo.publish()
-        let manager = try repo.manager(root: root.path, server: server)
-        _ = try await manager.installUpdates()
-        let v2 = try #require(try root.installedDirectory("L"))
-        #expect(v2 != v1)
-        for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
-        for name in names where name != "a/x/2.txt" { #expect(inode(v2 + "/" + name) == before[name], "\(name) is linked") }
-        #expect(inode(v2 + "/a/x/2.txt") != before["a/x/2.txt"])
+        let (before, after) = try await inodesAcrossUpdate("links-folders", files, changes: ["a/x/2.txt": Array("changed".utf8)])
+        for name in names where name != "a/x/2.txt" { #expect(after[name] == before[name], "\(name) is linked") }
+        #expect(after["a/x/2.txt"] != before["a/x/2.txt"])
     }
 
     @Test func anUnchangedFileModifiedOnDiskIsWrittenNotLinked() async throws {
