@@ -88,10 +88,9 @@ struct PackBuilder {
             let summary = try writer.write(metadata: metadata, files: input.files, to: staged)
             if !bases.isEmpty, let rebased = try PackRebaser.rebase(staged, onto: bases, to: staged) {
                 info = try PackFileInfo(path: staged, sha256: rebased.sha256, keys: sealing.map { [$0] } ?? [])
-            } else if let written = PackFileInfo(written: summary, metadata: metadata, writer: writer) {
-                info = written
             } else {
-                info = try PackFileInfo(path: staged, keys: sealing.map { [$0] } ?? [])
+                // The writer hashes the file as it writes it (`digestsFile`), so its report describes it.
+                info = try PackFileInfo(written: summary, metadata: metadata, writer: writer) ?? PackFileInfo(path: staged, keys: sealing.map { [$0] } ?? [])
             }
             try afterPackaging?(metadata.assetPackID)
         } catch {

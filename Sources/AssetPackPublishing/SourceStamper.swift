@@ -18,17 +18,17 @@ final class SourceStamper {
     /// The stamp of `file`; nil if it cannot be stat'd.
     func stamp(_ file: SelectedFile) -> FileStamp? {
         var st = stat()
-        guard let listed = file.sourceFolder else {
-            return stat(file.sourcePath, &st) == 0 ? FileStamp(st) : nil
+        if let listed = file.sourceFolder {
+            if listed !== folder {
+                if fd >= 0 { close(fd) }
+                folder = listed
+                fd = open(listed.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            }
+            if fd >= 0 { return file.sourceName.withCString { fstatat(fd, $0, &st, 0) } == 0 ? FileStamp(st) : nil }
         }
-        if listed !== folder {
-            if fd >= 0 { close(fd) }
-            folder = listed
-            fd = open(listed.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        }
-        // A folder that cannot be opened: by the whole path, which says the same or succeeds.
-        guard fd >= 0 else { return stat(file.sourcePath, &st) == 0 ? FileStamp(st) : nil }
-        return file.sourceName.withCString { fstatat(fd, $0, &st, 0) } == 0 ? FileStamp(st) : nil
+        // A file selected by a path of its own, or a folder that cannot be opened: by the whole
+        // path, which says the same or succeeds.
+        return stat(file.sourcePath, &st) == 0 ? FileStamp(st) : nil
     }
 
     /// The stamps of `files`, in their order; nil for each that cannot be stat'd.

@@ -146,8 +146,9 @@ final class PackInstaller: @unchecked Sendable {
         let partsPath = StorageLayout.stagedParts(staging)
         // A resumed run may start with more parts than it may run at once (those of its splits):
         // the rest wait for a thread whose part is done.
-        let slots = DispatchSemaphore(value: max(1, parallel.parts))
-        let running = RunningParts(initial, index: index, plan: plan, minimumSplit: parallel.minimumSplit, slots: max(1, parallel.parts),
+        let slotCount = max(1, parallel.parts)
+        let slots = DispatchSemaphore(value: slotCount)
+        let running = RunningParts(initial, index: index, plan: plan, minimumSplit: parallel.minimumSplit, slots: slotCount,
                                    watchdog: { PartWatchdog(limit: limits.stallTimeout) },
                                    // Saved at each split, for a resumed run (one that cannot be saved costs
                                    // only the split parts' spools: the run takes the index's parts).

@@ -13,8 +13,9 @@ import Foundation
 /// (`PartAssembler.cede`); so each position is placed by exactly one part. A split waits for
 /// the parts that have a slot but are still finding where they stand, and for a waiting part
 /// while a slot is free for it: a part whose stretch is quick to fetch may finish before a slow
-/// one's thread has run at all, and the slow one is the one to cut. A resumed run starts with the parts as they stood at the last split (saved in the staging
-/// folder's `parts` file, `InstallPart.encode`), so each part takes up its own spool.
+/// one's thread has run at all, and the slow one is the one to cut. A resumed run starts with
+/// the parts as they stood at the last split (saved in the staging folder's `parts` file,
+/// `InstallPart.encode`), so each part takes up its own spool.
 final class RunningParts: @unchecked Sendable {
     private let lock = NSCondition()
     private let index: PackIndex
