@@ -103,4 +103,33 @@ import Testing
         close(fd)
         #expect(throws: ConfinementError.self) { _ = try root.open("link/" + folders + "x", flags: O_RDONLY) }
     }
+
+    /// A conditional link is made only for a file the check approves; the shared files of a
+    /// folder lose their name there and nothing else does; a renewed change time is later than
+    /// every change made before it.
+    @Test func conditionalLinksSharedFileRemovalAndARenewedChangeTime() throws {
+        let (dir, rootPath, victim) = try planted()
+        defer { dir.remove() }
+        let root = try ConfinedDirectory(root: rootPath)
+        _ = try root.directory("old/x", create: true)
+        try root.write(Array("shared\n".utf8), to: "old/x/shared.txt")
+        try root.write(Array("own\n".utf8), to: "old/x/own.txt")
+        try FileManager.default.createSymbolicLink(atPath: rootPath + "/old/x/to-victim", withDestinationPath: victim)
+        let old = try root.directory("old"), new = try root.directory("new", create: true)
+        #expect(try old.link("x/shared.txt", to: "x/refused.txt", in: new, if: { _ in false }) == false)
+        #expect(!new.exists("x/refused.txt"))
+        #expect(try old.link("x/shared.txt", to: "x/shared.txt", in: new, if: { $0.st_size == 7 }))
+        #expect(throws: ConfinementError.self) { _ = try old.link("x/to-victim", to: "x/v", in: new, if: { _ in true }) }
+        let before = try #require(root.status("new/x/shared.txt"))
+        try root.removeFilesWithOtherNames(in: "old")
+        #expect(!root.exists("old/x/shared.txt") && root.exists("old/x/own.txt") && root.exists("old/x/to-victim"))
+        let after = try #require(root.status("new/x/shared.txt"))
+        #expect(after.st_nlink == 1 && after.st_ino == before.st_ino)
+        #expect(try root.contents(of: "new/x/shared.txt") == Array("shared\n".utf8))
+        #expect(dir.contents("outside/victim.txt") == Array("precious\n".utf8))
+        let renewed = try #require(new.renewChangeTime())
+        #expect(renewed >= ConfinedDirectory.changeTime(after))
+        let mode = try #require(root.status("new")).st_mode
+        #expect(try #require(new.renewChangeTime()) >= renewed && (try #require(root.status("new")).st_mode) == mode)
+    }
 }

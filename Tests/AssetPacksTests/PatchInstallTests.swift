@@ -157,6 +157,37 @@ import Testing
         #expect(after["a/x/2.txt"] != before["a/x/2.txt"])
     }
 
+    /// An unchanged file whose change time is earlier than its install's commit is linked
+    /// without being read; one changed on disk since (a later change time) is read, fails its
+    /// hash and is written. The next update links unread what the first one linked: the commit's
+    /// change time is taken again once the old version's names of shared files are gone.
+    @Test func filesUnchangedSinceTheirVerifiedInstallAreLinkedUnreadUpdateAfterUpdate() async throws {
+        let repo = try TestRepository("links-unread")
+        // Each larger than the largest chunk: a change to one leaves the others' chunks as they were.
+        var files = ["a.bin": patternBytes(1_100_000, seed: 1), "b.bin": patternBytes(1_100_000, seed: 2), "c.bin": patternBytes(1_100_000, seed: 3)]
+        try repo.put("L", files: files)
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        try await repo.install("L", root: root.path, server: server)
+        let v1 = try #require(try root.installedDirectory("L"))
+        // Another process rewrites a.bin in place, same size: only its change time tells.
+        let handle = try #require(FileHandle(forUpdatingAtPath: v1 + "/a.bin"))
+        try handle.seek(toOffset: 500_000)
+        handle.write(Data(repeating: 0xEE, count: 64))
+        try handle.close()
+        for (step, changed, unread) in [(1, "b.bin", 1), (2, "c.bin", 2)] {
+            files[changed]![7] ^= 1
+            try repo.put("L", files: files)
+            try repo.publish()
+            let manager = try repo.manager(root: root.path, server: server)
+            _ = try await manager.installUpdates()
+            for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "update \(step): \(path)") }
+            // Update 1: c.bin unread, a.bin (changed on disk) hashed and written. Update 2: a.bin and b.bin.
+            #expect(await manager.filesLinkedUnread == unread, "update \(step)")
+        }
+    }
+
     @Test func anUnchangedFileModifiedOnDiskIsWrittenNotLinked() async throws {
         let repo = try TestRepository("links-modified")
         var files = ["a.bin": patternBytes(2 << 20, seed: 1), "b.bin": patternBytes(2 << 20, seed: 2)]

@@ -248,21 +248,72 @@ public final class ConfinedDirectory: @unchecked Sendable {
     /// `relative`, creating the folders on the way to it. Neither path is followed through a
     /// link; anything but a regular file at `relative`, or an existing `destination`, is refused.
     public func link(_ relative: String, to destination: String, in target: ConfinedDirectory) throws(ConfinementError) {
-        try withParent(of: relative) { from, name throws(ConfinementError) in
+        _ = try link(relative, to: destination, in: target, if: nil)
+    }
+
+    /// `link(_:to:in:)` of a file that `accept` approves as `fstatat` describes it just before the
+    /// link (its size, its change time). The new name is then checked to be that very file
+    /// (device and inode) and removed again otherwise: a file swapped in between is never linked.
+    /// False, with nothing linked, when `accept` refuses the file or it was swapped.
+    public func link(_ relative: String, to destination: String, in target: ConfinedDirectory,
+                     if accept: ((stat) -> Bool)?) throws(ConfinementError) -> Bool {
+        try withParent(of: relative) { from, name throws(ConfinementError) -> Bool in
             var st = stat()
             guard fstatat(from.fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { throw failure(errno, [relative], doing: "inspect") }
             guard st.st_mode & S_IFMT == S_IFREG else {
                 if st.st_mode & S_IFMT == S_IFLNK { throw symbolicLink(display(relative)) }
                 throw ConfinementError(.system, path: display(relative), code: EINVAL, reason: "is not a regular file")
             }
-            try target.withParent(of: destination, create: true) { to, newName throws(ConfinementError) in
+            if let accept, !accept(st) { return false }
+            return try target.withParent(of: destination, create: true) { to, newName throws(ConfinementError) -> Bool in
                 guard linkat(from.fd, name, to.fd, newName, 0) == 0 else {
                     let e = errno
                     throw ConfinementError(.system, path: display(relative), code: e,
                                            reason: "cannot link it as \(target.display(destination)): \(Self.message(e))")
                 }
+                guard accept != nil else { return true }
+                var made = stat()
+                if fstatat(to.fd, newName, &made, AT_SYMLINK_NOFOLLOW) == 0 && made.st_ino == st.st_ino && made.st_dev == st.st_dev { return true }
+                unlinkat(to.fd, newName, 0)
+                return false
             }
         }
+    }
+
+    /// Removes every regular file below the folder `relative` that has another name as well (a
+    /// link count above 1), leaving its folders and every other entry in place and following no
+    /// link: the files a later version shares with this one lose this name, and no block is freed.
+    public func removeFilesWithOtherNames(in relative: String) throws(ConfinementError) {
+        let folder = try directory(relative)
+        try withExtendedLifetime(folder) { () throws(ConfinementError) in
+            try Self.removeFilesWithOtherNames(in: folder.fd, display: display(relative))
+        }
+    }
+
+    private static func removeFilesWithOtherNames(in folder: Int32, display: String) throws(ConfinementError) {
+        for name in names(in: folder) {
+            var st = stat()
+            guard fstatat(folder, name, &st, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            if st.st_mode & S_IFMT == S_IFDIR {
+                let sub = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                guard sub >= 0 else { throw ConfinementError(.system, path: display + "/" + name, code: errno, reason: "cannot open it: \(message(errno))") }
+                defer { close(sub) }
+                try removeFilesWithOtherNames(in: sub, display: display + "/" + name)
+            } else if st.st_mode & S_IFMT == S_IFREG && st.st_nlink > 1 {
+                guard unlinkat(folder, name, 0) == 0 || errno == ENOENT else {
+                    throw ConfinementError(.system, path: display + "/" + name, code: errno, reason: "cannot remove it: \(message(errno))")
+                }
+            }
+        }
+    }
+
+    /// Gives the folder a new change time (a `fchmod` to the permission bits it has, which
+    /// changes nothing else) and returns it: a reading of the clock that every file's change
+    /// time comes from, later than each change made before the call. Nil when it cannot.
+    public func renewChangeTime() -> Int64? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, fchmod(fd, st.st_mode & 0o7777) == 0 else { return nil }
+        return changeTime
     }
 
     /// What `fstatat` says of `relative`, not following a link; nil when there is nothing there.

@@ -154,6 +154,9 @@ extension AssetPackManager {
         var previous: PackInstaller.Previous?
         if let p = previousPack, let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset, opened: true) {
             previous = PackInstaller.Previous(index: index, directory: try layout.checkedInstallDirectory(p.directory, id: p.id), digest: p.digest)
+            // Files left to the kernel's writeback in an earlier boot may not hold what was
+            // verified (a crash before writeback): the change time vouches for nothing then.
+            if p.unflushed == nil || p.unflushed?.id == configuration.bootSession()?.id { previous?.verifiedBefore = p.committedChangeTime }
         }
         let broadcaster = self.broadcaster
         let installer = PackInstaller(pack: entry, root: root, staging: staging, client: client, previous: previous,
@@ -175,6 +178,7 @@ extension AssetPackManager {
             } onCancel: { flag.cancel() }
             fetchedBytes += installer.fetchedBytes
             peerBytes += installer.peerBytes
+            filesLinkedUnread += installer.filesLinkedUnread
             try commit(entry, index: index, stagingFiles: installer.filesDirectory, staging: staging, previous: previousPack,
                        previousIndex: previous?.index, unflushed: boot)
             broadcaster.send(.finished(pack))
@@ -242,6 +246,13 @@ extension AssetPackManager {
         // key needs no key server, and a rotated key's predecessor is dropped.
         try store.keepContentKey(entry.sealed?.keyID, of: entry.id)
         if let previous, previous.directory != directory, let old = try? layout.checkedInstallDirectory(previous.directory, id: previous.id) {
+            // The previous version's names of the files this one shares with it go first (no
+            // block is freed), then the commit's change time is taken again: removing a name
+            // moves the file's change time, which would otherwise fall after the commit and have
+            // the next update read and hash every file this one linked.
+            if (try? root.removeFilesWithOtherNames(in: old)) != nil, let renewed = try? root.directory(directory).renewChangeTime() {
+                try? store.setCommittedChangeTime(renewed, of: entry.id, digest: entry.digest)
+            }
             retired.retire(old)
         }
         try? root.removeTree(staging)

@@ -77,6 +77,9 @@ public actor AssetPackManager {
     /// Chunk bytes this manager took from LAN peers (`Configuration.peers`) instead of the
     /// repository; not part of `fetchedBytes`.
     public internal(set) var peerBytes: UInt64 = 0
+    /// Files of installed versions that updates by this manager linked into the next version
+    /// without reading them (unchanged since their verified install).
+    var filesLinkedUnread = 0
 
     /// Makes a manager on `configuration.storageRoot`: checks the repository URLs against the
     /// allow-list, creates and locks the root (waiting up to `storageLockTimeout` for another

@@ -23,6 +23,11 @@ final class PackInstaller: @unchecked Sendable {
         var directory: String
         /// Its pack digest (a patch file from it is used when the catalog lists one).
         var digest: SHA256Digest? = nil
+        /// The change time (ns since the epoch) the installer's commit vouches for
+        /// (`InstalledPack.committedChangeTime`), when its files are known to hold what was
+        /// verified: a file of the folder with an earlier change time has not been written,
+        /// linked or renamed since. 0: every file is read and hashed.
+        var verifiedBefore: Int64 = 0
     }
 
     let pack: CatalogPack
@@ -64,6 +69,9 @@ final class PackInstaller: @unchecked Sendable {
     private let patchCounts = PatchCounts()
     var patchesApplied: Int { patchCounts.applied }
     var patchesDiscarded: Int { patchCounts.discarded }
+    /// Files of the previous version this run linked without reading them
+    /// (`Previous.verifiedBefore`).
+    private(set) var filesLinkedUnread = 0
 
     /// The folder the files are assembled in, relative to `root`.
     var filesDirectory: String { StorageLayout.stagedFiles(staging) }
@@ -336,10 +344,13 @@ final class PackInstaller: @unchecked Sendable {
     }
 
     /// Makes each file of the new version whose bytes and mode are unchanged since the installed
-    /// version (`PackIndex.unchangedFiles`) a hard link of the installed file, once the installed
-    /// file's chunks verify on disk: it is never written. Any other staged file that has a second
-    /// name (linked by an earlier run whose verification this run does not repeat) is removed
-    /// first, so that no write ever reaches an installed file. Returns the linked files.
+    /// version (`PackIndex.unchangedFiles`) a hard link of the installed file: it is never
+    /// written. The installed file is linked as it is when its size is right and its change time
+    /// is earlier than the change time its install vouches for (`Previous.verifiedBefore`): no
+    /// process has written, linked or renamed it since it was verified. Any other is linked once
+    /// its chunks verify on disk. Any other staged file that has a second name (linked by an
+    /// earlier run whose checks this run does not repeat) is removed first, so that no write ever
+    /// reaches an installed file. Returns the linked files.
     private func linkUnchangedFiles(index: PackIndex, files: ConfinedDirectory) throws -> Set<Int> {
         var linked = Set<Int>()
         // A folder that held nothing before this run holds no link an earlier run made.
@@ -355,13 +366,11 @@ final class PackInstaller: @unchecked Sendable {
             var held: (folder: Substring, from: ConfinedDirectory, to: ConfinedDirectory)?
             try index.forEachUnchangedFile(since: previous.index) { f, o in
                 if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
-                let spans = previous.index.spans(ofFile: o)
-                guard spans.allSatisfy({ verified[$0.sequenceIndex] || reader.verifiedChunk(atSequence: $0.sequenceIndex) != nil }) else { return }
-                for span in spans { verified[span.sequenceIndex] = true }
                 let path = index.files[f].path
                 let slash = path.utf8.lastIndex(of: 0x2F)
                 let folder = slash.map { path[..<$0] } ?? ""
                 let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+                let size = index.files[f].size
                 do {
                     if held?.folder != folder {
                         held = nil
@@ -370,6 +379,16 @@ final class PackInstaller: @unchecked Sendable {
                     // Linked afresh, whatever an earlier run left there (a folder that held
                     // nothing before this run has nothing to remove).
                     if !wasEmpty { try held!.to.removeTree(name) }
+                    if previous.verifiedBefore > 0, try held!.from.link(name, to: name, in: held!.to, if: { st in
+                        UInt64(st.st_size) == size && ConfinedDirectory.changeTime(st) < previous.verifiedBefore
+                    }) {
+                        linked.insert(f)
+                        filesLinkedUnread += 1
+                        return
+                    }
+                    let spans = previous.index.spans(ofFile: o)
+                    guard spans.allSatisfy({ verified[$0.sequenceIndex] || reader.verifiedChunk(atSequence: $0.sequenceIndex) != nil }) else { return }
+                    for span in spans { verified[span.sequenceIndex] = true }
                     try held!.from.link(name, to: name, in: held!.to)
                     linked.insert(f)
                 } catch {

@@ -376,6 +376,13 @@ final class ClientStore: @unchecked Sendable {
         }
     }
 
+    /// Records a later change time that the install of pack `id` at `digest` vouches for
+    /// (`InstalledPack.committedChangeTime`); a pack installed again since is left as it is.
+    func setCommittedChangeTime(_ time: Int64, of id: String, digest: SHA256Digest) throws {
+        try db.query("UPDATE installed_packs SET committed_ctime = ?3 WHERE id = ?1 AND digest = ?2",
+                     [.text(id), .text(digest.hex), .integer(time)])
+    }
+
     /// The folders of the installed packs, without reading their indexes (for recovery at start).
     func installedDirectories() throws -> [String] {
         try db.query("SELECT directory FROM installed_packs").compactMap { $0[0].string }
