@@ -41,6 +41,7 @@ benchmarks=(
   "update-edits: assetpack update vs casync, zsync and zstd --patch-from (edits workload)"
   "update-model: assetpack update vs casync, zsync and zstd --patch-from (one model file)"
   "update-sealed: assetpack update of a sealed pack vs the same pack unencrypted"
+  "update-files: assetpack update vs casync, zsync and zstd --patch-from (100,000 small files, 100 edited, page cache emptied)"
   "seeds: assetpack ensure --seed vs casync extract --seed"
   "serve: assetpack serve vs nginx (wrk, 1 MiB ranges and whole packs)"
   "transport: assetpack fetch vs curl -o"
@@ -58,7 +59,7 @@ benchmarks=(
   "crowds: 100 assetpack install at once and 1,000 concurrent range requests, assetpack serve vs nginx"
   "variants: assetpack ensure of a device's variant vs the whole group (one pack of every encoding); a switch by update vs a fresh install of the other variant (a pack ID per encoding)"
 )
-fixed_size=" crowds package-files package-files-300k install-files install-files-300k install-packs update-edits update-sealed seeds many-packs "
+fixed_size=" crowds package-files package-files-300k install-files install-files-300k install-packs update-edits update-sealed update-files seeds many-packs "
 
 size=small rounds="" only=() results=docs/benchmarks/results.json timeout_s=14400 list=no report=yes
 while (($#)); do
@@ -96,6 +97,7 @@ command_line() {
     update-edits) echo "bench/update.sh edits" ;;
     update-model) echo "bench/update.sh model $((mib > 2047 ? 2047 : mib))" ;;
     update-sealed) echo "bench/update.sh sealed edits" ;;
+    update-files) echo "bench/update.sh files 100000" ;;
     seeds) echo "bench/seeds.sh $rounds" ;;
     serve) echo "bench/serve.sh --rounds $rounds --packs 4 --pack-mib $((mib / 4))" ;;
     transport) echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/transport.sh" ;;

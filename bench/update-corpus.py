@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Makes the two versions of an update benchmark's content, deterministically (seeded).
-Usage: update-corpus.py edits|model OUT [MODEL_MIB]
+Usage: update-corpus.py edits|model|files OUT [MODEL_MIB|FILES]
   edits: v1 = db.bin (64 MiB, database-like records), model.bin (64 MiB), 200 small JSON files;
          v2 = 300 scattered 16-byte records rewritten in db.bin; 4 KiB inserted and 256 KiB
          rewritten in model.bin; 20 JSON files edited, one added, one removed.
   model: v1 = one MODEL_MIB model file (default 2048); v2 = 1 % of its 4 KiB pages rewritten.
+  files: v1 = the FILES small JSON files of bench/corpus.py's small-files corpus (default 100,000);
+         v2 = 100 of them edited in place (a value changed), 10 removed, 10 added.
 Writes OUT/v1/content and OUT/v2/content and prints the bytes of the files that differ between
 them (changed and added), the denominator of write amplification."""
 import os, random, sys
@@ -83,6 +85,31 @@ def main():
         os.makedirs(f'{v2}/models', exist_ok=True)
         stream_copy_with_pages(f'{v1}/models/generator.bin', f'{v2}/models/generator.bin', pages, r)
         changed += size
+    elif kind == 'files':
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import corpus
+        count = int(sys.argv[3]) if len(sys.argv) > 3 else 100_000
+        paths = []
+        for rel, data in corpus.small_files(count):
+            write(f'{v1}/{rel}', data)
+            paths.append(rel)
+        picked = r.sample(paths, 120)
+        edited, removed = set(picked[:100]), set(picked[100:110])
+        for rel in paths:
+            if rel in removed:
+                continue
+            if rel in edited:
+                with open(f'{v1}/{rel}', 'rb') as f:
+                    data = f.read().replace(b'"version": ', b'"version": 1', 1)
+                write(f'{v2}/{rel}', data)
+                changed += len(data)
+            else:
+                os.makedirs(os.path.dirname(f'{v2}/{rel}'), exist_ok=True)
+                os.link(f'{v1}/{rel}', f'{v2}/{rel}')
+        for i, rel in enumerate(picked[110:]):
+            data = b'{"schema": "added", "id": %d, "text": "%s"}\n' % (i, rand(r, 600).hex().encode())
+            write(f'{v2}/{rel[:-5]}-added.json', data)
+            changed += len(data)
     else:
         sys.exit(__doc__)
     print(changed)

@@ -4,6 +4,7 @@
 # floor, `zstd -19 --long --patch-from=v1.tar v2.tar` (only its size: no tool fetches less).
 #
 #   bench/update.sh [WORKLOAD=edits|model|both|memory] [MODEL_MIB=2047]
+#   bench/update.sh files [FILES=100000]
 #   bench/update.sh sealed [edits|model] [MODEL_MIB=2047]
 #
 # sealed: a workload (edits by default, or model at MODEL_MIB) published twice,
@@ -24,6 +25,11 @@
 # of the reaped process (write amplification = bytes written ÷ bytes of the changed files).
 # Targets: fetched ≤ 1.2× the floor and below casync and zsync; update time ≤ fresh
 # install; peak RSS ≤ 256 MiB. ASSETPACK=path/to/assetpack runs that binary instead of building.
+# files: FILES small JSON files (bench/corpus.py's small-files corpus) with 100 edited, 10 removed
+#        and 10 added. Small files share chunks, so an edit also rewrites its chunk's neighbours;
+#        the rest are linked from the installed version. Every tool starts with the page cache
+#        emptied (as root), as on a device where the installed version was written long ago:
+#        the update's cost then lies in what it must read of the installed version.
 # memory: the model workload at MODEL_MIB (default 4096, past what zstd --patch-from and so the
 # floor can take) for our update alone: its peak RSS while it applies patches to a file that size
 # (target ≤ 256 MiB), bytes fetched and the tree checked against v2.
@@ -31,7 +37,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 workload=${1:-both}; sealed_kind=edits
 if [ "$workload" = sealed ] && { [ "${2:-}" = edits ] || [ "${2:-}" = model ]; }; then sealed_kind=$2; shift; fi
-model_mib=${2:-$([ "${1:-}" = memory ] && echo 4096 || echo 2047)}
+model_mib=${2:-$(case "${1:-}" in memory) echo 4096 ;; files) echo 100000 ;; *) echo 2047 ;; esac)}
 scripts/install-deps.sh
 missing=(); for t in casync zsync; do command -v $t >/dev/null || missing+=("$t"); done
 if ((${#missing[@]})); then
@@ -56,7 +62,13 @@ retired_deleted() {
   while [ -n "$(ls -A "$1/retired" 2>/dev/null)" ]; do sleep 0.05; done
 }
 
+# The files workload empties the page cache before each measured command (root only).
+cold() {
+  if [ "$kind_measured" = files ] && [ -w /proc/sys/vm/drop_caches ]; then sync; echo 3 > /proc/sys/vm/drop_caches; fi
+}
+
 measured() {
+  cold
   python3 - "$@" <<'PY'
 import os, subprocess, sys, time
 def io():
@@ -74,8 +86,10 @@ PY
 served() { awk '{ s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG"; }
 requests() { wc -l < "$NGINX_LOG"; }
 
+kind_measured=""
 run_workload() {
   local kind=$1 out=$PWD/bench/out/update-$1
+  kind_measured=$kind
   echo "== workload $kind"
   # The content is kept between runs (it is deterministic); everything else starts afresh.
   if [ ! -f "$out/changed" ] || [ "$(cat "$out/size" 2>/dev/null)" != "$model_mib" ]; then
@@ -90,7 +104,8 @@ run_workload() {
   for v in v1 v2; do [ -f "$out/$v.tar" ] || tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/$v" -cf "$out/$v.tar" content; done
 
   # The floor.
-  local level=19; [ "$kind" = model ] && level=9   # level 19 over 2 GiB takes too long on a shared 2-core machine
+  local level=19; [ "$kind" = model ] && level=9
+  [ "$kind" = files ] && [ ! -f "$out/floor.zst" ] && echo "  (the floor, zstd -19 over the whole tar, takes a few minutes)"   # level 19 over 2 GiB takes too long on a shared 2-core machine
   [ -f "$out/floor.zst" ] || zstd -q -T0 -$level --long=31 --patch-from="$out/v1.tar" "$out/v2.tar" -o "$out/floor.zst" 2>/dev/null
   floor=$(stat -c %s "$out/floor.zst")
 
@@ -248,8 +263,8 @@ print('key server requests during the updates: ' + str(sum(1 for l in open('$out
 
 case $workload in
   sealed) run_sealed ;;
-  edits|model) run_workload "$workload" ;;
+  edits|model|files) run_workload "$workload" ;;
   both) run_workload edits; run_workload model ;;
   memory) run_memory ;;
-  *) echo "usage: bench/update.sh [edits|model|both|memory] [MODEL_MIB] | bench/update.sh sealed [edits|model] [MODEL_MIB]" >&2; exit 2 ;;
+  *) echo "usage: bench/update.sh [edits|model|both|memory] [MODEL_MIB] | bench/update.sh files [FILES] | bench/update.sh sealed [edits|model] [MODEL_MIB]" >&2; exit 2 ;;
 esac
