@@ -97,7 +97,7 @@ command_line() {
     update-edits) echo "bench/update.sh edits" ;;
     update-model) echo "bench/update.sh model $((mib > 2047 ? 2047 : mib))" ;;
     update-sealed) echo "bench/update.sh sealed edits" ;;
-    update-files) echo "bench/update.sh files 100000" ;;
+    update-files) echo "bench/update.sh files 100000 $rounds" ;;
     seeds) echo "bench/seeds.sh $rounds" ;;
     serve) echo "bench/serve.sh --rounds $rounds --packs 4 --pack-mib $((mib / 4))" ;;
     transport) echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/transport.sh" ;;

@@ -3,8 +3,8 @@
 # with casync (64 KiB chunks, the installed tree as --seed), zsync (v2.tar against v1.tar) and the
 # floor, `zstd -19 --long --patch-from=v1.tar v2.tar` (only its size: no tool fetches less).
 #
-#   bench/update.sh [WORKLOAD=edits|model|both|memory] [MODEL_MIB=2047]
-#   bench/update.sh files [FILES=100000]
+#   bench/update.sh [WORKLOAD=edits|model|both|memory] [MODEL_MIB=2047] [ROUNDS=1]
+#   bench/update.sh files [FILES=100000] [ROUNDS=1]
 #   bench/update.sh sealed [edits|model] [MODEL_MIB=2047]
 #
 # sealed: a workload (edits by default, or model at MODEL_MIB) published twice,
@@ -23,8 +23,10 @@
 # is `assetpack update` with v1 installed; its time is set against a fresh `assetpack ensure` of
 # v2 into an empty root, its peak RSS is wait4's, and its writes are /proc/self/io's write_bytes
 # of the reaped process (write amplification = bytes written ÷ bytes of the changed files).
-# Targets: fetched ≤ 1.2× the floor and below casync and zsync; update time ≤ fresh
-# install; peak RSS ≤ 256 MiB. ASSETPACK=path/to/assetpack runs that binary instead of building.
+# With ROUNDS above 1, our update and fresh install are measured that many times, alternating,
+# and their medians compared. Targets: fetched ≤ 1.2× the floor and below casync and zsync;
+# update time ≤ fresh install; peak RSS ≤ 256 MiB. ASSETPACK=path/to/assetpack runs that binary
+# instead of building.
 # files: FILES small JSON files (bench/corpus.py's small-files corpus) with 100 edited, 10 removed
 #        and 10 added. Small files share chunks, so an edit also rewrites its chunk's neighbours;
 #        the rest are linked from the installed version. Every tool starts with the page cache
@@ -38,6 +40,7 @@ cd "$(dirname "$0")/.."
 workload=${1:-both}; sealed_kind=edits
 if [ "$workload" = sealed ] && { [ "${2:-}" = edits ] || [ "${2:-}" = model ]; }; then sealed_kind=$2; shift; fi
 model_mib=${2:-$(case "${1:-}" in memory) echo 4096 ;; files) echo 100000 ;; *) echo 2047 ;; esac)}
+rounds=${3:-1}
 scripts/install-deps.sh
 missing=(); for t in casync zsync; do command -v $t >/dev/null || missing+=("$t"); done
 if ((${#missing[@]})); then
@@ -83,6 +86,7 @@ if os.waitstatus_to_exitcode(status) != 0:
 print(f'{elapsed:.3f} {usage.ru_maxrss} {io()["write_bytes"] - before["write_bytes"]}')
 PY
 }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 served() { awk '{ s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG"; }
 requests() { wc -l < "$NGINX_LOG"; }
 
@@ -104,29 +108,43 @@ run_workload() {
   for v in v1 v2; do [ -f "$out/$v.tar" ] || tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$out/$v" -cf "$out/$v.tar" content; done
 
   # The floor.
-  local level=19; [ "$kind" = model ] && level=9
-  [ "$kind" = files ] && [ ! -f "$out/floor.zst" ] && echo "  (the floor, zstd -19 over the whole tar, takes a few minutes)"   # level 19 over 2 GiB takes too long on a shared 2-core machine
+  local level=19; [ "$kind" = model ] && level=9   # level 19 over 2 GiB takes too long on a shared 2-core machine
+  [ "$kind" = files ] && [ ! -f "$out/floor.zst" ] && echo "  (the floor, zstd -19 over the whole tar, takes a few minutes)"
   [ -f "$out/floor.zst" ] || zstd -q -T0 -$level --long=31 --patch-from="$out/v1.tar" "$out/v2.tar" -o "$out/floor.zst" 2>/dev/null
   floor=$(stat -c %s "$out/floor.zst")
 
-  # AssetPacks: publish v1, install it, publish v2 (patches), update; a fresh install of v2 beside.
+  # AssetPacks: publish v1 (its repository kept aside as repo-v1), then v2 with patches. Each
+  # round installs v1 into an empty root (nginx serving repo-v1 through the link `current`),
+  # updates it from the repository of v2, and installs v2 afresh beside; update and fresh install
+  # alternate round by round, and the medians are compared.
   "$bin" keygen -o "$out/key" >/dev/null 2>&1
   mkdir -p "$out/site"
   (cd "$out/v1" && "$bin" publish Manifest.json --repo "$out/site/repo" --key "$out/key" --no-cache >/dev/null)
-  start_nginx "$out/site/repo" "$out/nginx-ours"
-  local url=http://127.0.0.1:$NGINX_PORT
-  "$bin" ensure Update --root "$out/root" --repo "$url" --public-key "$out/key.pub" >/dev/null
+  cp -a "$out/site/repo" "$out/site/repo-v1"
   local publish_start; publish_start=$(date +%s.%N)
   (cd "$out/v2" && "$bin" publish Manifest.json --repo "$out/site/repo" --key "$out/key" --no-cache) | sed 's/^/  publish: /'
   publish_s=$(python3 -c "print(f'{$(date +%s.%N) - $publish_start:.1f}')")
-  sync; : > "$NGINX_LOG"
-  read -r update_s update_rss update_written <<< "$(measured "$bin" update --root "$out/root")"
-  retired_deleted "$out/root"
-  ours=$(served); ours_requests=$(requests)
-  diff -r "$out/v2/content" "$out/root/packs/Update/"*/content >/dev/null || { echo "FAIL: the updated tree differs from v2" >&2; exit 1; }
-  sync; : > "$NGINX_LOG"
-  read -r fresh_s fresh_rss _ <<< "$(measured "$bin" ensure Update --root "$out/fresh" --repo "$url" --public-key "$out/key.pub")"
-  fresh_bytes=$(served)
+  ln -sfn repo-v1 "$out/site/current"
+  start_nginx "$out/site/current" "$out/nginx-ours"
+  local url=http://127.0.0.1:$NGINX_PORT r updates=() freshes=()
+  for ((r = 1; r <= rounds; r++)); do
+    rm -rf "$out/root" "$out/fresh"
+    ln -sfn repo-v1 "$out/site/current"
+    "$bin" ensure Update --root "$out/root" --repo "$url" --public-key "$out/key.pub" >/dev/null
+    retired_deleted "$out/root"
+    ln -sfn repo "$out/site/current"
+    sync; : > "$NGINX_LOG"
+    read -r update_s update_rss update_written <<< "$(measured "$bin" update --root "$out/root")"
+    retired_deleted "$out/root"
+    ours=$(served); ours_requests=$(requests)
+    diff -r "$out/v2/content" "$out/root/packs/Update/"*/content >/dev/null || { echo "FAIL: the updated tree differs from v2" >&2; exit 1; }
+    sync; : > "$NGINX_LOG"
+    read -r fresh_s fresh_rss _ <<< "$(measured "$bin" ensure Update --root "$out/fresh" --repo "$url" --public-key "$out/key.pub")"
+    fresh_bytes=$(served)
+    updates+=("$update_s"); freshes+=("$fresh_s")
+    ((rounds > 1)) && echo "  round $r: update $update_s s, fresh install $fresh_s s"
+  done
+  update_s=$(median "${updates[@]}"); fresh_s=$(median "${freshes[@]}")
   stop_nginx
 
   # casync: v1 and v2 chunked into one store (64 KiB average); extract v2 with the v1 tree as seed.
@@ -266,5 +284,5 @@ case $workload in
   edits|model|files) run_workload "$workload" ;;
   both) run_workload edits; run_workload model ;;
   memory) run_memory ;;
-  *) echo "usage: bench/update.sh [edits|model|both|memory] [MODEL_MIB] | bench/update.sh files [FILES] | bench/update.sh sealed [edits|model] [MODEL_MIB]" >&2; exit 2 ;;
+  *) echo "usage: bench/update.sh [edits|model|both|memory] [MODEL_MIB] [ROUNDS] | bench/update.sh files [FILES] [ROUNDS] | bench/update.sh sealed [edits|model] [MODEL_MIB]" >&2; exit 2 ;;
 esac
