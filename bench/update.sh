@@ -142,7 +142,7 @@ run_workload() {
     read -r fresh_s fresh_rss _ <<< "$(measured "$bin" ensure Update --root "$out/fresh" --repo "$url" --public-key "$out/key.pub")"
     fresh_bytes=$(served)
     updates+=("$update_s"); freshes+=("$fresh_s")
-    ((rounds > 1)) && echo "  round $r: update $update_s s, fresh install $fresh_s s"
+    if ((rounds > 1)); then echo "  round $r: update $update_s s, fresh install $fresh_s s"; fi
   done
   update_s=$(median "${updates[@]}"); fresh_s=$(median "${freshes[@]}")
   stop_nginx

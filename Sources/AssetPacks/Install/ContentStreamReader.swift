@@ -94,9 +94,12 @@ struct ContentStreamReader {
         return (fd, inFile, Int(length))
     }
 
-    /// Whether the file `st` describes changed before `verifiedBefore` — strictly: a write in the
-    /// same clock tick as the commit has the commit's own time.
-    private func isUnchanged(_ st: stat) -> Bool {
+    private func isUnchanged(_ st: stat) -> Bool { Self.isUnchanged(st, since: verifiedBefore) }
+
+    /// Whether the file `st` describes changed before `verifiedBefore` (an install's
+    /// `committedChangeTime`) — strictly: a write in the same clock tick as the commit has the
+    /// commit's own time. False without one (nil or 0).
+    static func isUnchanged(_ st: stat, since verifiedBefore: Int64?) -> Bool {
         guard let stamp = verifiedBefore, stamp > 0 else { return false }
         return ConfinedDirectory.changeTime(st) < stamp
     }

@@ -380,7 +380,7 @@ final class PackInstaller: @unchecked Sendable {
                     // nothing before this run has nothing to remove).
                     if !wasEmpty { try held!.to.removeTree(name) }
                     if previous.verifiedBefore > 0, try held!.from.link(name, to: name, in: held!.to, if: { st in
-                        UInt64(st.st_size) == size && ConfinedDirectory.changeTime(st) < previous.verifiedBefore
+                        UInt64(st.st_size) == size && ContentStreamReader.isUnchanged(st, since: previous.verifiedBefore)
                     }) {
                         linked.insert(f)
                         filesLinkedUnread += 1
