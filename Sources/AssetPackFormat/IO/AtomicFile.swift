@@ -28,18 +28,15 @@ public final class AtomicFile {
         try writeAll(fd: fd, buffer, path: destination)
         hasher?.update(buffer)
         written += Int64(buffer.count)
-        // Writeback starts every few MiB as the file grows (Linux; advisory, errors ignored), so
-        // that `commit`'s fsync waits for the last stretch rather than for the whole file.
-        if written - writebackStarted >= Self.writebackStretch {
-            _ = cposix_start_writeback(fd, writebackStarted, written - writebackStarted)
-            writebackStarted = written
-        }
+        // Writeback starts every few MiB as the file grows, so that `commit`'s fsync waits for the
+        // last stretch rather than for the whole file; a large file is dropped from the page cache
+        // behind it (`DropBehind`).
+        behind.wrote(upTo: written)
     }
 
-    /// Bytes written so far, and how many of them writeback was started for.
+    /// Bytes written so far.
     private var written: Int64 = 0
-    private var writebackStarted: Int64 = 0
-    private static let writebackStretch: Int64 = 4 << 20
+    private lazy var behind = DropBehind(fd: fd)
 
     /// The SHA-256 of the bytes written so far (nil unless `digesting`); call once, at the end.
     public func digest() -> SHA256Digest? { hasher?.finalize() }

@@ -50,9 +50,11 @@ struct ChunkSegmenter {
 
     var minimumChunkSize: Int { cdc.parameters.minimumSize }
 
-    /// Appends exactly `size` bytes read from `fd`; fails if the file is shorter or longer.
+    /// Appends exactly `size` bytes read from `fd`; fails if the file is shorter or longer. A
+    /// large file leaves the page cache behind the read (`DropBehind`): it is read once, in order.
     mutating func append(fd: Int32, size: UInt64, path: String) throws {
         var left = size
+        var behind = DropBehind(fd: fd)
         while true {
             if block.count == block.capacity { try cut(final: false) }
             let want = Int(min(UInt64(block.capacity - block.count), max(left, 1)))
@@ -63,11 +65,13 @@ struct ChunkSegmenter {
             }
             if n == 0 {
                 guard left == 0 else { throw PackWriteError.changed(path, "shrank while it was packed") }
+                behind.finishReading(at: Int64(size))
                 return
             }
             guard UInt64(n) <= left else { throw PackWriteError.changed(path, "grew while it was packed") }
             block.count += n
             left -= UInt64(n)
+            behind.read(upTo: Int64(size - left))
         }
     }
 

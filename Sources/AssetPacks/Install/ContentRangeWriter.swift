@@ -36,13 +36,13 @@ struct ContentRangeWriter {
     /// Whether `root` has a default ACL (its new files take their permissions from it, so they
     /// are given their mode once written).
     private let rootHasDefaultACL: Bool
-    /// Bytes written to the open file since its writeback was last started.
-    private var unflushed = 0
-    /// Writeback of the open file starts each time this much was written to it, and when it is
-    /// closed with at least `closingWriteback` unflushed (smaller files are left to the install's
-    /// final syncfs): that syncfs then waits for the last few MiB rather than the whole pack.
-    private static let writebackStretch = 4 << 20
-    private static let closingWriteback = 256 << 10
+    /// The open file's writes so far: writeback starts every few MiB and when the file is
+    /// closed with enough left (smaller files are left to the install's final syncfs, which then
+    /// waits for the last few MiB rather than the whole pack), and a large file leaves the page
+    /// cache behind the writes (`DropBehind`). Nil until the open file's first write.
+    private var behind: DropBehind?
+    /// Where the open file's writes have reached.
+    private var written: Int64 = 0
 
     init(root: ConfinedDirectory, index: PackIndex, range: Range<UInt64>, includesEnd: Bool, skipping: Set<Int> = []) {
         self.root = root
@@ -104,7 +104,7 @@ struct ContentRangeWriter {
     /// Closes the open file after a failure.
     mutating func abandon() {
         if fd >= 0 { Foundation.close(fd); fd = -1 }
-        unflushed = 0
+        behind = nil
         folder.release()
     }
 
@@ -166,21 +166,16 @@ struct ContentRangeWriter {
             guard n > 0 else { throw PackError.io("cannot write \(index.files[f].path): \(String(cString: strerror(errno)))") }
             done += n
         }
-        unflushed += buffer.count
-        if unflushed >= Self.writebackStretch { startWriteback() }
-    }
-
-    /// Starts writing the open file's dirty pages back (Linux; advisory, errors ignored).
-    private mutating func startWriteback() {
-        _ = cposix_start_writeback(fd, 0, 0)
-        unflushed = 0
+        if behind == nil { behind = DropBehind(fd: fd, from: Int64(offset)) }
+        written = Int64(offset) + Int64(buffer.count)
+        behind!.wrote(upTo: written)
     }
 
     private mutating func closeCurrent(settingMode: Bool) throws {
         guard fd >= 0 else { return }
         let file = index.files[current]
-        if unflushed >= Self.closingWriteback { startWriteback() }
-        unflushed = 0
+        behind?.finishWriting(at: written)
+        behind = nil
         defer { Foundation.close(fd); fd = -1; current = -1; restoreMode = false; createdWithMode = false }
         if (settingMode && !createdWithMode) || restoreMode, fchmod(fd, mode_t(file.mode)) != 0 {
             throw PackError.io("cannot set the mode of \(file.path): \(String(cString: strerror(errno)))")

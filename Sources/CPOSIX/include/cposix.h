@@ -27,6 +27,17 @@ int cposix_spawn_close_from(void *actions, int lowest);
 /// the file). 0, or -1 with errno set.
 int cposix_start_writeback(int fd, long long offset, long long length);
 
+/// sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER) (Linux, as above): writes the dirty pages of
+/// [offset, offset + length) back and waits until they are on their way to the disk, so that the
+/// page cache can let go of them. Not a durability barrier (no metadata, no disk cache flush).
+int cposix_finish_writeback(int fd, long long offset, long long length);
+
+/// posix_fadvise(POSIX_FADV_DONTNEED): the page cache drops the clean pages of
+/// [offset, offset + length) of `fd` (`length` 0: to the end of the file). Advisory.
+static inline int cposix_drop_cached(int fd, long long offset, long long length) {
+    return posix_fadvise(fd, (off_t)offset, (off_t)length, POSIX_FADV_DONTNEED);
+}
+
 /// SO_PEERCRED (Linux; `struct ucred` needs _GNU_SOURCE): the user and process on the other end
 /// of a connected Unix socket. Returns 0, or -1 with errno set.
 int cposix_peer_credentials(int fd, uid_t *uid, pid_t *pid);
