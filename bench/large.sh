@@ -23,7 +23,10 @@
 # --cold empties the page cache before every timed round (it needs root: /proc/sys/vm/drop_caches),
 # so that each size reads its input from the disk: without it a 1 GiB corpus, pack or installed
 # tree is still in the page cache when the next step reads it and an 8 GiB one is not, and the
-# ratio of their times per GiB measures the cache rather than the step.
+# ratio of their times per GiB measures the cache rather than the step. The server's side is the
+# exception: nginx runs on this machine, and its pack files are read into the page cache before
+# each install round (as a serving origin's or edge's working set is), so that the round measures
+# the client, not nginx's disk reads and the kernel's first touches of nginx's cache pages.
 #
 # Each size's installed root stays until every size has run (see wait_for_deleted_inodes below).
 # Rounds (default 1) apply to package, publish, install and verify; update runs once a size (it
@@ -94,10 +97,11 @@ for size in "${sizes[@]}"; do
   export BENCH_POINT=$size
   python3 bench/result.py "load average at start=$(cut -d' ' -f1 /proc/loadavg)"
   "$bin" keygen -o "$work/key" >/dev/null 2>&1
-  step() {   # NAME ROUNDS SETUP COMMAND: measures COMMAND, its @result line also into points.jsonl
-    local name=$1 n=$2 setup=$3 command=$4
+  step() {   # NAME ROUNDS SETUP COMMAND [WARM]: measures COMMAND, its @result line also into points.jsonl
+    # (WARM runs after the page cache was emptied, untimed)
+    local name=$1 n=$2 setup=$3 command=$4 warm=${5:-}
     echo "-- $name"
-    python3 bench/measure.py --setup "$setup$cold" --disk "$work" "$n" "$name" "$command" | tee "$work/$name.out"
+    python3 bench/measure.py --setup "$setup$cold${warm:+; $warm}" --disk "$work" "$n" "$name" "$command" | tee "$work/$name.out"
     grep '^@result ' "$work/$name.out" | sed "s/^@result //" >> "$out/points.jsonl"
   }
 
@@ -113,7 +117,8 @@ for size in "${sizes[@]}"; do
   start_nginx "$work/repo" "$work/nginx"
   url=http://127.0.0.1:$NGINX_PORT
   step install "$rounds" "[ ! -e '$work/root' ] || mv '$work/root' '$work/old/root.'\$(date +%s%N); sync" \
-    "'$bin' ensure bench-corpus --root '$work/root' --repo $url --public-key '$work/key.pub' >/dev/null"
+    "'$bin' ensure bench-corpus --root '$work/root' --repo $url --public-key '$work/key.pub' >/dev/null" \
+    "cat '$work'/repo/packs/*/*.pack > /dev/null"
   installed=$(echo "$work"/root/packs/bench-corpus/*/)
   diff -r "$corpus/content" "$installed/content" >/dev/null || { echo "FAIL: the installed tree differs from the corpus" >&2; exit 1; }
   echo "the installed tree equals the corpus"

@@ -49,6 +49,7 @@ public final class AtomicFile {
 
     /// Flushes to disk and renames into place.
     public func commit() throws(PackWriteError) {
+        behind.finishWriting(at: written)
         guard fsync(fd) == 0 else { throw .write(destination, String(cString: strerror(errno))) }
         close(fd)
         finished = true

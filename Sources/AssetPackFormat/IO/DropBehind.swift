@@ -9,42 +9,73 @@ import CPOSIX
 /// itself, so the kernel's time per GiB grows with the size (docs/BENCHMARKS.md, "Large packs").
 /// Dropping behind keeps a stream's cached pages to a few stretches whatever the size.
 ///
-/// Only files of at least `threshold` bytes are dropped behind: a smaller file is cheap to keep,
-/// and is often read again soon (an installed asset, a source edited and packaged again).
-/// A write drops a stretch only once it is written back (`cposix_finish_writeback`: clean pages
-/// are the only ones the kernel drops), one stretch behind the one whose writeback was just
-/// started, so the disk stays busy while the writer waits. Everything here is advisory: a call
-/// the kernel refuses changes nothing but the cache.
+/// Only files of at least `threshold` bytes are dropped behind: a smaller file is cheap to keep
+/// and is often read again soon (an installed asset, a source edited and packaged again). A
+/// written stretch is dropped only once written back (clean pages are the only ones the kernel
+/// drops): writeback of each new stretch starts as it is written, and the one before it is waited
+/// for and dropped, so the disk stays busy while the writer waits. Everything here is advisory: a
+/// call the kernel refuses changes nothing but the cache.
 public struct DropBehind {
     /// The smallest file that is dropped behind: four stretches.
     public static let threshold: Int64 = 16 << 20
     /// How far a stream moves between two calls to the kernel.
     public static let stretch: Int64 = 4 << 20
+    /// The least rest of a write stream not dropped behind whose writeback `finishWriting`
+    /// starts (a smaller rest is left to the caller's fsync or syncfs).
+    public static let closingWriteback: Int64 = 256 << 10
 
     private let fd: Int32
-    /// Where the stream began in the file (a resumed or shared file is written from the middle).
+    /// Where the stream began in the file (a resumed file, or a stretch of a file several
+    /// writers fill side by side, is written from the middle).
     private let start: Int64
-    /// Everything before this was dropped.
+    /// Whether the file is dropped behind: from its size when known, else once the stream
+    /// reaches `threshold` bytes.
+    private var dropping: Bool
+    private let sizeKnown: Bool
+    /// Everything of the stream before this was dropped.
     private var dropped: Int64
-    /// Writeback was started for everything before this (writes only).
+    /// Writeback was started for everything of the stream before this (writes only).
     private var writebackStarted: Int64
 
-    /// For the stream through `fd` that begins at byte `start` of the file.
-    public init(fd: Int32, from start: Int64 = 0) {
+    /// For the stream through `fd` that begins at byte `start` of a file of `fileSize` bytes
+    /// (nil: not known in advance, as for a file being written whole).
+    public init(fd: Int32, from start: Int64 = 0, fileSize: UInt64? = nil) {
         self.fd = fd
         self.start = start
         dropped = start
         writebackStarted = start
+        sizeKnown = fileSize != nil
+        dropping = fileSize.map { $0 >= UInt64(Self.threshold) } ?? false
     }
 
-    /// Whether a file of `size` bytes is dropped behind.
-    public static func applies(toSize size: UInt64) -> Bool { size >= UInt64(threshold) }
+    /// The largest folio the page cache keeps a file's pages in (a huge page). A drop only lets go
+    /// of the folios it covers whole, so each one starts at the folio boundary at or before where
+    /// the last one ended: the folio that straddled that end goes with this one.
+    private static let largestFolio: Int64 = 2 << 20
+
+    /// Drops (after waiting for its writeback, when `written`) everything up to `position`.
+    private mutating func drop(upTo position: Int64, written: Bool) {
+        let from = dropped & ~(Self.largestFolio - 1)
+        if written { _ = cposix_finish_writeback(fd, from, position - from) }
+        _ = cposix_drop_cached(fd, from, position - from)
+        dropped = position
+    }
+
+    private mutating func drops(at position: Int64) -> Bool {
+        if !dropping && !sizeKnown && position - start >= Self.threshold { dropping = true }
+        return dropping
+    }
 
     /// The stream has read up to (not including) byte `position` of the file.
     public mutating func read(upTo position: Int64) {
-        guard position - start >= Self.threshold, position - dropped >= Self.stretch else { return }
-        _ = cposix_drop_cached(fd, dropped, position - dropped)
-        dropped = position
+        guard position - dropped >= Self.stretch, drops(at: position) else { return }
+        drop(upTo: position, written: false)
+    }
+
+    /// A read stream ended at `position`: the rest it passed is dropped too.
+    public mutating func finishReading(at position: Int64) {
+        guard position > dropped, drops(at: position) else { return }
+        drop(upTo: position, written: false)
     }
 
     /// The stream has written up to (not including) byte `position` of the file: writeback of
@@ -52,30 +83,21 @@ public struct DropBehind {
     public mutating func wrote(upTo position: Int64) {
         guard position - writebackStarted >= Self.stretch else { return }
         _ = cposix_start_writeback(fd, writebackStarted, position - writebackStarted)
-        if position - start >= Self.threshold, writebackStarted > dropped {
-            _ = cposix_finish_writeback(fd, dropped, writebackStarted - dropped)
-            _ = cposix_drop_cached(fd, dropped, writebackStarted - dropped)
-            dropped = writebackStarted
-        }
+        if drops(at: position), writebackStarted > dropped { drop(upTo: writebackStarted, written: true) }
         writebackStarted = position
     }
 
-    /// A write stream ended at `position`: writeback of the rest starts when it is at least
-    /// `closingWriteback` bytes (a smaller rest is left to the caller's fsync or syncfs).
+    /// A write stream ended at `position`: when dropped behind, the rest is written back and
+    /// dropped (waiting for it, which a later fsync or syncfs would do anyway); otherwise its
+    /// writeback starts when it is at least `closingWriteback` bytes.
     public mutating func finishWriting(at position: Int64) {
-        guard position - writebackStarted >= Self.closingWriteback else { return }
-        _ = cposix_start_writeback(fd, writebackStarted, position - writebackStarted)
-        writebackStarted = position
-    }
-
-    /// The least rest of a write stream whose writeback `finishWriting` starts.
-    public static let closingWriteback: Int64 = 256 << 10
-
-    /// A read stream ended at `position`: the rest it passed is dropped too, when the stream was
-    /// long enough to be dropped behind at all.
-    public mutating func finishReading(at position: Int64) {
-        guard position - start >= Self.threshold, position > dropped else { return }
-        _ = cposix_drop_cached(fd, dropped, position - dropped)
-        dropped = position
+        if drops(at: position) {
+            guard position > dropped else { return }
+            drop(upTo: position, written: true)
+            writebackStarted = position
+        } else if position - writebackStarted >= Self.closingWriteback {
+            _ = cposix_start_writeback(fd, writebackStarted, position - writebackStarted)
+            writebackStarted = position
+        }
     }
 }

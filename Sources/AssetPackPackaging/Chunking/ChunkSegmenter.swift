@@ -54,7 +54,7 @@ struct ChunkSegmenter {
     /// large file leaves the page cache behind the read (`DropBehind`): it is read once, in order.
     mutating func append(fd: Int32, size: UInt64, path: String) throws {
         var left = size
-        var behind = DropBehind(fd: fd)
+        var behind = DropBehind(fd: fd, fileSize: size)
         while true {
             if block.count == block.capacity { try cut(final: false) }
             let want = Int(min(UInt64(block.capacity - block.count), max(left, 1)))

@@ -166,7 +166,7 @@ struct ContentRangeWriter {
             guard n > 0 else { throw PackError.io("cannot write \(index.files[f].path): \(String(cString: strerror(errno)))") }
             done += n
         }
-        if behind == nil { behind = DropBehind(fd: fd, from: Int64(offset)) }
+        if behind == nil { behind = DropBehind(fd: fd, from: Int64(offset), fileSize: index.files[f].size) }
         written = Int64(offset) + Int64(buffer.count)
         behind!.wrote(upTo: written)
     }
