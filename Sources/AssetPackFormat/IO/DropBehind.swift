@@ -61,6 +61,15 @@ public struct DropBehind {
         dropped = position
     }
 
+    /// For a pass that opens the file anew for each read (`ContentStreamReader`), so that no
+    /// stream is at hand: drops the bytes [offset, offset + length) just read from a file of
+    /// `fileSize` bytes, with the folio they began in, when the file is dropped behind at all.
+    public static func dropRead(fd: Int32, offset: Int64, length: Int64, fileSize: UInt64) {
+        guard fileSize >= UInt64(threshold) else { return }
+        let from = offset & ~(largestFolio - 1)
+        _ = cposix_drop_cached(fd, from, offset + length - from)
+    }
+
     private mutating func drops(at position: Int64) -> Bool {
         if !dropping && !sizeKnown && position - start >= Self.threshold { dropping = true }
         return dropping

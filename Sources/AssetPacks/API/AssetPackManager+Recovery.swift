@@ -96,7 +96,7 @@ extension AssetPackManager {
         guard let index = try? PackIndex.decode(pack.indexBytes, indexOffset: pack.indexOffset, opened: true),
               let path = try? layout.checkedInstallDirectory(pack.directory, id: pack.id),
               let directory = try? root.directory(path) else { return false }
-        let reader = ContentStreamReader(index: index, directory: directory)
+        let reader = ContentStreamReader(index: index, directory: directory, dropsBehind: true)
         let largest = index.chunks.reduce(0) { max($0, Int($1.uncompressedSize)) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(largest, 1), alignment: 16)
         defer { buffer.deallocate() }

@@ -12,6 +12,10 @@ struct ContentStreamReader {
     /// files changed before it was verified when they were written and is not hashed again;
     /// nil (or 0): every chunk is hashed.
     var verifiedBefore: Int64? = nil
+    /// Whether a large file leaves the page cache behind each read (`DropBehind.dropRead`): for a
+    /// pass that reads a copy through once, in order (an update's previous version, the check of
+    /// an install after a restart), not for one that serves the same chunks again and again.
+    var dropsBehind = false
 
     /// The bytes at stream offsets [offset, offset + length), or nil when a file is missing or short.
     func read(offset: UInt64, length: Int) -> [UInt8]? {
@@ -58,6 +62,7 @@ struct ContentStreamReader {
                     guard r > 0 else { return false }
                     got += r
                 }
+                if dropsBehind { DropBehind.dropRead(fd: fd, offset: Int64(inFile), length: Int64(n), fileSize: file.size) }
                 done += n
             }
             f += 1

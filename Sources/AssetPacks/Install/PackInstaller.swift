@@ -148,7 +148,7 @@ final class PackInstaller: @unchecked Sendable {
         let failures = FirstFailure()
         // The previous version's folder, if it can still be opened (its files are read as they
         // stand, and a missing one is fetched).
-        let old = previous.map { ContentStreamReader(index: $0.index, directory: try? root.directory($0.directory)) }
+        let old = previous.map { ContentStreamReader(index: $0.index, directory: try? root.directory($0.directory), dropsBehind: true) }
         let destination = "\(pack.id) into \(files.path)"
         let limits = client.limits
         let partsPath = StorageLayout.stagedParts(staging)
@@ -356,7 +356,7 @@ final class PackInstaller: @unchecked Sendable {
         // A folder that held nothing before this run holds no link an earlier run made.
         let wasEmpty = (try? files.entries())?.isEmpty == true
         if let previous, let old = try? root.directory(previous.directory) {
-            let reader = ContentStreamReader(index: previous.index, directory: old)
+            let reader = ContentStreamReader(index: previous.index, directory: old, dropsBehind: true)
             // The previous version's sequence positions whose chunk verified on disk: a flag each.
             var verified = [Bool](repeating: false, count: previous.index.sequence.count)
             // The folder of the last file linked, open in both trees: the files come in path
