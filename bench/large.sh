@@ -13,8 +13,9 @@
 #   verify    `assetpack verify` of the installed version's pack file (every hash)
 # then prints each step's wall time per GiB of content and, for every size after the first, the
 # ratio of its time per GiB to the first size's (target ≤ 1.1×: linear), the same ratio of its CPU
-# time and of the user-space part of it (the rest is the kernel's: on a virtual machine whose
-# memory the host takes back, its copies through the page cache cost more per byte at 8 GiB), and
+# time and of the user-space part of it (the rest is the kernel's, whose copies through the page
+# cache grow dearer per byte as the cache grows on a virtual machine whose memory the host takes
+# back: large files leave the cache behind each step, DropBehind in docs/ARCHITECTURE.md), and
 # the largest peak RSS (target ≤ 128 MiB whatever the size), as `@result` lines: each size's figures as a point of the
 # sweep (BENCH_POINT, bench/result.py), the ratios as the run's own figures.
 #
