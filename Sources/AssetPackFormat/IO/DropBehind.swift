@@ -51,7 +51,8 @@ public struct DropBehind {
     /// The largest folio the page cache keeps a file's pages in (a huge page). The kernel drops
     /// only the folios a range covers whole, and when one in the range cannot be dropped it
     /// drains the page lists of every core and tries again, which costs far more than the drop
-    /// (measured: a call for each chunk an update read made its 1 GiB run a third slower). So
+    /// (measured: a drop of each chunk's bytes as an update reads them makes a 1 GiB update a
+    /// third slower). So
     /// every drop covers whole folios: from the boundary where the last one ended to the last
     /// boundary passed, or to the one after the end when the stream ends.
     private static let largestFolio: Int64 = 2 << 20
