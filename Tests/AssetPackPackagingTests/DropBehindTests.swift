@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 /// A large file streams through the page cache rather than staying in it: packaging reads a large
-/// source once, in order, and lets its pages go behind the read, and the pack it writes leaves
-/// the cache behind the write once written back. A file below `DropBehind.threshold` stays cached.
+/// source once, in order, and lets its pages go behind the read, the pack it writes leaves the
+/// cache behind the write once written back, and so does a large file extracted from the pack. A file below `DropBehind.threshold` stays cached.
 @Suite struct DropBehindTests {
     static let metadata = PackMetadata(assetPackID: "Large", downloadPolicy: .onDemand, platforms: [.iOS], language: nil)
     static let large = Int(DropBehind.threshold) * 5 / 2
@@ -40,9 +40,15 @@ import Testing
         let packSize = Int(try #require(try FileManager.default.attributesOfItem(atPath: packPath)[.size] as? Int))
         #expect(packSize > bytes.count)
         #expect(try #require(PageCacheResidency(of: packPath)).fraction(of: 0..<packSize) < 0.1, "the pack left the cache behind the write")
-        // And the pack holds the bytes.
+        // Extracting it writes the large file through the cache too, and keeps the small one.
+        try PackExtractor(reader: PackReader(path: packPath)).extract(to: dir.file("out"))
+        #expect(try #require(PageCacheResidency(of: dir.file("out/large.bin"))).fraction(of: 0..<bytes.count) < 0.1,
+                "the extracted large file left the cache behind the writes")
+        #expect(try #require(PageCacheResidency(of: dir.file("out/small.bin"))).fraction(of: 0..<small.count) > 0.9)
+        // And the pack and the extracted tree hold the bytes.
         let reader = try PackReader(path: packPath)
         #expect(try reader.contents(of: "large.bin") == bytes)
         #expect(try reader.contents(of: "small.bin") == small)
+        #expect(readFile(dir.file("out/large.bin")) == bytes)
     }
 }

@@ -36,6 +36,9 @@ struct ExtractedTree {
             let fd = openat(folder.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             guard fd >= 0 else { throw failure(entry, errno, "cannot create the file") }
             defer { close(fd) }
+            // A large file leaves the page cache behind the writes (`DropBehind`).
+            var behind = DropBehind(fd: fd, fileSize: entry.size)
+            var written: Int64 = 0
             do {
                 try reader.readData { slice in
                     var done = 0
@@ -45,7 +48,10 @@ struct ExtractedTree {
                         guard n > 0 else { throw failure(entry, errno, "cannot write the file") }
                         done += n
                     }
+                    written += Int64(slice.count)
+                    behind.wrote(upTo: written)
                 }
+                behind.finishWriting(at: written)
             } catch let error as AppleArchiveError {
                 throw error
             } catch {

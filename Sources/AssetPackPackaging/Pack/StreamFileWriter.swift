@@ -11,6 +11,8 @@ public struct StreamFileWriter {
     private var current = 0
     private var fd: Int32 = -1
     private var left: UInt64 = 0
+    /// The open file's writes: a large file leaves the page cache behind them (`DropBehind`).
+    private var behind: DropBehind?
     /// The root, through which every folder and file is made beneath it, never through a link.
     private let below: ConfinedDirectory
     private var madeDirectories: Set<String> = []
@@ -36,6 +38,7 @@ public struct StreamFileWriter {
                 throw PackError.io("cannot resume \(files[current].path): \(String(cString: strerror(errno)))")
             }
             left = files[current].size - inFile
+            behind = DropBehind(fd: fd, from: Int64(inFile), fileSize: files[current].size)
         } else {
             try openNextFiles()
         }
@@ -46,6 +49,7 @@ public struct StreamFileWriter {
         while fd < 0 && current < files.count {
             try open(files[current], truncate: true)
             left = files[current].size
+            behind = DropBehind(fd: fd, fileSize: left)
             if left == 0 { try closeCurrent() }
         }
     }
@@ -59,6 +63,7 @@ public struct StreamFileWriter {
             offset += n
             left -= UInt64(n)
             position += UInt64(n)
+            behind?.wrote(upTo: Int64(files[current].size - left))
             if left == 0 {
                 try closeCurrent()
                 try openNextFiles()
@@ -76,6 +81,7 @@ public struct StreamFileWriter {
     /// Closes the open file, if any (after a failure).
     public mutating func abandon() {
         if fd >= 0 { close(fd); fd = -1 }
+        behind = nil
     }
 
     private mutating func open(_ file: FileEntry, truncate: Bool) throws {
@@ -97,6 +103,8 @@ public struct StreamFileWriter {
 
     private mutating func closeCurrent() throws {
         let file = files[current]
+        behind?.finishWriting(at: Int64(file.size))
+        behind = nil
         defer { close(fd); fd = -1; current += 1 }
         guard fchmod(fd, mode_t(file.mode)) == 0 else { throw PackError.io("cannot set the mode of \(file.path): \(String(cString: strerror(errno)))") }
     }
