@@ -67,6 +67,40 @@ import TestRepositories
         #expect(decoded.encoded() == bytes)
     }
 
+    /// Two versions held at once share the strings of the paths they have in common: decoding
+    /// with `sharingPathsWith` gives the same index, its common paths are the other index's
+    /// strings (one storage), its own paths are new ones, and every rule is still enforced.
+    @Test(arguments: [UInt32(1), 2])
+    func anIndexDecodedBesideAnotherSharesTheirCommonPaths(version: UInt32) throws {
+        // Paths longer than 15 bytes: shorter strings are held inline, not in storage of their own.
+        let first = [FileEntry(path: "assets/levels/one.json", mode: 0o644, size: 1), FileEntry(path: "assets/levels/two.json", mode: 0o600, size: 2),
+                     FileEntry(path: "assets/models/c.weights", mode: 0o755, size: 0), FileEntry(path: "voices/ünï/greeting.txt", mode: 0o644, size: 3)]
+        let other = try PackIndex.decode(index(first, version: version).encoded(), indexOffset: 26)
+        // "one.json" and the greeting stay, "two.json" and the weights go, two paths are new.
+        let next = [FileEntry(path: "assets/levels/one.json", mode: 0o600, size: 2), FileEntry(path: "assets/levels/three.json", mode: 0o644, size: 1),
+                    FileEntry(path: "assets/textures/y.ktx", mode: 0o644, size: 0), FileEntry(path: "voices/ünï/greeting.txt", mode: 0o644, size: 3)]
+        let bytes = index(next, version: version).encoded()
+        let alone = try PackIndex.decode(bytes, indexOffset: 26)
+        let beside = try PackIndex.decode(bytes, indexOffset: 26, sharingPathsWith: other.files)
+        #expect(beside == alone)
+        func storage(_ s: String) -> UnsafeRawPointer? {
+            var s = s
+            return s.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+        }
+        #expect(storage(beside.files[0].path) == storage(other.files[0].path))
+        #expect(storage(beside.files[3].path) == storage(other.files[3].path))
+        #expect(storage(beside.files[1].path) != storage(other.files[0].path) && storage(beside.files[1].path) != storage(other.files[1].path)
+                && storage(beside.files[2].path) != storage(other.files[2].path))
+        #expect(storage(alone.files[0].path) != storage(other.files[0].path), "decoded alone, each index has its own strings")
+
+        // A path shared with the other index is checked as any: a duplicate is still refused.
+        let duplicate = [FileEntry(path: "assets/levels/one.json", mode: 0o644, size: 3), FileEntry(path: "assets/levels/one.json", mode: 0o644, size: 3)]
+        let refused = #expect(throws: PackError.self) {
+            _ = try PackIndex.decode(index(duplicate, version: version).encoded(), indexOffset: 26, sharingPathsWith: other.files)
+        }
+        #expect(refused?.description.contains("duplicate") == true)
+    }
+
     @Test func theFrontCodedTableIsWhatFormatSays() throws {
         // Paths share what they can with the previous one; then modes, then sizes.
         let bytes = index(files).encoded()

@@ -20,7 +20,7 @@ enum PackFileTable {
 
     // MARK: Version 1
 
-    static func decodeVersion1(_ r: inout ByteReader, streamLength: UInt64) throws(PackError) -> [FileEntry] {
+    static func decodeVersion1(_ r: inout ByteReader, streamLength: UInt64, sharing: [FileEntry] = []) throws(PackError) -> [FileEntry] {
         let fileCountAt = r.offset
         let fileCount = try r.u64()
         guard fileCount <= UInt64(PackLimits.maximumFileCount) else {
@@ -29,7 +29,7 @@ enum PackFileTable {
         guard fileCount <= UInt64(r.remaining / 14) else {
             throw .malformed("index", at: fileCountAt, "file count \(fileCount) does not fit in the index")
         }
-        var checker = Checker(region: "file table", count: Int(fileCount))
+        var checker = Checker(region: "file table", count: Int(fileCount), sharing: sharing)
         for _ in 0..<Int(fileCount) {
             let at = r.offset
             let length = Int(try r.u16())
@@ -41,7 +41,7 @@ enum PackFileTable {
 
     // MARK: Version 2
 
-    static func decodeVersion2(_ r: inout ByteReader, streamLength: UInt64) throws(PackError) -> [FileEntry] {
+    static func decodeVersion2(_ r: inout ByteReader, streamLength: UInt64, sharing: [FileEntry] = []) throws(PackError) -> [FileEntry] {
         let fileCountAt = r.offset
         let fileCount = try r.u64()
         let tableLengthAt = r.offset
@@ -112,7 +112,7 @@ enum PackFileTable {
             }
             modes.append((UInt32(mode), at))
         }
-        var checker = Checker(region: region, count: Int(fileCount))
+        var checker = Checker(region: region, count: Int(fileCount), sharing: sharing)
         for k in 0..<Int(fileCount) {
             let size = try t.varint()
             let path = paths[k]
@@ -138,15 +138,42 @@ enum PackFileTable {
         /// leaves the stack at the first path that does not begin with it.
         private var enclosing: [(path: ArraySlice<UInt8>, file: Int)] = []
         private var total: UInt64 = 0
+        /// Another index's files, sorted as every file table is: a path with the same bytes as
+        /// one of them takes that file's string rather than a new one, so that two versions of a
+        /// pack held at once (an update) hold the paths they share once. The rules below are
+        /// checked all the same.
+        private let sharing: [FileEntry]
+        /// The first of `sharing` not known to sort before the paths still to come.
+        private var cursor = 0
 
-        init(region: String, count: Int) {
+        init(region: String, count: Int, sharing: [FileEntry] = []) {
             self.region = region
+            self.sharing = sharing
             files.reserveCapacity(count)
             offsets.reserveCapacity(count)
         }
 
+        /// The string of the file of `sharing` whose path has exactly `bytes`, if there is one at
+        /// or after the cursor (an out-of-order table only finds fewer: its order is refused below).
+        private mutating func sharedPath(_ bytes: ArraySlice<UInt8>) -> String? {
+            while cursor < sharing.count {
+                var candidate = sharing[cursor].path
+                let order = candidate.withUTF8 { c in
+                    bytes.withUnsafeBufferPointer { b in
+                        let common = min(c.count, b.count)
+                        let head = common == 0 ? 0 : memcmp(c.baseAddress!, b.baseAddress!, common)
+                        return head != 0 ? Int(head) : c.count - b.count
+                    }
+                }
+                if order > 0 { return nil }
+                cursor += 1
+                if order == 0 { return candidate }
+            }
+            return nil
+        }
+
         mutating func add(path bytes: ArraySlice<UInt8>, mode: UInt32, size: UInt64, at: UInt64) throws(PackError) {
-            guard let path = String(validating: bytes, as: UTF8.self) else {
+            guard let path = sharedPath(bytes) ?? String(validating: bytes, as: UTF8.self) else {
                 throw .malformed(region, at: at, "path is not valid UTF-8")
             }
             if let problem = PackPath.problemWithStoredPath(path) { throw .malformed(region, at: at, "path \"\(path)\" \(problem)") }

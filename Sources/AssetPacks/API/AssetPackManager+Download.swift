@@ -152,7 +152,9 @@ extension AssetPackManager {
         defer { pauses.unregister(entry.id, flag) }
         broadcaster.send(.began(pack))
         var previous: PackInstaller.Previous?
-        if let p = previousPack, let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset, opened: true) {
+        // The previous version's paths that the new one has too are held once, by both indexes.
+        if let p = previousPack,
+           let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset, opened: true, sharingPathsWith: index.index.files) {
             previous = PackInstaller.Previous(index: index, directory: try layout.checkedInstallDirectory(p.directory, id: p.id), digest: p.digest)
             // Files left to the kernel's writeback in an earlier boot may not hold what was
             // verified (a crash before writeback): the change time vouches for nothing then.
