@@ -20,13 +20,34 @@ enum PackFuzzTarget {
                 let start = Int(trailer.indexOffset)
                 precondition(start + Int(trailer.indexLength) + PackLayout.trailerSize == bytes.count, "trailer accepted an index range that does not end at the trailer")
                 let indexBytes = Array(bytes[start..<start + Int(trailer.indexLength)])
-                if let index = try? PackIndex.decode(indexBytes, indexOffset: trailer.indexOffset) { exercise(index, at: trailer.indexOffset) }
+                let alone = Result { () throws(PackError) in try PackIndex.decode(indexBytes, indexOffset: trailer.indexOffset) }
+                checkSharing(indexBytes, at: trailer.indexOffset, alone: alone)
+                if case .success(let index) = alone { exercise(index, at: trailer.indexOffset) }
             }
         }
         // PackReader refuses anything shorter or without the magic before reading further;
         // only candidates are written out (a file per input is most of this target's cost).
         if bytes.count >= PackLayout.headerSize + PackLayout.trailerSize, bytes.starts(with: PackLayout.headerMagic) {
             readThroughFile(bytes)
+        }
+    }
+
+    /// Paths an index decoded beside this one may share strings with (sorted byte-wise).
+    private static let reference = ["a", "assets/levels/one.json", "assets/levels/two.json", "data/pack.bin", "z/ünï.txt"]
+        .map { FileEntry(path: $0, mode: 0o644, size: 1) }
+
+    /// Decoding beside another index's files (`sharingPathsWith`) changes no verdict: the same
+    /// index, or the same error, whether the other files are unrelated or the index's own.
+    private static func checkSharing(_ indexBytes: [UInt8], at indexOffset: UInt64, alone: Result<PackIndex, PackError>) {
+        var others = [reference]
+        if case .success(let index) = alone { others.append(index.files) }
+        for other in others {
+            let beside = Result { () throws(PackError) in try PackIndex.decode(indexBytes, indexOffset: indexOffset, sharingPathsWith: other) }
+            switch (alone, beside) {
+            case (.success(let a), .success(let b)): precondition(a == b, "decoding beside another index gives another index")
+            case (.failure(let a), .failure(let b)): precondition(a.description == b.description, "decoding beside another index gives another error: \(a) / \(b)")
+            default: preconditionFailure("decoding beside another index changes the verdict")
+            }
         }
     }
 
