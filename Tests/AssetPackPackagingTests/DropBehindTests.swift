@@ -6,7 +6,8 @@ import Testing
 
 /// A large file streams through the page cache rather than staying in it: packaging reads a large
 /// source once, in order, and lets its pages go behind the read, the pack it writes leaves the
-/// cache behind the write once written back, and so does a large file extracted from the pack. A file below `DropBehind.threshold` stays cached.
+/// cache behind the write once written back, and so does a large file extracted from the pack.
+/// A file below `DropBehind.threshold` stays cached.
 @Suite struct DropBehindTests {
     static let metadata = PackMetadata(assetPackID: "Large", downloadPolicy: .onDemand, platforms: [.iOS], language: nil)
     static let large = Int(DropBehind.threshold) * 5 / 2

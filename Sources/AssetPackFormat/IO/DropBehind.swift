@@ -19,10 +19,10 @@ public struct DropBehind {
     /// The smallest file that is dropped behind: four stretches.
     public static let threshold: Int64 = 16 << 20
     /// How far a stream moves between two calls to the kernel.
-    public static let stretch: Int64 = 4 << 20
+    static let stretch: Int64 = 4 << 20
     /// The least rest of a write stream not dropped behind whose writeback `finishWriting`
     /// starts (a smaller rest is left to the caller's fsync or syncfs).
-    public static let closingWriteback: Int64 = 256 << 10
+    static let closingWriteback: Int64 = 256 << 10
 
     private let fd: Int32
     /// Where the stream began in the file (a resumed file, or a stretch of a file several
