@@ -31,9 +31,11 @@ enum PackCacheKey {
             // Lengths first, so that no choice of names can make two file lists hash alike:
             // "file LENGTH:PACKPATH LENGTH:SOURCEPATH STAMP".
             buffer += "file ".utf8
-            buffer.appendDecimal(UInt64(files[i].packPath.utf8.count))
-            buffer.append(0x3A)
-            buffer += files[i].packPath.utf8
+            files[i].withPackPath { path in
+                buffer.appendDecimal(UInt64(path.count))
+                buffer.append(0x3A)
+                buffer += path
+            }
             source.removeAll(keepingCapacity: true)
             files[i].appendSourcePath(to: &source)
             buffer.append(0x20)

@@ -61,11 +61,9 @@ public struct PublishLinter {
     private func collisions(_ packs: [LintPack], groups: [VariantGroup]) -> [LintFinding] {
         var groupOf: [Int: Int] = [:]
         for (g, group) in groups.enumerated() { for m in group.members { groupOf[m] = g } }
-        var owners: [String: [Int]] = [:]
-        for (i, p) in packs.enumerated() { for f in p.files { owners[f.packPath, default: []].append(i) } }
         struct Pair: Hashable { var a: Int; var b: Int }
         var shared: [Pair: [String]] = [:]
-        for (path, list) in owners where list.count > 1 {
+        for (path, list) in Self.sharedPaths(packs) {
             for x in list.indices { for y in list.indices where y > x {
                 let (a, b) = (list[x], list[y])
                 let variants = groupOf[a] != nil && groupOf[a] == groupOf[b]
@@ -82,6 +80,32 @@ public struct PublishLinter {
             }
             return LintFinding(.error, .pathCollision, "\(a.id) and \(b.id) both contain \(count(paths.count, "path")) in the merged namespace\(why): \(list(paths))")
         }
+    }
+
+    /// The paths more than one pack holds, each with the packs that hold it (in order). Every
+    /// file is one place in one list sorted by path, not a string: a pack's files are unique,
+    /// so only equal neighbours from different packs share a path, and one pack shares none.
+    static func sharedPaths(_ packs: [LintPack]) -> [(path: String, packs: [Int])] {
+        guard packs.count > 1 else { return [] }
+        var places: [(pack: UInt32, file: UInt32)] = []
+        places.reserveCapacity(packs.reduce(0) { $0 + $1.files.count })
+        for (i, p) in packs.enumerated() { for k in p.files.indices { places.append((UInt32(i), UInt32(k))) } }
+        func file(_ place: (pack: UInt32, file: UInt32)) -> SelectedFile { packs[Int(place.pack)].files[Int(place.file)] }
+        places.sort { x, y in
+            let (a, b) = (file(x), file(y))
+            if SelectedFile.precedes(a, b) { return true }
+            return !SelectedFile.precedes(b, a) && x.pack < y.pack
+        }
+        var out: [(path: String, packs: [Int])] = []
+        var start = 0
+        while start < places.count {
+            var end = start + 1
+            let first = file(places[start])
+            while end < places.count, !SelectedFile.precedes(first, file(places[end])) { end += 1 }
+            if end - start > 1 { out.append((first.packPath, places[start..<end].map { Int($0.pack) })) }
+            start = end
+        }
+        return out
     }
 
     private func variantFiles(_ packs: [LintPack], _ group: VariantGroup) -> [LintFinding] {

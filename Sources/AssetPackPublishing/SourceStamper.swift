@@ -24,7 +24,7 @@ final class SourceStamper {
                 folder = listed
                 fd = open(listed.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             }
-            if fd >= 0 { return file.sourceName.withCString { fstatat(fd, $0, &st, 0) } == 0 ? FileStamp(st) : nil }
+            if fd >= 0 { return file.withSourceName { fstatat(fd, $0, &st, 0) } == 0 ? FileStamp(st) : nil }
         }
         // A file selected by a path of its own, or a folder that cannot be opened: by the whole
         // path, which says the same or succeeds.

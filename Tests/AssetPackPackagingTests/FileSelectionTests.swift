@@ -23,6 +23,34 @@ import TestSupport
         #expect(files.allSatisfy { $0.size == 1 })
     }
 
+    @Test func aListedFileIsItsNamesPlaceInItsFolder() throws {
+        let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
+        let names = ["a.b", "a/b", "a/c/d", "a-b/c", "a0", "B", "é.txt", "long-name-of-a-file-past-fifteen-bytes.json"]
+        for (i, name) in names.enumerated() { try dir.write("top/\(name)", String(repeating: "x", count: i + 1)) }
+        try dir.write("other/own.txt", "o")
+        let (files, d) = FileSelection.resolve(manifest([.directory("top"), .file("other/own.txt")]), manifestFile: "M.json", baseDirectory: dir.path)
+        #expect(d.isEmpty)
+        let expected = (names.map { "top/\($0)" } + ["other/own.txt"]).sorted(by: PackPath.precedes)
+        #expect(files.map(\.packPath) == expected)
+        for file in files {
+            // The paths put together on demand are the ones on disk, and the bytes lent in place
+            // are the pack path's.
+            #expect(FileManager.default.contents(atPath: file.sourcePath)?.count == Int(file.size))
+            #expect(file.sourcePath == dir.path + "/" + file.packPath)
+            #expect(file.withPackPath { Array($0) } == Array(file.packPath.utf8))
+            var bytes: [UInt8] = []
+            file.appendSourcePath(to: &bytes)
+            #expect(bytes == Array(file.sourcePath.utf8))
+            #expect(file.withSourceName { String(cString: $0) } == (file.sourceFolder == nil ? file.sourcePath : String(file.packPath.split(separator: "/").last!)))
+        }
+        // Only the file named by a selector of its own holds its paths.
+        #expect(files.filter { $0.sourceFolder == nil }.map(\.packPath) == ["other/own.txt"])
+        // In place, the order is the pack order of the strings, whatever the pair.
+        for x in files { for y in files { #expect(SelectedFile.precedes(x, y) == PackPath.precedes(x.packPath, y.packPath)) } }
+        // A file takes 24 bytes in a list: its name lives once in its folder.
+        #expect(MemoryLayout<SelectedFile>.stride == 24)
+    }
+
     @Test func resolvesAgainstSourceRoot() throws {
         let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         try dir.write("Assets/Voice/en/a.caf", "1")

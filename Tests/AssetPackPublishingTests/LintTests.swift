@@ -1,4 +1,5 @@
 import AssetPackFormat
+import AssetPackPackaging
 @testable import AssetPackPublishing
 import Foundation
 import TestRepositories
@@ -41,6 +42,31 @@ let essential = DownloadPolicy.essential(installationEventTypes: [.firstInstalla
         #expect(findings.first?.message.contains("Alpha and Beta both contain 1 path") == true)
         #expect(findings.first?.message.contains("\"shared/x.txt\"") == true)
         #expect(try lintFindings(ws, [a, c]).isEmpty)
+    }
+
+    @Test func sharedPathsNameEveryPackThatHoldsAPath() throws {
+        // Names that sort around a folder's slash ("x.a" < "x/a" < "x0"), in folders of
+        // their own, listed from disk: only equal paths are shared, each with all its packs.
+        let ws = try workspace()
+        func listed(_ id: String, _ files: [String: [UInt8]]) throws -> String {
+            _ = try ws.put(id, files: files)
+            return try ws.dir.write("\(id)-listed.json", #"{"assetPackID": "\#(id)", "downloadPolicy": {"onDemand": {}}, "fileSelectors": [{"directory": "."}], "platforms": ["iOS"], "sourceRoot": "content/\#(id)"}"#)
+        }
+        let a = try listed("Alpha", ["x/a": [1], "x.a": [1], "x0": [1], "y/b": [1]])
+        let b = try listed("Beta", ["x/a": [2], "x/a.b": [2], "y/b/c": [2]])
+        let c = try listed("Gamma", ["x.a": [3], "x/a": [3], "z": [3]])
+        let packs = try [a, b, c].enumerated().map { i, manifest in
+            let resolved = ResolvedManifest(path: manifest, baseDirectory: ws.dir.path)
+            #expect(resolved.isValid, "\(resolved.diagnostics)")
+            return LintPack(id: "\(i)", language: nil, downloadPolicy: prefetch, files: resolved.files)
+        }
+        let shared = PublishLinter.sharedPaths(packs)
+        #expect(shared.map(\.path) == ["x.a", "x/a"])
+        #expect(shared.map(\.packs) == [[0, 2], [0, 1, 2]])
+        #expect(PublishLinter.sharedPaths([packs[0]]).isEmpty)
+        let findings = try lintFindings(ws, [a, b, c]).filter { $0.rule == .pathCollision }.map(\.message)
+        #expect(findings.count == 3)
+        #expect(findings.contains { $0.contains("Alpha and Gamma both contain 2 paths") })
     }
 
     @Test func localizedVariantsMayShareThePathsButNotWithOtherPacks() throws {

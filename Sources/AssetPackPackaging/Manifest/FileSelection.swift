@@ -1,97 +1,6 @@
 import AssetPackFormat
 import Foundation
 
-/// A file chosen by a manifest: where it is on disk and what it is called inside the pack.
-public struct SelectedFile: Sendable, Equatable {
-    public var packPath: String {
-        // A file named in its folder by its pack path's last component keeps its place on disk.
-        didSet { if case .inFolder(let folder) = source { source = .path(folder.path(of: oldValue)) } }
-    }
-    /// Where the file is on disk. A selection's files found in a listed folder share that
-    /// folder's path (`SourceFolder`) and add their name when asked, rather than holding a path
-    /// of their own each: a publish holds every selected file at once.
-    public var sourcePath: String {
-        get {
-            switch source {
-            case .path(let path): path
-            case .inFolder(let folder): folder.path(of: packPath)
-            }
-        }
-        set { source = .path(newValue) }
-    }
-    public var size: UInt64
-    /// Permission bits (0o7777 mask).
-    public var mode: UInt32
-    private var source: Source
-
-    private enum Source: Sendable {
-        case path(String)
-        case inFolder(SourceFolder)
-    }
-
-    public init(packPath: String, sourcePath: String, size: UInt64, mode: UInt32) {
-        self.packPath = packPath
-        self.size = size
-        self.mode = mode
-        source = .path(sourcePath)
-    }
-
-    /// A file named as the last component of `packPath` in `folder`.
-    init(packPath: String, in folder: SourceFolder, size: UInt64, mode: UInt32) {
-        self.packPath = packPath
-        self.size = size
-        self.mode = mode
-        source = .inFolder(folder)
-    }
-
-    /// The folder the file was listed in, shared with the other files listed there (`sourceName`
-    /// is then its name in it); nil for a file selected by a path of its own.
-    public var sourceFolder: SourceFolder? {
-        if case .inFolder(let folder) = source { folder } else { nil }
-    }
-
-    /// The file's name in `sourceFolder`, or its whole `sourcePath` when it has no folder.
-    public var sourceName: Substring {
-        switch source {
-        case .path(let path): path[...]
-        case .inFolder: SourceFolder.name(in: packPath)
-        }
-    }
-
-    /// Appends the bytes of `sourcePath` to `bytes`, without a string for the path.
-    public func appendSourcePath(to bytes: inout [UInt8]) {
-        switch source {
-        case .path(let path): bytes += path.utf8
-        case .inFolder(let folder):
-            if folder.path != "/" { bytes += folder.path.utf8 }
-            bytes.append(0x2F)
-            bytes += SourceFolder.name(in: packPath).utf8
-        }
-    }
-
-    public static func == (a: SelectedFile, b: SelectedFile) -> Bool {
-        a.packPath == b.packPath && a.size == b.size && a.mode == b.mode && a.sourcePath == b.sourcePath
-    }
-}
-
-/// The path of a folder on disk whose files a selection lists, shared by those files.
-public final class SourceFolder: Sendable {
-    public let path: String
-
-    init(_ path: String) { self.path = path }
-
-    /// The last component of `packPath`: the name of its file in the folder it was listed in.
-    static func name(in packPath: String) -> Substring {
-        packPath.utf8.lastIndex(of: 0x2F).map { packPath[packPath.index(after: $0)...] } ?? packPath[...]
-    }
-
-    /// The path of the file of this folder that `packPath` ends with (its last component).
-    func path(of packPath: String) -> String {
-        let name = Self.name(in: packPath)
-        return path == "/" ? "/" + name : path + "/" + name
-    }
-}
-
 /// Resolves a manifest's file selectors against the source root on disk: every selected path
 /// must exist, stay inside the root (also through symlinks), be selected once, and be a regular
 /// file or a directory of them.
@@ -160,7 +69,7 @@ public struct FileSelection: Sendable {
         // The walk lists each folder in order; only a name that sorts between a folder and its
         // contents ("a.txt" before "a/b") leaves the whole list out of order (and the feed stops).
         if !SelectedFileFeed.inPackOrder(s.files[...]) {
-            s.files.sort { PackPath.precedes($0.packPath, $1.packPath) }
+            s.files.sort(by: SelectedFile.precedes)
         }
         return (s.files, s.diagnostics)
     }
@@ -243,7 +152,7 @@ public struct FileSelection: Sendable {
             fail(index, "directory", "\"\(shown)\" cannot be a pack path: its name is not valid UTF-8 (bytes shown as \\xHH); rename it")
         }
         let looks = Self.look(at: names, in: dfd)
-        let folder = SourceFolder(directory)
+        let folder = SourceFolder(directory, packPrefix: packPrefix, names: names.count, bytes: names.byteCount)
         // What holds of the prefix holds of every path in the folder: a name adds one component
         // (not empty, ".", ".." or with a slash: the listing has none of those).
         let prefixIsValid = packPrefix.isEmpty || PackPath.problemWithStoredPath(packPrefix) == nil
@@ -270,7 +179,8 @@ public struct FileSelection: Sendable {
             // A plain file is named in the shared folder (`SourceFolder`); a link by where it leads.
             if (st.st_mode & S_IFMT) == S_IFREG {
                 let valid = prefixIsValid && !names.hasControl(position) && packPath.utf8.count <= PackPath.maximumLength
-                addFile(packPath: packPath, real: "", in: folder, index: index, kind: "directory", status: st, readable: look.readable,
+                addFile(packPath: packPath, real: "", in: (folder, names.cName(position), names.length(position)), index: index, kind: "directory",
+                        status: st, readable: look.readable,
                         pathIsValid: valid, foldsToItself: prefixFolds && names.foldsToItself(position))
                 continue
             }
@@ -437,7 +347,8 @@ public struct FileSelection: Sendable {
     /// Adds the file at `real`; `status` and `readable`, when the caller has them, save looking
     /// again, as do `pathIsValid` (true when the caller knows `packPath` has no problem) and
     /// `foldsToItself`.
-    private mutating func addFile(packPath: String, real: String, in folder: SourceFolder? = nil, index: Int, kind: String, status: stat? = nil,
+    private mutating func addFile(packPath: String, real: String, in listed: (folder: SourceFolder, name: UnsafePointer<CChar>, length: Int)? = nil,
+                                  index: Int, kind: String, status: stat? = nil,
                                   readable: Bool? = nil, pathIsValid: Bool = false, foldsToItself: Bool? = nil) {
         var st = stat()
         if let status { st = status } else if stat(real, &st) != 0 { st.st_mode = 0 }
@@ -445,7 +356,7 @@ public struct FileSelection: Sendable {
             fail(index, kind, "\"\(packPath)\" is not a regular file (devices, sockets and pipes cannot be packed)")
             return
         }
-        guard readable ?? (access(folder?.path(of: packPath) ?? real, R_OK) == 0) else {
+        guard readable ?? (access(listed.map { $0.folder.path + "/" + String(cString: $0.name) } ?? real, R_OK) == 0) else {
             fail(index, kind, "\"\(packPath)\" is not readable: \(String(cString: strerror(errno)))")
             return
         }
@@ -461,7 +372,7 @@ public struct FileSelection: Sendable {
             chosenBy[packPath] = index
         }
         let size = UInt64(st.st_size), mode = UInt32(st.st_mode) & 0o7777
-        files.append(folder.map { SelectedFile(packPath: packPath, in: $0, size: size, mode: mode) }
+        files.append(listed.map { SelectedFile(name: $0.folder.add($0.name, length: $0.length), in: $0.folder, size: size, mode: mode) }
                      ?? SelectedFile(packPath: packPath, sourcePath: real, size: size, mode: mode))
         if !(foldsToItself ?? Self.foldsToItself(packPath)) {
             foldingPaths += 1

@@ -78,6 +78,12 @@ final class FolderListing: @unchecked Sendable {
 
     var count: Int { names.count }
 
+    /// The bytes the names take, a NUL after each.
+    var byteCount: Int { used }
+
+    /// The length of name `i` in bytes.
+    func length(_ i: Int) -> Int { names[i].length }
+
     /// `bytes` for a message: printable ASCII as it is (but `\`), every other byte as `\xHH`.
     static func escaped(_ bytes: [UInt8]) -> String {
         bytes.map { (0x20..<0x7F).contains($0) && $0 != 0x5C ? String(UnicodeScalar($0)) : String(format: "\\x%02X", $0) }.joined()

@@ -87,10 +87,11 @@ public struct PackWriter {
                 throw PackWriteError.tooLarge(problem)
             }
             // A selection has checked its paths already; a library caller's list may not have.
-            if let problem = PackPath.problemWithStoredPath(file.packPath) {
-                throw PackWriteError.badPath("file \(position) (\(file.sourcePath)): \"\(file.packPath.prefix(64))…\" cannot be a pack path: it \(problem)")
+            let path = file.packPath
+            if let problem = PackPath.problemWithStoredPath(path) {
+                throw PackWriteError.badPath("file \(position) (\(file.sourcePath)): \"\(path.prefix(64))…\" cannot be a pack path: it \(problem)")
             }
-            table.add(path: file.packPath, mode: file.mode & 0o777, size: file.size)
+            table.add(path: path, mode: file.mode & 0o777, size: file.size)
         }
         let out = try AtomicFile(destination: destination, digesting: digestsFile)
         defer { out.discard() }

@@ -22,7 +22,7 @@ public final class SelectedFileFeed: @unchecked Sendable {
     private var released = 0
     /// The highest position a reader waits for, or -1.
     private var wanted = -1
-    private var last: String?
+    private var last: SelectedFile?
     private var state = State.open
     /// Files held, beyond those asked for, before `append` waits.
     let window: Int
@@ -45,7 +45,7 @@ public final class SelectedFileFeed: @unchecked Sendable {
     public init(ended files: [SelectedFile]) {
         window = .max
         self.files = files
-        last = files.last?.packPath
+        last = files.last
         if !Self.inPackOrder(files[...]) { state = .outOfOrder } else { state = .ended }
     }
 
@@ -56,19 +56,19 @@ public final class SelectedFileFeed: @unchecked Sendable {
         condition.withLock {
             while state == .open, files.count >= window, wanted < released + files.count { condition.wait() }
             guard state == .open else { return }
-            let follows = last.map { PackPath.precedes($0, more.first!.packPath) } ?? true
+            let follows = last.map { SelectedFile.precedes($0, more.first!) } ?? true
             if !follows || !Self.inPackOrder(more) { state = .outOfOrder }
             files += more
-            last = more.last!.packPath
+            last = more.last!
             condition.broadcast()
         }
     }
 
-    /// Whether each file's pack path comes after the one before it (`PackPath.precedes`),
+    /// Whether each file's pack path comes after the one before it (`SelectedFile.precedes`),
     /// looked at in place, without copying a file out.
     static func inPackOrder(_ files: ArraySlice<SelectedFile>) -> Bool {
         files.withUnsafeBufferPointer { files in
-            files.count < 2 || (1..<files.count).allSatisfy { PackPath.precedes(files[$0 - 1].packPath, files[$0].packPath) }
+            files.count < 2 || (1..<files.count).allSatisfy { SelectedFile.precedes(files[$0 - 1], files[$0]) }
         }
     }
 

@@ -104,7 +104,7 @@ final class SmallFileReader: @unchecked Sendable {
         var offsets: [Int] = []
         offsets.reserveCapacity(range.count)
         var o = 0
-        // By index, not `for f in files`: a copy of each file would retain its two strings.
+        // By index, not `for f in files`: a copy of each file would retain its folder.
         for k in files.indices { offsets.append(o); o += Int(files[k].size) }
         // Each reader takes a contiguous share, so that it opens neighbours in one folder.
         let parts = min(readers, range.count)
@@ -133,21 +133,33 @@ final class SmallFileReader: @unchecked Sendable {
     }
 
     /// The folder of the last file a reader opened, held open so that the next file in it is
-    /// opened by its name alone (`openat`) instead of walking its whole path again. The path is
-    /// split in place, without a string for the folder or the name.
+    /// opened by its name alone (`openat`) instead of walking its whole path again: a listed
+    /// file's folder is its `SourceFolder`; another file's is what comes before its last slash,
+    /// split in place.
     private struct Folder {
-        /// The folder's path (what comes before the file's last slash), NUL-terminated; empty
-        /// when none is open.
+        /// The listed folder open, if that is what is open.
+        var listed: SourceFolder?
+        /// The path of the folder open for a file with a path of its own (what comes before the
+        /// last slash), NUL-terminated; empty when none is.
         var path: [CChar] = []
         var fd: Int32 = -1
 
         /// Opens `file` for reading, through its folder's descriptor; when the folder cannot be
         /// opened, by its full path, so that `open` reports why.
-        mutating func open(_ file: String) -> Int32 {
-            file.withCString { full in
+        mutating func open(_ file: SelectedFile) -> Int32 {
+            if let folder = file.sourceFolder {
+                if folder !== listed {
+                    close()
+                    fd = Foundation.open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+                    if fd >= 0 { listed = folder }
+                }
+                return fd >= 0 ? file.withSourceName { openat(fd, $0, O_RDONLY | O_CLOEXEC) }
+                               : openat(AT_FDCWD, file.sourcePath, O_RDONLY | O_CLOEXEC)
+            }
+            return file.sourcePath.withCString { full in
                 guard let slash = strrchr(full, 0x2F) else { return openat(AT_FDCWD, full, O_RDONLY | O_CLOEXEC) }
                 let length = full.distance(to: slash)
-                if !(path.count == length + 1 && memcmp(path, full, length) == 0) {
+                if !(listed == nil && path.count == length + 1 && memcmp(path, full, length) == 0) {
                     close()
                     path = Array(UnsafeBufferPointer(start: full, count: length)) + [0]
                     fd = length == 0 ? Foundation.open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -162,6 +174,7 @@ final class SmallFileReader: @unchecked Sendable {
             if fd >= 0 { _ = Foundation.close(fd) }
             fd = -1
             path = []
+            listed = nil
         }
     }
 
@@ -169,7 +182,7 @@ final class SmallFileReader: @unchecked Sendable {
     /// or read, or is not that size any more.
     private static func read(_ file: UnsafePointer<SelectedFile>, into buffer: UnsafeMutableRawPointer, readsPast: Bool,
                              folder: inout Folder) -> PackWriteError? {
-        let fd = folder.open(file.pointee.sourcePath)
+        let fd = folder.open(file.pointee)
         guard fd >= 0 else { return .read(file.pointee.sourcePath, String(cString: strerror(errno))) }
         defer { close(fd) }
         let size = Int(file.pointee.size)
