@@ -67,38 +67,34 @@ import TestRepositories
         #expect(decoded.encoded() == bytes)
     }
 
-    /// Two versions held at once share the strings of the paths they have in common: decoding
-    /// with `sharingPathsWith` gives the same index, its common paths are the other index's
-    /// strings (one storage), its own paths are new ones, and every rule is still enforced.
+    /// A decoded table holds its paths end to end in a few shared buffers, not a string a
+    /// file: an entry takes 24 bytes, and the bytes it lends in place are its path's.
     @Test(arguments: [UInt32(1), 2])
-    func anIndexDecodedBesideAnotherSharesTheirCommonPaths(version: UInt32) throws {
-        // Paths longer than 15 bytes: shorter strings are held inline, not in storage of their own.
-        let first = [FileEntry(path: "assets/levels/one.json", mode: 0o644, size: 1), FileEntry(path: "assets/levels/two.json", mode: 0o600, size: 2),
-                     FileEntry(path: "assets/models/c.weights", mode: 0o755, size: 0), FileEntry(path: "voices/ünï/greeting.txt", mode: 0o644, size: 3)]
-        let other = try PackIndex.decode(index(first, version: version).encoded(), indexOffset: 26)
-        // "one.json" and the greeting stay, "two.json" and the weights go, two paths are new.
-        let next = [FileEntry(path: "assets/levels/one.json", mode: 0o600, size: 2), FileEntry(path: "assets/levels/three.json", mode: 0o644, size: 1),
-                    FileEntry(path: "assets/textures/y.ktx", mode: 0o644, size: 0), FileEntry(path: "voices/ünï/greeting.txt", mode: 0o644, size: 3)]
-        let bytes = index(next, version: version).encoded()
-        let alone = try PackIndex.decode(bytes, indexOffset: 26)
-        let beside = try PackIndex.decode(bytes, indexOffset: 26, sharingPathsWith: other.files)
-        #expect(beside == alone)
-        func storage(_ s: String) -> UnsafeRawPointer? {
-            var s = s
-            return s.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+    func aDecodedTableHoldsItsPathsInSharedBuffers(version: UInt32) throws {
+        func index(_ files: [FileEntry], version: UInt32) -> PackIndex {
+            let total = UInt32(files.reduce(0) { $0 + $1.size })
+            return PackIndex(metadata: PackMetadata(assetPackID: "T", downloadPolicy: .onDemand, platforms: [.iOS], language: nil),
+                             chunking: .default, chunks: [ChunkEntry(digest: SHA256Digest.hash([1]), offset: 16, compressedSize: 10, uncompressedSize: total)],
+                             sequence: [0], files: files, formatVersion: version)
         }
-        #expect(storage(beside.files[0].path) == storage(other.files[0].path))
-        #expect(storage(beside.files[3].path) == storage(other.files[3].path))
-        #expect(storage(beside.files[1].path) != storage(other.files[0].path) && storage(beside.files[1].path) != storage(other.files[1].path)
-                && storage(beside.files[2].path) != storage(other.files[2].path))
-        #expect(storage(alone.files[0].path) != storage(other.files[0].path), "decoded alone, each index has its own strings")
-
-        // A path shared with the other index is checked as any: a duplicate is still refused.
-        let duplicate = [FileEntry(path: "assets/levels/one.json", mode: 0o644, size: 3), FileEntry(path: "assets/levels/one.json", mode: 0o644, size: 3)]
-        let refused = #expect(throws: PackError.self) {
-            _ = try PackIndex.decode(index(duplicate, version: version).encoded(), indexOffset: 26, sharingPathsWith: other.files)
+        let many = (0..<20_000).map { FileEntry(path: String(format: "assets/level-%05d/tile.json", $0), mode: 0o644, size: 1) }
+        let decoded = try PackIndex.decode(index(many, version: version).encoded(), indexOffset: 26)
+        #expect(decoded.files == many)
+        #expect(MemoryLayout<FileEntry>.stride == 24)
+        // 20,000 paths of 27 bytes: 540,000 bytes, one buffer of up to 1 MiB.
+        #expect(decoded.files.allSatisfy { $0.sharesPathBuffer(with: decoded.files[0]) })
+        #expect(!many[1].sharesPathBuffer(with: many[0]), "an entry made from a string holds its own")
+        for (i, file) in decoded.files.enumerated() {
+            #expect(file.withPathBytes { Array($0) } == Array(many[i].path.utf8))
+            if i > 0 { #expect(decoded.files[i - 1].comparePath(to: file) < 0 && file.comparePath(to: decoded.files[i - 1]) > 0) }
         }
-        #expect(refused?.description.contains("duplicate") == true)
+        #expect(decoded.fileIndex(of: "assets/level-12345/tile.json") == 12_345)
+        #expect(decoded.fileIndex(of: "assets/level-12345/tile.jso") == nil)
+        // Past one buffer's worth of paths, the table takes more buffers, each path whole in one.
+        let longer = (0..<20_000).map { FileEntry(path: String(format: "assets/%05d/", $0) + String(repeating: "x", count: 90), mode: 0o644, size: 0) }
+        let spread = try PackIndex.decode(index(longer + [FileEntry(path: "z", mode: 0o600, size: 1)], version: version).encoded(), indexOffset: 26)
+        #expect(spread.files.map(\.path) == longer.map(\.path) + ["z"])
+        #expect(!spread.files.last!.sharesPathBuffer(with: spread.files[0]))
     }
 
     @Test func theFrontCodedTableIsWhatFormatSays() throws {

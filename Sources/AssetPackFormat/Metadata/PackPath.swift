@@ -22,24 +22,27 @@ public enum PackPath {
     /// without empty, `.` or `..` components, without NUL or control characters, and not too long.
     public static func problemWithStoredPath(_ path: String) -> String? {
         var path = path
-        return path.withUTF8 { bytes -> String? in
-            if bytes.isEmpty { return "is empty" }
-            if bytes.count > maximumLength { return "is longer than \(maximumLength) bytes" }
-            if bytes[0] == 0x2F { return "is absolute" }
-            // One pass: a control character anywhere is the reason given, else the first bad
-            // component (between slashes).
-            var component: String?
-            var start = 0
-            for end in 0..<bytes.count {
-                let byte = bytes[end]
-                if byte < 0x20 || byte == 0x7F { return "contains a control character" }
-                if byte == 0x2F {
-                    if component == nil { component = problem(bytes, start, end) }
-                    start = end + 1
-                }
+        return path.withUTF8 { problemWithStoredPath($0) }
+    }
+
+    /// `problemWithStoredPath` of a path's UTF-8 bytes, read in place.
+    public static func problemWithStoredPath(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if bytes.isEmpty { return "is empty" }
+        if bytes.count > maximumLength { return "is longer than \(maximumLength) bytes" }
+        if bytes[0] == 0x2F { return "is absolute" }
+        // One pass: a control character anywhere is the reason given, else the first bad
+        // component (between slashes).
+        var component: String?
+        var start = 0
+        for end in 0..<bytes.count {
+            let byte = bytes[end]
+            if byte < 0x20 || byte == 0x7F { return "contains a control character" }
+            if byte == 0x2F {
+                if component == nil { component = problem(bytes, start, end) }
+                start = end + 1
             }
-            return component ?? problem(bytes, start, bytes.count)
         }
+        return component ?? problem(bytes, start, bytes.count)
     }
 
     /// Why the component `bytes[start..<end]` of a stored path is unusable, or nil.

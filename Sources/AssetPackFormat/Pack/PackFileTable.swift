@@ -20,7 +20,7 @@ enum PackFileTable {
 
     // MARK: Version 1
 
-    static func decodeVersion1(_ r: inout ByteReader, streamLength: UInt64, sharing: [FileEntry] = []) throws(PackError) -> [FileEntry] {
+    static func decodeVersion1(_ r: inout ByteReader, streamLength: UInt64) throws(PackError) -> [FileEntry] {
         let fileCountAt = r.offset
         let fileCount = try r.u64()
         guard fileCount <= UInt64(PackLimits.maximumFileCount) else {
@@ -29,19 +29,30 @@ enum PackFileTable {
         guard fileCount <= UInt64(r.remaining / 14) else {
             throw .malformed("index", at: fileCountAt, "file count \(fileCount) does not fit in the index")
         }
-        var checker = Checker(region: "file table", count: Int(fileCount), sharing: sharing)
+        var checker = Checker(region: "file table")
+        var store = PathStore(expected: r.remaining)
+        var files: [FileEntry] = []
+        files.reserveCapacity(Int(fileCount))
         for _ in 0..<Int(fileCount) {
             let at = r.offset
             let length = Int(try r.u16())
             let path = try r.slice(length)
-            try checker.add(path: path, mode: try r.u32(), size: try r.u64(), at: at)
+            let mode = try r.u32(), size = try r.u64()
+            let text = try path.withUnsafeBufferPointer { bytes throws(PackError) in try checker.checkPath(bytes, at: at) }
+            guard mode & ~0o777 == 0 else {
+                throw .malformed("file table", at: at, "\"\(text)\" has mode \(String(mode, radix: 8)); only permission bits 0777 are allowed")
+            }
+            let file = path.withUnsafeBufferPointer { store.entry($0, mode: mode, size: size) }
+            try checker.add(file, at: at, pathChecked: true)
+            files.append(file)
         }
-        return try checker.finish(countRegion: "file table", countAt: fileCountAt, streamLength: streamLength)
+        try checker.finish(countRegion: "file table", countAt: fileCountAt, streamLength: streamLength)
+        return files
     }
 
     // MARK: Version 2
 
-    static func decodeVersion2(_ r: inout ByteReader, streamLength: UInt64, sharing: [FileEntry] = []) throws(PackError) -> [FileEntry] {
+    static func decodeVersion2(_ r: inout ByteReader, streamLength: UInt64) throws(PackError) -> [FileEntry] {
         let fileCountAt = r.offset
         let fileCount = try r.u64()
         let tableLengthAt = r.offset
@@ -74,11 +85,13 @@ enum PackFileTable {
 
         let region = "file table (decompressed from the frame at byte \(frameAt))"
         var t = ByteReader(table, context: region, base: 0)
-        // Every path end to end in one buffer, each found by its start and length: not an array
-        // a path (a slice of `previous` kept would copy it at its next change).
-        var pathBytes: [UInt8] = []
-        var paths: [(start: Int, length: Int, at: UInt64)] = []
-        paths.reserveCapacity(Int(fileCount))
+        // Each path goes once into the table's path buffers, as the entry that names it; the
+        // modes and sizes are filled in from their columns, and the rules checked at the sizes.
+        var store = PathStore(expected: table.count * 2)
+        var files: [FileEntry] = []
+        files.reserveCapacity(Int(fileCount))
+        var entryAt: [UInt64] = []
+        entryAt.reserveCapacity(Int(fileCount))
         var previous: [UInt8] = []
         for k in 0..<Int(fileCount) {
             let at = t.offset
@@ -99,119 +112,97 @@ enum PackFileTable {
             }
             previous.removeSubrange(Int(shared)...)
             previous.append(contentsOf: suffix)
-            paths.append((pathBytes.count, previous.count, at))
-            pathBytes.append(contentsOf: previous)
+            files.append(previous.withUnsafeBufferPointer { store.entry($0, mode: 0, size: 0) })
+            entryAt.append(at)
         }
-        var modes: [(UInt32, UInt64)] = []
-        modes.reserveCapacity(Int(fileCount))
         for k in 0..<Int(fileCount) {
             let at = t.offset
             let mode = try t.varint()
             guard mode & ~0o777 == 0 else {
                 throw .malformed(region, at: at, "file \(k) has mode \(String(mode, radix: 8)); only permission bits 0777 are allowed")
             }
-            modes.append((UInt32(mode), at))
+            files[k].mode = UInt32(mode)
         }
-        var checker = Checker(region: region, count: Int(fileCount), sharing: sharing)
+        var checker = Checker(region: region)
         for k in 0..<Int(fileCount) {
-            let size = try t.varint()
-            let path = paths[k]
-            try checker.add(path: pathBytes[path.start..<path.start + path.length], mode: modes[k].0, size: size, at: path.at)
+            files[k].size = try t.varint()
+            try checker.add(files[k], at: entryAt[k])
         }
         guard t.remaining == 0 else { throw .malformed(region, at: t.offset, "\(t.remaining) unexpected bytes after the sizes") }
-        return try checker.finish(countRegion: "index", countAt: fileCountAt, streamLength: streamLength)
+        try checker.finish(countRegion: "index", countAt: fileCountAt, streamLength: streamLength)
+        return files
     }
 
     // MARK: Rules
 
     /// The rules of every file table: paths valid UTF-8, safe, strictly increasing byte-wise,
     /// none also a folder of another; modes only permission bits; sizes that add up, without
-    /// overflow, to exactly the content stream.
+    /// overflow, to exactly the content stream. The entries are checked one at a time, in order.
     struct Checker {
         let region: String
-        private(set) var files: [FileEntry] = []
-        /// Where each file's entry starts, in the region's offsets.
-        private var offsets: [UInt64] = []
-        /// The files whose paths begin the last path added, outermost first. Byte-wise, every
-        /// path that begins with a file's path comes right after it or after others that do, so
-        /// a file that is also a folder is met when the first path inside it arrives, and a file
-        /// leaves the stack at the first path that does not begin with it.
-        private var enclosing: [(path: ArraySlice<UInt8>, file: Int)] = []
+        private var last: FileEntry?
+        /// The files whose paths begin the last path added, outermost first, with where each
+        /// entry starts. Byte-wise, every path that begins with a file's path comes right after
+        /// it or after others that do, so a file that is also a folder is met when the first path
+        /// inside it arrives, and a file leaves the stack at the first path that does not begin
+        /// with it.
+        private var enclosing: [(file: FileEntry, at: UInt64)] = []
         private var total: UInt64 = 0
-        /// Another index's files, sorted as every file table is: a path with the same bytes as
-        /// one of them takes that file's string rather than a new one, so that two versions of a
-        /// pack held at once (an update) hold the paths they share once. The rules below are
-        /// checked all the same.
-        private let sharing: [FileEntry]
-        /// The first of `sharing` not known to sort before the paths still to come.
-        private var cursor = 0
 
-        init(region: String, count: Int, sharing: [FileEntry] = []) {
-            self.region = region
-            self.sharing = sharing
-            files.reserveCapacity(count)
-            offsets.reserveCapacity(count)
+        init(region: String) { self.region = region }
+
+        /// The path's problem, if it has one: not UTF-8, or not a safe stored path. Returns the
+        /// path as a string otherwise.
+        @discardableResult
+        func checkPath(_ bytes: UnsafeBufferPointer<UInt8>, at: UInt64) throws(PackError) -> String {
+            guard let path = String(validating: bytes, as: UTF8.self) else { throw .malformed(region, at: at, "path is not valid UTF-8") }
+            if let problem = PackPath.problemWithStoredPath(bytes) { throw .malformed(region, at: at, "path \"\(path)\" \(problem)") }
+            return path
         }
 
-        /// The string of the file of `sharing` whose path has exactly `bytes`, if there is one at
-        /// or after the cursor (an out-of-order table only finds fewer: its order is refused below).
-        private mutating func sharedPath(_ bytes: ArraySlice<UInt8>) -> String? {
-            while cursor < sharing.count {
-                var candidate = sharing[cursor].path
-                let order = candidate.withUTF8 { c in
-                    bytes.withUnsafeBufferPointer { b in
-                        let common = min(c.count, b.count)
-                        let head = common == 0 ? 0 : memcmp(c.baseAddress!, b.baseAddress!, common)
-                        return head != 0 ? Int(head) : c.count - b.count
+        /// Checks the next entry: its path (unless `pathChecked`), its order after the last one,
+        /// that no earlier file is its folder, and the running total of the sizes.
+        mutating func add(_ file: FileEntry, at: UInt64, pathChecked: Bool = false) throws(PackError) {
+            if !pathChecked {
+                try file.withPathBytes { bytes throws(PackError) in
+                    // ASCII is UTF-8 as it is; only other bytes need a string to be checked.
+                    if bytes.contains(where: { $0 >= 0x80 }), String(validating: bytes, as: UTF8.self) == nil {
+                        throw .malformed(region, at: at, "path is not valid UTF-8")
                     }
+                    if let problem = PackPath.problemWithStoredPath(bytes) { throw .malformed(region, at: at, "path \"\(file.path)\" \(problem)") }
                 }
-                if order > 0 { return nil }
-                cursor += 1
-                if order == 0 { return candidate }
             }
-            return nil
-        }
-
-        mutating func add(path bytes: ArraySlice<UInt8>, mode: UInt32, size: UInt64, at: UInt64) throws(PackError) {
-            guard let path = sharedPath(bytes) ?? String(validating: bytes, as: UTF8.self) else {
-                throw .malformed(region, at: at, "path is not valid UTF-8")
-            }
-            if let problem = PackPath.problemWithStoredPath(path) { throw .malformed(region, at: at, "path \"\(path)\" \(problem)") }
-            guard mode & ~0o777 == 0 else {
-                throw .malformed(region, at: at, "\"\(path)\" has mode \(String(mode, radix: 8)); only permission bits 0777 are allowed")
-            }
-            if let last = files.last, !PackPath.precedes(last.path, path) {
-                throw .malformed(region, at: at, last.path == path ? "duplicate path \"\(path)\"" : "\"\(path)\" is out of order (paths are sorted byte-wise)")
+            if let last, last.comparePath(to: file) >= 0 {
+                throw .malformed(region, at: at, last.comparePath(to: file) == 0 ? "duplicate path \"\(file.path)\"" : "\"\(file.path)\" is out of order (paths are sorted byte-wise)")
             }
             // Byte-wise (a slash is one byte and never inside a character), not by characters.
             // Only the innermost enclosing file needs a look: an outer one followed by a slash
             // would have been met at that file, which begins the same way.
-            while let top = enclosing.last, !Self.begins(bytes, with: top.path) { enclosing.removeLast() }
-            if let top = enclosing.last, bytes[bytes.startIndex + top.path.count] == UInt8(ascii: "/") {
-                throw .malformed(region, at: offsets[top.file], "\"\(files[top.file].path)\" is both a file and a directory")
+            while let top = enclosing.last, !Self.begins(file, with: top.file) { enclosing.removeLast() }
+            if let top = enclosing.last, Self.byte(of: file, at: top.file.withPathBytes(\.count)) == UInt8(ascii: "/") {
+                throw .malformed(region, at: top.at, "\"\(top.file.path)\" is both a file and a directory")
             }
-            enclosing.append((bytes, files.count))
-            let (sum, overflow) = total.addingReportingOverflow(size)
+            enclosing.append((file, at))
+            let (sum, overflow) = total.addingReportingOverflow(file.size)
             guard !overflow else { throw .malformed(region, at: at, "file sizes overflow") }
             total = sum
-            files.append(FileEntry(path: path, mode: mode, size: size))
-            offsets.append(at)
+            last = file
         }
 
         /// The checks that need every file; a wrong total is reported at the file count.
-        func finish(countRegion: String, countAt: UInt64, streamLength: UInt64) throws(PackError) -> [FileEntry] {
+        func finish(countRegion: String, countAt: UInt64, streamLength: UInt64) throws(PackError) {
             guard total == streamLength else {
                 throw .malformed(countRegion, at: countAt, "files hold \(total) bytes but the chunks hold \(streamLength)")
             }
-            return files
         }
 
-        /// Whether `bytes` is longer than `prefix` and begins with it (`prefix` is not empty).
-        private static func begins(_ bytes: ArraySlice<UInt8>, with prefix: ArraySlice<UInt8>) -> Bool {
-            guard bytes.count > prefix.count else { return false }
-            return bytes.withUnsafeBufferPointer { b in
-                prefix.withUnsafeBufferPointer { p in memcmp(b.baseAddress!, p.baseAddress!, p.count) == 0 }
+        /// Whether `file`'s path is longer than `prefix`'s and begins with it.
+        private static func begins(_ file: FileEntry, with prefix: FileEntry) -> Bool {
+            file.withPathBytes { b in
+                prefix.withPathBytes { p in b.count > p.count && (p.isEmpty || memcmp(b.baseAddress!, p.baseAddress!, p.count) == 0) }
             }
         }
+
+        private static func byte(of file: FileEntry, at i: Int) -> UInt8 { file.withPathBytes { $0[i] } }
     }
 }

@@ -19,8 +19,8 @@ extension PackIndex {
         // alongside, not by a search a file.
         var o = 0
         for f in files.indices {
-            while o < old.files.count && PackPath.precedes(old.files[o].path, files[f].path) { o += 1 }
-            guard o < old.files.count, old.files[o].path == files[f].path else { continue }
+            while o < old.files.count && old.files[o].comparePath(to: files[f]) < 0 { o += 1 }
+            guard o < old.files.count, old.files[o].comparePath(to: files[f]) == 0 else { continue }
             guard old.files[o].size == files[f].size, old.files[o].mode == files[f].mode else { continue }
             if files[f].size == 0 { try body(f, o); continue }
             let mine = spans(ofFile: f), theirs = old.spans(ofFile: o)

@@ -14,20 +14,6 @@ public struct ChunkEntry: Sendable, Equatable {
     }
 }
 
-/// A file in the pack: its bytes are the next `size` bytes of the pack's content stream.
-public struct FileEntry: Sendable, Equatable {
-    public var path: String
-    /// Permission bits (at most 0o777).
-    public var mode: UInt32
-    public var size: UInt64
-
-    package init(path: String, mode: UInt32, size: UInt64) {
-        self.path = path
-        self.mode = mode
-        self.size = size
-    }
-}
-
 /// A piece of one file that lies in one chunk.
 public struct ChunkSpan: Sendable, Equatable {
     /// Position in `PackIndex.sequence`.
@@ -108,8 +94,9 @@ public struct PackIndex: Sendable, Equatable {
         var lo = 0, hi = files.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if files[mid].path == path { return mid }
-            if PackPath.precedes(files[mid].path, path) { lo = mid + 1 } else { hi = mid }
+            let order = files[mid].comparePath(to: path)
+            if order == 0 { return mid }
+            if order < 0 { lo = mid + 1 } else { hi = mid }
         }
         return nil
     }

@@ -73,11 +73,8 @@ extension PackIndex {
     /// used, paths are safe, sorted and unique, and no path is both a file and a directory.
     /// A version-3 index (a sealed pack's) is accepted only when `opened` says it came out of a
     /// sealed index (`SealedIndex.open`) or a store that keeps opened indexes: in a pack file it
-    /// would be a sealed pack's index stored in plaintext. A path with the same bytes as one of
-    /// `sharingPathsWith` (another index's files, held beside this one) takes that file's string
-    /// rather than a copy of its own.
-    public static func decode(_ bytes: [UInt8], indexOffset: UInt64, opened: Bool = false,
-                              sharingPathsWith shared: [FileEntry] = []) throws(PackError) -> PackIndex {
+    /// would be a sealed pack's index stored in plaintext.
+    public static func decode(_ bytes: [UInt8], indexOffset: UInt64, opened: Bool = false) throws(PackError) -> PackIndex {
         var r = ByteReader(bytes, context: "index", base: indexOffset)
         guard try r.bytes(8) == PackLayout.indexMagic else { throw .malformed("index", at: indexOffset, "bad index magic") }
         let version = try r.u32()
@@ -179,8 +176,8 @@ extension PackIndex {
             throw .malformed("sequence", at: sequenceAt, "chunk \(unused) is stored but never used")
         }
 
-        let files = version == 1 ? try PackFileTable.decodeVersion1(&r, streamLength: streamLength, sharing: shared)
-                                 : try PackFileTable.decodeVersion2(&r, streamLength: streamLength, sharing: shared)
+        let files = version == 1 ? try PackFileTable.decodeVersion1(&r, streamLength: streamLength)
+                                 : try PackFileTable.decodeVersion2(&r, streamLength: streamLength)
         guard r.remaining == 0 else { throw .malformed("index", at: r.offset, "\(r.remaining) unexpected bytes after the file table") }
         return PackIndex(metadata: metadata, chunking: chunking, chunks: chunks, sequence: sequence, files: files, formatVersion: version, bases: bases)
     }

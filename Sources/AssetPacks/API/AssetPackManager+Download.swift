@@ -152,9 +152,7 @@ extension AssetPackManager {
         defer { pauses.unregister(entry.id, flag) }
         broadcaster.send(.began(pack))
         var previous: PackInstaller.Previous?
-        // The previous version's paths that the new one has too are held once, by both indexes.
-        if let p = previousPack,
-           let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset, opened: true, sharingPathsWith: index.index.files) {
+        if let p = previousPack, let index = try? PackIndex.decode(p.indexBytes, indexOffset: p.indexOffset, opened: true) {
             previous = PackInstaller.Previous(index: index, directory: try layout.checkedInstallDirectory(p.directory, id: p.id), digest: p.digest)
             // Files left to the kernel's writeback in an earlier boot may not hold what was
             // verified (a crash before writeback): the change time vouches for nothing then.
@@ -238,7 +236,7 @@ extension AssetPackManager {
         let replacing = previous.flatMap { old in
             previousIndex.map { ClientStore.ReplacedVersion(indexBytes: old.indexBytes, indexOffset: old.indexOffset, index: $0) }
         }
-        try store.commitInstall(installed, paths: index.files.map(\.path), replacing: replacing)
+        try store.commitInstall(installed, paths: PackPaths(files: index.files), replacing: replacing)
         if unflushed != nil {
             var mark = installed
             mark.indexBytes = []   // only its ID and digest are needed

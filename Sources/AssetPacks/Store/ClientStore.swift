@@ -274,7 +274,7 @@ final class ClientStore: @unchecked Sendable {
     /// `replacing`: the earlier version as the caller decoded it; its index stands in for the
     /// stored one when the row still holds exactly those bytes, so that an update does not hold a
     /// third decoded index (beside the new and the previous one) while it commits.
-    func commitInstall(_ pack: InstalledPack, paths: [String], replacing: ReplacedVersion? = nil) throws {
+    func commitInstall(_ pack: InstalledPack, paths: some BoundTexts, replacing: ReplacedVersion? = nil) throws {
         let policy = String(decoding: try JSONEncoder().encode(pack.downloadPolicy), as: UTF8.self)
         try db.transaction {
             let priority = try db.query("SELECT preservation_priority FROM installed_packs WHERE id = ?1", [.text(pack.id)])
@@ -337,7 +337,7 @@ final class ClientStore: @unchecked Sendable {
         if let bytes = row[0].bytes, let offset = row[1].int, offset >= 0,
            let index = decoded.flatMap({ $0.indexBytes == bytes && $0.indexOffset == UInt64(offset) ? $0.index : nil })
             ?? (try? PackIndex.decode(bytes, indexOffset: UInt64(offset), opened: true)) {
-            try db.run("DELETE FROM namespace WHERE path = ?1 AND pack_id = ?2", constant: .text(id), forEach: index.files.map(\.path))
+            try db.run("DELETE FROM namespace WHERE path = ?1 AND pack_id = ?2", constant: .text(id), forEach: PackPaths(files: index.files))
         } else {
             try db.query("DELETE FROM namespace WHERE pack_id = ?1", [.text(id)])
         }

@@ -2,14 +2,18 @@
 /// mark, a reverse solidus and every control character escaped; any other byte as it is.
 enum JSONStringArray {
     /// Replaces `out`'s contents with the array of `strings`.
-    static func encode(_ strings: some Collection<String>, into out: inout [UInt8]) {
+    static func encode(_ strings: [String], into out: inout [UInt8]) {
+        encode(strings, 0..<strings.count, into: &out)
+    }
+
+    /// Replaces `out`'s contents with the array of the texts at `range`.
+    static func encode(_ texts: some BoundTexts, _ range: Range<Int>, into out: inout [UInt8]) {
         out.removeAll(keepingCapacity: true)
         out.append(UInt8(ascii: "["))
-        for (i, string) in strings.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
+        for i in range {
+            if i > range.lowerBound { out.append(UInt8(ascii: ",")) }
             out.append(UInt8(ascii: "\""))
-            var string = string
-            string.withUTF8 { bytes in
+            texts.withText(i) { bytes in
                 guard bytes.contains(where: needsEscape) else { return out.append(contentsOf: bytes) }
                 for byte in bytes {
                     if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {

@@ -68,17 +68,16 @@ package final class SQLiteDatabase: @unchecked Sendable {
 
     /// Runs `sql` once for each of `texts`, bound to `?1`, with `constant` bound to `?2` once:
     /// for the rows of one pack's paths, without an array of values for each.
-    package func run(_ sql: String, constant: SQLiteValue, forEach texts: [String]) throws(SQLiteError) {
+    package func run(_ sql: String, constant: SQLiteValue, forEach texts: some BoundTexts) throws(SQLiteError) {
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw failure(rc, sql) }
         defer { sqlite3_finalize(statement) }
         try bind([.null, constant], to: statement, sql)
-        for text in texts {
-            var text = text
+        for i in 0..<texts.count {
             // Bound without a copy: the bytes stay valid until the step and reset inside. An
             // empty string may have no address, and a null one would bind NULL.
-            let rc = text.withUTF8 { bytes -> Int32 in
+            let rc = texts.withText(i) { bytes -> Int32 in
                 let bound = csqlite_bind_text_static(statement, 1, bytes.baseAddress ?? UnsafePointer(bitPattern: 1), Int32(bytes.count))
                 guard bound == SQLITE_OK else { return bound }
                 let step = sqlite3_step(statement)
@@ -94,17 +93,17 @@ package final class SQLiteDatabase: @unchecked Sendable {
     /// for inserting one pack's paths. Within a batch the statement's cursor stays where its
     /// last row went, so rows inserted in key order are appended without a search from the
     /// root for each (about 0.6 µs a row against 1.3 µs for a statement a row).
-    package func run(_ sql: String, constant: SQLiteValue, jsonArraysOf texts: [String], batch: Int = 8192) throws(SQLiteError) {
+    package func run(_ sql: String, constant: SQLiteValue, jsonArraysOf texts: some BoundTexts, batch: Int = 8192) throws(SQLiteError) {
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
         guard rc == SQLITE_OK, let statement else { throw failure(rc, sql) }
         defer { sqlite3_finalize(statement) }
         try bind([.null, constant], to: statement, sql)
         var json: [UInt8] = []
-        var start = texts.startIndex
-        while start < texts.endIndex {
-            let end = texts.index(start, offsetBy: batch, limitedBy: texts.endIndex) ?? texts.endIndex
-            JSONStringArray.encode(texts[start..<end], into: &json)
+        var start = 0
+        while start < texts.count {
+            let end = min(start + batch, texts.count)
+            JSONStringArray.encode(texts, start..<end, into: &json)
             let rc = json.withUnsafeBytes { bytes -> Int32 in
                 guard bytes.count <= Int(Int32.max) else { return SQLITE_TOOBIG }
                 let bound = csqlite_bind_text_static(statement, 1, bytes.baseAddress, Int32(bytes.count))
