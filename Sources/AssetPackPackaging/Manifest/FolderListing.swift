@@ -116,20 +116,6 @@ final class FolderListing: @unchecked Sendable {
 
     /// `prefix + "/" + name`, or the name alone when `prefix` is empty, built in one allocation.
     func path(_ i: Int, under prefix: String) -> String {
-        let name = UnsafeBufferPointer(start: bytes + names[i].offset, count: names[i].length)
-        var prefix = prefix
-        return prefix.withUTF8 { head in
-            let total = head.isEmpty ? name.count : head.count + 1 + name.count
-            return String(unsafeUninitializedCapacity: total) { out in
-                var at = 0
-                if !head.isEmpty {
-                    _ = UnsafeMutableBufferPointer(rebasing: out[0..<head.count]).initialize(from: head)
-                    out[head.count] = 0x2F
-                    at = head.count + 1
-                }
-                _ = UnsafeMutableBufferPointer(rebasing: out[at..<total]).initialize(from: name)
-                return total
-            }
-        }
+        SourceFolder.joined(prefix, UnsafeBufferPointer(start: bytes + names[i].offset, count: names[i].length))
     }
 }

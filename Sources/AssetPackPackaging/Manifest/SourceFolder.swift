@@ -57,7 +57,7 @@ public final class SourceFolder: @unchecked Sendable {
     }
 
     /// `head + "/" + name` (or the name alone when `head` is empty), built in one allocation.
-    private static func joined(_ head: String, _ name: UnsafeBufferPointer<UInt8>) -> String {
+    static func joined(_ head: String, _ name: UnsafeBufferPointer<UInt8>) -> String {
         var head = head
         return head.withUTF8 { head in
             let total = head.isEmpty ? name.count : head.count + 1 + name.count
