@@ -55,16 +55,20 @@ public enum PackPath {
         }
     }
 
+    /// The byte-wise order of two paths' UTF-8 bytes (`precedes`): negative when `a` comes
+    /// first, 0 when they are equal, positive when `b` does.
+    public static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let common = min(a.count, b.count)
+        let head = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+        return head != 0 ? Int(head) : a.count - b.count
+    }
+
     /// Byte-wise ordering of UTF-8 paths: the order files take in a pack, independent of locale
     /// and of Unicode collation.
     public static func precedes(_ a: String, _ b: String) -> Bool {
         // Native strings lend their UTF-8 storage without a copy; others are compared byte by byte.
         let fast: Bool?? = a.utf8.withContiguousStorageIfAvailable { x in
-            b.utf8.withContiguousStorageIfAvailable { y in
-                let n = min(x.count, y.count)
-                let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
-                return order < 0 || (order == 0 && x.count < y.count)
-            }
+            b.utf8.withContiguousStorageIfAvailable { y in compare(x, y) < 0 }
         }
         if let fast, let fast { return fast }
         return a.utf8.lexicographicallyPrecedes(b.utf8)

@@ -35,13 +35,13 @@ public struct FileEntry: Sendable, Equatable {
     }
 
     /// Its path inside the pack.
-    public var path: String {
+    public package(set) var path: String {
         get { withPathBytes { String(decoding: $0, as: UTF8.self) } }
         set { (buffer, start, length) = PathBuffer.holding(newValue) }
     }
 
     /// Permission bits (at most 0o777).
-    public var mode: UInt32 {
+    public package(set) var mode: UInt32 {
         get { UInt32(storedMode) }
         set { storedMode = Self.checked(newValue) }
     }
@@ -54,19 +54,13 @@ public struct FileEntry: Sendable, Equatable {
     /// Byte-wise order of the paths (`PackPath.precedes`): negative when this entry's path comes
     /// first, 0 when they are equal.
     public func comparePath(to other: FileEntry) -> Int {
-        withPathBytes { a in other.withPathBytes { b in Self.compare(a, b) } }
+        withPathBytes { a in other.withPathBytes { b in PackPath.compare(a, b) } }
     }
 
     /// `comparePath` against a path given as a string.
     public func comparePath(to path: String) -> Int {
         var path = path
-        return withPathBytes { a in path.withUTF8 { b in Self.compare(a, b) } }
-    }
-
-    static func compare(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
-        let common = min(a.count, b.count)
-        let head = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
-        return head != 0 ? Int(head) : a.count - b.count
+        return withPathBytes { a in path.withUTF8 { b in PackPath.compare(a, b) } }
     }
 
     /// Whether two entries' paths lie in the same buffer (a decoded table shares one for many).

@@ -178,8 +178,8 @@ enum PackFileTable {
             // Byte-wise (a slash is one byte and never inside a character), not by characters.
             // Only the innermost enclosing file needs a look: an outer one followed by a slash
             // would have been met at that file, which begins the same way.
-            while let top = enclosing.last, !Self.begins(file, with: top.file) { enclosing.removeLast() }
-            if let top = enclosing.last, Self.byte(of: file, at: top.file.withPathBytes(\.count)) == UInt8(ascii: "/") {
+            while let top = enclosing.last, Self.byte(after: top.file, in: file) == nil { enclosing.removeLast() }
+            if let top = enclosing.last, Self.byte(after: top.file, in: file) == UInt8(ascii: "/") {
                 throw .malformed(region, at: top.at, "\"\(top.file.path)\" is both a file and a directory")
             }
             enclosing.append((file, at))
@@ -196,13 +196,14 @@ enum PackFileTable {
             }
         }
 
-        /// Whether `file`'s path is longer than `prefix`'s and begins with it.
-        private static func begins(_ file: FileEntry, with prefix: FileEntry) -> Bool {
+        /// The byte of `file`'s path that follows `prefix`'s path, when it is longer and begins
+        /// with it; nil otherwise.
+        private static func byte(after prefix: FileEntry, in file: FileEntry) -> UInt8? {
             file.withPathBytes { b in
-                prefix.withPathBytes { p in b.count > p.count && (p.isEmpty || memcmp(b.baseAddress!, p.baseAddress!, p.count) == 0) }
+                prefix.withPathBytes { p in
+                    b.count > p.count && (p.isEmpty || memcmp(b.baseAddress!, p.baseAddress!, p.count) == 0) ? b[p.count] : nil
+                }
             }
         }
-
-        private static func byte(of file: FileEntry, at i: Int) -> UInt8 { file.withPathBytes { $0[i] } }
     }
 }

@@ -37,22 +37,20 @@ package struct PackFileTableEncoder {
         formatVersion == 1 ? UInt64(8 + paths.count) : UInt64(paths.count + modes.count + sizes.count)
     }
 
-    /// Adds the next file; `path` must come after the previous one in pack order (the caller's
-    /// selection guarantees it; `PackIndex.decode` refuses a table that breaks it).
-    package mutating func add(path: String, mode: UInt32, size: UInt64) {
-        var path = path
-        path.withUTF8 { path in
-            if formatVersion == 1 {
-                var w = ByteWriter()
-                w.append(UInt16(path.count))
-                paths.append(contentsOf: w.bytes)
-                paths.append(contentsOf: path)
-                w.bytes = []
-                w.append(mode)
-                w.append(size)
-                paths.append(contentsOf: w.bytes)
-                return
-            }
+    /// Adds the next file, its path's UTF-8 bytes lent in place; `path` must come after the
+    /// previous one in pack order (the caller's selection guarantees it; `PackIndex.decode`
+    /// refuses a table that breaks it).
+    package mutating func add(path: UnsafeBufferPointer<UInt8>, mode: UInt32, size: UInt64) {
+        if formatVersion == 1 {
+            var w = ByteWriter()
+            w.append(UInt16(path.count))
+            paths.append(contentsOf: w.bytes)
+            paths.append(contentsOf: path)
+            w.bytes = []
+            w.append(mode)
+            w.append(size)
+            paths.append(contentsOf: w.bytes)
+        } else {
             var shared = 0
             let limit = min(path.count, previous.count)
             while shared < limit && path[shared] == previous[shared] { shared += 1 }

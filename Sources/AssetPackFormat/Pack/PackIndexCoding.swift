@@ -21,7 +21,7 @@ extension PackIndex {
                                          compressionLevel: Int32 = PackFileTableEncoder.packCompressionLevel) -> [UInt8] {
         var encoder = PackFileTableEncoder(formatVersion: formatVersion, compressionLevel: compressionLevel)
         // By index: `for f in files` would copy each entry, retaining its path.
-        for i in files.indices { encoder.add(path: files[i].path, mode: files[i].mode, size: files[i].size) }
+        for i in files.indices { files[i].withPathBytes { encoder.add(path: $0, mode: files[i].mode, size: files[i].size) } }
         return encoder.finish()
     }
 

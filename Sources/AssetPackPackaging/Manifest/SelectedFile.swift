@@ -97,13 +97,7 @@ public struct SelectedFile: Sendable, Equatable {
 
     /// Whether `a`'s pack path comes before `b`'s (`PackPath.precedes`), compared in place.
     public static func precedes(_ a: SelectedFile, _ b: SelectedFile) -> Bool {
-        a.withPackPath { x in
-            b.withPackPath { y in
-                let n = min(x.count, y.count)
-                let order = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
-                return order < 0 || (order == 0 && x.count < y.count)
-            }
-        }
+        a.withPackPath { x in b.withPackPath { y in PackPath.compare(x, y) < 0 } }
     }
 
     public static func == (a: SelectedFile, b: SelectedFile) -> Bool {

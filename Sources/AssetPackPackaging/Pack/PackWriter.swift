@@ -87,11 +87,15 @@ public struct PackWriter {
                 throw PackWriteError.tooLarge(problem)
             }
             // A selection has checked its paths already; a library caller's list may not have.
-            let path = file.packPath
-            if let problem = PackPath.problemWithStoredPath(path) {
-                throw PackWriteError.badPath("file \(position) (\(file.sourcePath)): \"\(path.prefix(64))…\" cannot be a pack path: it \(problem)")
+            // The path's bytes are checked and encoded in place, without a string for them.
+            let problem = file.withPackPath { path -> String? in
+                if let problem = PackPath.problemWithStoredPath(path) { return problem }
+                table.add(path: path, mode: file.mode & 0o777, size: file.size)
+                return nil
             }
-            table.add(path: path, mode: file.mode & 0o777, size: file.size)
+            if let problem {
+                throw PackWriteError.badPath("file \(position) (\(file.sourcePath)): \"\(file.packPath.prefix(64))…\" cannot be a pack path: it \(problem)")
+            }
         }
         let out = try AtomicFile(destination: destination, digesting: digestsFile)
         defer { out.discard() }
