@@ -178,6 +178,30 @@ import TestRepositories
         }
     }
 
+    /// Front-coding lets an entry of a few bytes stand for a path of 4,096: the decoder counts
+    /// the paths' bytes as they expand, and refuses the entry that takes them past the limit
+    /// before it stores that path.
+    @Test func expandedPathsAreBoundedTogether() throws {
+        let stem = String(repeating: "x", count: 4000)
+        let encoded = table([(0, stem + "a"), (4000, "b"), (4000, "c")], modes: [0o644, 0o644, 0o644], sizes: [1, 2, 3])
+        let expanded = 3 * 4001
+        #expect(encoded.count * 2 < expanded)
+        let bytes = indexBytes(count: 3, table: encoded)
+        let start = fileTableStart(bytes)
+        func decode(limit: Int) throws(PackError) -> [String] {
+            var r = ByteReader(Array(bytes[start...]), context: "index", base: UInt64(26 + start))
+            return try PackFileTable.decodeVersion2(&r, streamLength: 6, maximumPathBytes: limit).map(\.path)
+        }
+        #expect(try decode(limit: expanded) == [stem + "a", stem + "b", stem + "c"])
+        let entry2 = UInt64(varints([0, 4001]).count + 4001 + varints([4000, 1]).count + 1)
+        #expect(throws: PackError.malformed("file table (decompressed from the frame at byte \(26 + start + 24))", at: entry2,
+                                            "the paths of files 0…2 take \(expanded) bytes together, more than the \(expanded - 1) bytes a pack's paths may take (the path-bytes limit)")) {
+            try decode(limit: expanded - 1)
+        }
+        // The whole index, at the real limit, decodes.
+        #expect(decodeError(bytes) == nil)
+    }
+
     /// A file that is also a folder is found when paths that sort between the two (a byte
     /// below the slash after the file's name) stand between them, at the file's own entry; a
     /// path that only begins with a file's name is no clash.

@@ -73,6 +73,19 @@ import Testing
         #expect(write(files, limits, in: dir) == .refused("the file table of 3 files takes \(length) bytes, more than the \(length - 1) bytes a pack's file table may hold (the file-table limit): split the pack or shorten its paths"))
     }
 
+    /// The paths' bytes added up, each path whole, however well the table front-codes them.
+    @Test func pathBytesTogether() throws {
+        let dir = try TemporaryDirectory("limits"); defer { dir.remove() }
+        let files = try files(in: dir)
+        let length = files.reduce(0) { $0 + $1.packPath.utf8.count }
+        var limits = PackLimits()
+        limits.maximumPathBytes = length
+        #expect(write(files, limits, in: dir) == .written(files.map(\.packPath)))
+        limits.maximumPathBytes = length - 1
+        #expect(write(files, limits, in: dir) == .refused("the paths of 3 files take \(length) bytes together, more than the \(length - 1) bytes a pack's paths may take (the path-bytes limit): split the pack or shorten its paths"))
+        #expect(PackLimits.maximumPathBytes == 1 << 30)
+    }
+
     /// The index bounds a pack's size (about five million chunks): at its edge, the same.
     @Test func packSizeThroughTheIndex() throws {
         let dir = try TemporaryDirectory("limits"); defer { dir.remove() }

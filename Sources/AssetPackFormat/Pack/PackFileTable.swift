@@ -52,7 +52,10 @@ enum PackFileTable {
 
     // MARK: Version 2
 
-    static func decodeVersion2(_ r: inout ByteReader, streamLength: UInt64) throws(PackError) -> [FileEntry] {
+    /// `maximumPathBytes` bounds the paths once expanded (`PackLimits.maximumPathBytes`); it is a
+    /// parameter so that tests reach its edge without a gigabyte of paths.
+    static func decodeVersion2(_ r: inout ByteReader, streamLength: UInt64,
+                               maximumPathBytes: Int = PackLimits.maximumPathBytes) throws(PackError) -> [FileEntry] {
         let fileCountAt = r.offset
         let fileCount = try r.u64()
         let tableLengthAt = r.offset
@@ -93,6 +96,7 @@ enum PackFileTable {
         var entryAt: [UInt64] = []
         entryAt.reserveCapacity(Int(fileCount))
         var previous: [UInt8] = []
+        var pathBytes: UInt64 = 0
         for k in 0..<Int(fileCount) {
             let at = t.offset
             let shared = try t.varint()
@@ -105,6 +109,11 @@ enum PackFileTable {
             }
             guard suffixLength >= 1, shared + suffixLength <= UInt64(PackPath.maximumLength) else {
                 throw .malformed(region, at: at, "file \(k) has a path of \(shared) + \(suffixLength) bytes; paths hold 1 to \(PackPath.maximumLength) and differ from the previous one")
+            }
+            // Counted before the path is stored: front-coding lets a few bytes stand for 4,096.
+            pathBytes += shared + suffixLength
+            guard pathBytes <= UInt64(maximumPathBytes) else {
+                throw .malformed(region, at: at, "the paths of files 0…\(k) take \(pathBytes) bytes together, more than the \(maximumPathBytes) bytes a pack's paths may take (the path-bytes limit)")
             }
             let suffix = try t.slice(Int(suffixLength))
             if shared < UInt64(previous.count), suffix.first == previous[Int(shared)] {

@@ -16,6 +16,9 @@ package struct PackFileTableEncoder {
     package private(set) var count = 0
     /// Their sizes added up.
     package private(set) var totalSize: UInt64 = 0
+    /// Their paths' lengths added up: what a reader holds once it decodes them (what
+    /// `PackLimits.pathBytesProblem` bounds).
+    package private(set) var pathBytes: UInt64 = 0
     private var paths: [UInt8] = []
     private var modes: [UInt8] = []
     private var sizes: [UInt8] = []
@@ -63,6 +66,7 @@ package struct PackFileTableEncoder {
         }
         count += 1
         totalSize &+= size
+        pathBytes += UInt64(path.count)
     }
 
     /// The encoded table (what `PackIndex.encodedFileTable` gives for the same files).

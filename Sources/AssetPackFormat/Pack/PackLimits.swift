@@ -11,10 +11,16 @@ public struct PackLimits: Sendable, Equatable {
     public static let maximumIndexSize = PackLayout.maximumIndexSize
     /// Bytes the file table may take once decompressed (the same 256 MiB: format version 2).
     public static let maximumFileTableSize = PackLayout.maximumIndexSize
+    /// Bytes the paths of one pack may take together, each written whole (1 GiB, about 100 bytes
+    /// a path at the files-per-pack limit). A version-2 table front-codes its paths: an entry of
+    /// four bytes can stand for a path of 4,096, so a table within its own limit could otherwise
+    /// make a reader hold a thousand times its size in paths.
+    public static let maximumPathBytes = 1 << 30
 
     public var maximumFileCount = Self.maximumFileCount
     public var maximumIndexSize = Self.maximumIndexSize
     public var maximumFileTableSize = Self.maximumFileTableSize
+    public var maximumPathBytes = Self.maximumPathBytes
 
     public init() {}
 
@@ -28,6 +34,12 @@ public struct PackLimits: Sendable, Equatable {
     public func fileTableProblem(length: UInt64, files count: Int) -> String? {
         length <= UInt64(maximumFileTableSize) ? nil
             : "the file table of \(count) files takes \(length) bytes, more than the \(maximumFileTableSize) bytes a pack's file table may hold (the file-table limit): split the pack or shorten its paths"
+    }
+
+    /// Why paths of `length` bytes in all, for `count` files, are too many bytes, or nil.
+    public func pathBytesProblem(length: UInt64, files count: Int) -> String? {
+        length <= UInt64(maximumPathBytes) ? nil
+            : "the paths of \(count) files take \(length) bytes together, more than the \(maximumPathBytes) bytes a pack's paths may take (the path-bytes limit): split the pack or shorten its paths"
     }
 
     /// Why an index of `length` bytes is too large, or nil.

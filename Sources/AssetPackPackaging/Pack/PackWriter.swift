@@ -148,7 +148,8 @@ public struct PackWriter {
             return (chunks, sequence, pipeline.offset)
         }()
         let fileCount = table.count, installSize = table.totalSize
-        if let problem = limits.fileTableProblem(length: table.decodedLength, files: fileCount) {
+        if let problem = limits.fileTableProblem(length: table.decodedLength, files: fileCount)
+            ?? limits.pathBytesProblem(length: table.pathBytes, files: fileCount) {
             throw PackWriteError.tooLarge(problem)
         }
         let fileTable = table.finish()
