@@ -106,8 +106,9 @@ import Testing
 @Suite struct UnchangedFileLinkTests {
     /// Installs pack "L" of `files`, publishes them with `changes` as its next version and updates
     /// to it, checking every file's bytes after: each file's inode before and after the update.
-    private func inodesAcrossUpdate(_ name: String, _ files: [String: [UInt8]], changes: [String: [UInt8]]) async throws
-        -> (before: [String: UInt64], after: [String: UInt64]) {
+    /// `touched`: files whose change time moves after the install (their bytes unchanged).
+    private func inodesAcrossUpdate(_ name: String, _ files: [String: [UInt8]], changes: [String: [UInt8]], touched: [String] = []) async throws
+        -> (before: [String: UInt64], after: [String: UInt64], manager: AssetPackManager) {
         let repo = try TestRepository(name)
         try repo.put("L", files: files)
         try repo.publish()
@@ -122,6 +123,7 @@ import Testing
             })
         }
         let before = inodes(in: v1)
+        for path in touched { #expect(utimes(v1 + "/" + path, nil) == 0) }
         let next = files.merging(changes) { $1 }
         try repo.put("L", files: next)
         try repo.publish()
@@ -130,13 +132,13 @@ import Testing
         let v2 = try #require(try root.installedDirectory("L"))
         #expect(v2 != v1)
         for (path, bytes) in next { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
-        return (before, inodes(in: v2))
+        return (before, inodes(in: v2), manager)
     }
 
     @Test func unchangedFilesAreHardLinksAndOnlyChangedFilesAreWritten() async throws {
         var b = patternBytes(3 << 20, seed: 2)
         b[2_000_000] ^= 1
-        let (before, after) = try await inodesAcrossUpdate("links", ["big/a.bin": patternBytes(3 << 20, seed: 1), "big/b.bin": patternBytes(3 << 20, seed: 2),
+        let (before, after, _) = try await inodesAcrossUpdate("links", ["big/a.bin": patternBytes(3 << 20, seed: 1), "big/b.bin": patternBytes(3 << 20, seed: 2),
                                                                      "big/c.bin": patternBytes(1 << 20, seed: 3), "empty.txt": []],
                                                            changes: ["big/b.bin": b])
         // a.bin and c.bin are the very files installed before; b.bin was written anew.
@@ -152,9 +154,26 @@ import Testing
         // Each larger than the smallest chunk, so that each has chunks of its own (small files share
         // theirs, and a change rewrites its neighbours too).
         for (i, name) in names.enumerated() { files[name] = patternBytes(200_000 + i, seed: UInt64(40 + i)) }
-        let (before, after) = try await inodesAcrossUpdate("links-folders", files, changes: ["a/x/2.txt": Array("changed".utf8)])
+        let (before, after, _) = try await inodesAcrossUpdate("links-folders", files, changes: ["a/x/2.txt": Array("changed".utf8)])
         for name in names where name != "a/x/2.txt" { #expect(after[name] == before[name], "\(name) is linked") }
         #expect(after["a/x/2.txt"] != before["a/x/2.txt"])
+    }
+
+    /// Small files share chunks, so one edit changes a chunk of many files and the update makes
+    /// it from a patch: the files of that chunk whose bytes did not change are linked from the
+    /// installed version, not written, except one whose change time moved since its install
+    /// (nothing then vouches that the bytes the base held are still its bytes).
+    @Test func unchangedFilesOfAPatchedChunkAreLinked() async throws {
+        var files: [String: [UInt8]] = [:]
+        for i in 0..<240 { files["d\(i / 40)/f\(1000 + i).json"] = patternBytes(700 + i, seed: UInt64(i)) }
+        var edited = try #require(files["d2/f1100.json"])
+        edited[9] ^= 1
+        let touched = "d2/f1101.json"
+        let (before, after, manager) = try await inodesAcrossUpdate("links-patched", files, changes: ["d2/f1100.json": edited], touched: [touched])
+        let linked = await manager.filesLinkedFromPatchedChunks
+        #expect(linked > 0)
+        #expect(after["d2/f1100.json"] != before["d2/f1100.json"] && after[touched] != before[touched])
+        for path in files.keys where path != "d2/f1100.json" && path != touched { #expect(after[path] == before[path], "\(path) is linked") }
     }
 
     /// An unchanged file whose change time is earlier than its install's commit is linked

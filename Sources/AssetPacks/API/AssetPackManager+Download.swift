@@ -179,6 +179,7 @@ extension AssetPackManager {
             fetchedBytes += installer.fetchedBytes
             peerBytes += installer.peerBytes
             filesLinkedUnread += installer.filesLinkedUnread
+            filesLinkedFromPatchedChunks += installer.filesLinkedFromPatchedChunks
             try commit(entry, index: index, stagingFiles: installer.filesDirectory, staging: staging, previous: previousPack,
                        previousIndex: previous?.index, unflushed: boot)
             broadcaster.send(.finished(pack))

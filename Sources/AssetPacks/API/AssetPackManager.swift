@@ -80,6 +80,9 @@ public actor AssetPackManager {
     /// Files of installed versions that updates by this manager linked into the next version
     /// without reading them (unchanged since their verified install).
     var filesLinkedUnread = 0
+    /// Files of chunks that updates by this manager made from patches, linked from the installed
+    /// version instead of written (their bytes there unchanged).
+    var filesLinkedFromPatchedChunks = 0
 
     /// Makes a manager on `configuration.storageRoot`: checks the repository URLs against the
     /// allow-list, creates and locks the root (waiting up to `storageLockTimeout` for another

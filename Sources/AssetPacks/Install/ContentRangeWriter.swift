@@ -23,6 +23,9 @@ struct ContentRangeWriter {
     private(set) var includesEnd: Bool
     /// Files not to write (hard links of the installed previous version's files).
     let skipping: Set<Int>
+    /// Files linked while the writer ran (`skip`), apart so that `skipping`, often the plan's
+    /// set of every linked file, is not copied.
+    private var skippedSince: Set<Int> = []
     private var fd: Int32 = -1
     private var current = -1
     private var restoreMode = false
@@ -60,7 +63,7 @@ struct ContentRangeWriter {
         var done = 0
         while done < bytes.count {
             let at = offset + UInt64(done)
-            if !skipping.isEmpty, let f = index.file(containing: at), skipping.contains(f) {
+            if !skipping.isEmpty || !skippedSince.isEmpty, let f = index.file(containing: at), isSkipped(f) {
                 done += Int(min(UInt64(bytes.count - done), index.fileOffsets[f] + index.files[f].size - at))
                 continue
             }
@@ -73,6 +76,16 @@ struct ContentRangeWriter {
                 try closeCurrent(settingMode: true)
             }
         }
+    }
+
+    /// Whether file `f` is not to be written (linked before the writer began, or since).
+    func isSkipped(_ f: Int) -> Bool { skipping.contains(f) || skippedSince.contains(f) }
+
+    /// Leaves file `f` unwritten from now on: it was linked in the meantime. It must not be the
+    /// file open (one a write has begun).
+    mutating func skip(_ f: Int) {
+        precondition(f != current, "a file being written cannot be skipped")
+        skippedSince.insert(f)
     }
 
     /// Moves the end of this writer's stretch down to `end` (another writer took the rest):
@@ -90,7 +103,7 @@ struct ContentRangeWriter {
             let mid = (lo + hi) / 2
             if index.fileOffsets[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
         }
-        for f in lo..<index.files.count where index.files[f].size == 0 && !skipping.contains(f) {
+        for f in lo..<index.files.count where index.files[f].size == 0 && !isSkipped(f) {
             let at = index.fileOffsets[f]
             guard at < range.upperBound || (includesEnd && at == range.upperBound) else { break }
             try open(f)
@@ -111,7 +124,7 @@ struct ContentRangeWriter {
     /// Gives every file that straddles `offset` (held by two writers, so neither set it) its mode.
     func setModeOfFile(straddling offset: UInt64) throws {
         let f = index.file(containing: offset)
-        guard let f, index.fileOffsets[f] < offset, !skipping.contains(f) else { return }
+        guard let f, index.fileOffsets[f] < offset, !isSkipped(f) else { return }
         do { try root.setMode(index.files[f].path, mode_t(index.files[f].mode)) } catch {
             throw PackError.io("cannot set the mode of \(index.files[f].path): \(error)")
         }

@@ -69,6 +69,9 @@ final class PackInstaller: @unchecked Sendable {
     private let patchCounts = PatchCounts()
     var patchesApplied: Int { patchCounts.applied }
     var patchesDiscarded: Int { patchCounts.discarded }
+    /// Files of chunks made from patches that were linked from the previous version, their
+    /// bytes unchanged (`PreviousVersionLinks.linkUnchangedFiles`), instead of written.
+    var filesLinkedFromPatchedChunks: Int { patchCounts.linkedFiles }
     /// Files of the previous version this run linked without reading them
     /// (`Previous.verifiedBefore`).
     private(set) var filesLinkedUnread = 0
@@ -169,7 +172,8 @@ final class PackInstaller: @unchecked Sendable {
         }
         @Sendable func assembler(_ k: Int, _ part: InstallPart, from position: Int, watchdog: PartWatchdog) throws -> PartAssembler {
             let assembler = try PartAssembler(index: index, plan: plan, part: part, directory: files, root: root,
-                                              spoolPath: StorageLayout.partSpool(staging, part: k), previous: old, start: position)
+                                              spoolPath: StorageLayout.partSpool(staging, part: k), previous: old,
+                                              verifiedBefore: previous?.verifiedBefore ?? 0, start: position)
             assembler.seeds = seeds
             assembler.sources = sources
             assembler.placed = { watchdog.progressed() }
@@ -200,7 +204,10 @@ final class PackInstaller: @unchecked Sendable {
                         }
                     }
                 }
-                defer { patchCounts.add(applied: assembler.patchesApplied, discarded: assembler.patchesDiscarded) }
+                defer {
+                    patchCounts.add(applied: assembler.patchesApplied, discarded: assembler.patchesDiscarded,
+                                    linkedFiles: assembler.filesLinkedFromPatchedChunks)
+                }
                 try storing(destination) { try assembler.run(refetch: { c in try refetch(c, index: index) }, cancellation: stop) }
                 spool?.close()
                 return !stop.isCancelled
@@ -359,27 +366,16 @@ final class PackInstaller: @unchecked Sendable {
             let reader = ContentStreamReader(index: previous.index, directory: old, dropsBehind: true)
             // The previous version's sequence positions whose chunk verified on disk: a flag each.
             var verified = [Bool](repeating: false, count: previous.index.sequence.count)
-            // The folder of the last file linked, open in both trees: the files come in path
-            // order, so most follow one of their folder and are linked by name, without a walk
-            // of their whole path in each tree (at a few hundred thousand files those walks were
-            // most of an update's time).
-            var held: (folder: Substring, from: ConfinedDirectory, to: ConfinedDirectory)?
+            var links = PreviousVersionLinks(from: old, to: files)
             try index.forEachUnchangedFile(since: previous.index) { f, o in
                 if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
-                let path = index.files[f].path
-                let slash = path.utf8.lastIndex(of: 0x2F)
-                let folder = slash.map { path[..<$0] } ?? ""
-                let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
                 let size = index.files[f].size
                 do {
-                    if held?.folder != folder {
-                        held = nil
-                        held = (folder, try old.directory(String(folder)), try files.directory(String(folder), create: true))
-                    }
+                    let (from, to, name) = try links.place(of: index.files[f].path)
                     // Linked afresh, whatever an earlier run left there (a folder that held
                     // nothing before this run has nothing to remove).
-                    if !wasEmpty { try held!.to.removeTree(name) }
-                    if previous.verifiedBefore > 0, try held!.from.link(name, to: name, in: held!.to, if: { st in
+                    if !wasEmpty { try to.removeTree(name) }
+                    if previous.verifiedBefore > 0, try from.link(name, to: name, in: to, if: { st in
                         UInt64(st.st_size) == size && ContentStreamReader.isUnchanged(st, since: previous.verifiedBefore)
                     }) {
                         linked.insert(f)
@@ -389,7 +385,7 @@ final class PackInstaller: @unchecked Sendable {
                     let spans = previous.index.spans(ofFile: o)
                     guard spans.allSatisfy({ verified[$0.sequenceIndex] || reader.verifiedChunk(atSequence: $0.sequenceIndex) != nil }) else { return }
                     for span in spans { verified[span.sequenceIndex] = true }
-                    try held!.from.link(name, to: name, in: held!.to)
+                    try from.link(name, to: name, in: to)
                     linked.insert(f)
                 } catch {
                     // A file that cannot be linked (another file system, a link refused) is written.
@@ -556,10 +552,17 @@ private func storing<T>(_ destination: String, _ work: () throws -> T) throws ->
 /// Patches applied and discarded, added up across an install's parts.
 private final class PatchCounts: @unchecked Sendable {
     private let lock = NSLock()
-    private var counts = (applied: 0, discarded: 0)
-    func add(applied: Int, discarded: Int) { lock.withLock { counts.applied += applied; counts.discarded += discarded } }
+    private var counts = (applied: 0, discarded: 0, linkedFiles: 0)
+    func add(applied: Int, discarded: Int, linkedFiles: Int) {
+        lock.withLock {
+            counts.applied += applied
+            counts.discarded += discarded
+            counts.linkedFiles += linkedFiles
+        }
+    }
     var applied: Int { lock.withLock { counts.applied } }
     var discarded: Int { lock.withLock { counts.discarded } }
+    var linkedFiles: Int { lock.withLock { counts.linkedFiles } }
 }
 
 /// The failure that stopped an install's parts: the first one that is not the cancellation the

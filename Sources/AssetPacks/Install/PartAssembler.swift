@@ -25,6 +25,11 @@ final class PartAssembler: @unchecked Sendable {
     private var writer: ContentRangeWriter
     private let staged: ContentStreamReader
     private let previous: ContentStreamReader?
+    /// Links of the previous version's files that a patched chunk holds unchanged, with the
+    /// change time its install vouches for (`PreviousVersionLinks.linkUnchangedFiles`); nil
+    /// without an installed version whose files can be vouched for.
+    private var links: PreviousVersionLinks?
+    private let verifiedBefore: Int64
     /// Where seed folders hold chunks, if the plan takes any from there.
     var seeds: SeedMatches?
     /// The bytes placed, by source (the network side counts its own).
@@ -37,6 +42,8 @@ final class PartAssembler: @unchecked Sendable {
     /// modified, or their result not the chunk).
     private(set) var patchesApplied = 0
     private(set) var patchesDiscarded = 0
+    /// Files of patched chunks linked from the previous version instead of written.
+    private(set) var filesLinkedFromPatchedChunks = 0
     /// Told of each chunk placed, and of each frame from the spool that did not verify.
     var placed: () -> Void = {}
     var corruptFrame: () -> Void = {}
@@ -48,11 +55,13 @@ final class PartAssembler: @unchecked Sendable {
     ///   - start: the first position not yet on disk.
     init(index: PackIndex, plan: InstallPlan, part: InstallPart, directory: ConfinedDirectory,
          root: ConfinedDirectory, spoolPath: String,
-         previous: ContentStreamReader?, start: Int) throws {
+         previous: ContentStreamReader?, verifiedBefore: Int64 = 0, start: Int) throws {
         self.index = index
         self.plan = plan
         stretch = part
         self.previous = previous
+        self.verifiedBefore = verifiedBefore
+        if verifiedBefore > 0, let old = previous?.directory { links = PreviousVersionLinks(from: old, to: directory) }
         writer = ContentRangeWriter(root: directory, index: index, range: part.content, includesEnd: part.isLast, skipping: plan.linkedFiles)
         staged = ContentStreamReader(index: index, directory: directory)
         position = start
@@ -157,6 +166,17 @@ final class PartAssembler: @unchecked Sendable {
                 switch outcome {
                 case .success(let bytes):
                     patchesApplied += 1
+                    if let base, let old = previous?.index, links != nil {
+                        let writer = self.writer, at = index.sequenceOffsets[position], verifiedBefore = self.verifiedBefore
+                        let linked = bytes.withUnsafeBytes { chunk in
+                            base.withUnsafeBytes { base in
+                                links!.linkUnchangedFiles(inChunk: chunk, at: at, of: index, previous: old, base: base, baseOffset: entry.baseOffset,
+                                                          verifiedBefore: verifiedBefore, skipping: writer.isSkipped)
+                            }
+                        }
+                        for f in linked { self.writer.skip(f) }
+                        filesLinkedFromPatchedChunks += linked.count
+                    }
                     try place(bytes)
                 case .failure(let failure):
                     // The patch is discarded and the chunk's full frame fetched instead. Only a

@@ -279,7 +279,7 @@ final class ClientStore: @unchecked Sendable {
         try db.transaction {
             let priority = try db.query("SELECT preservation_priority FROM installed_packs WHERE id = ?1", [.text(pack.id)])
                 .first?.first?.double ?? pack.preservationPriority
-            try deletePack(pack.id, decoded: replacing)
+            try deletePack(pack.id, decoded: replacing, keeping: paths)
             try db.query("""
                 INSERT INTO installed_packs(id, version, digest, directory, download_size, install_size, language, policy,
                     installed_at, last_used, index_bytes, index_offset, preservation_priority, committed_ctime,
@@ -330,14 +330,20 @@ final class ClientStore: @unchecked Sendable {
     /// before indexes were kept, or a damaged one). The store keeps a sealed pack's index opened
     /// (version 3 in plaintext). `decoded`: an index the caller already
     /// decoded, used when the row holds exactly its bytes and offset.
-    private func deletePack(_ id: String, decoded: ReplacedVersion? = nil) throws {
+    ///
+    /// `keeping`: the paths of the version that replaces it, in pack order. The rows of the paths
+    /// both versions hold are left as they are (the insertion of the new version's paths finds
+    /// them there and writes nothing): an update that changes a few files of a hundred thousand
+    /// writes a few rows, not every row twice.
+    private func deletePack(_ id: String, decoded: ReplacedVersion? = nil, keeping: (some BoundTexts)? = [String]?.none) throws {
         guard let row = try db.query("SELECT index_bytes, index_offset FROM installed_packs WHERE id = ?1", [.text(id)]).first else {
             return
         }
         if let bytes = row[0].bytes, let offset = row[1].int, offset >= 0,
            let index = decoded.flatMap({ $0.indexBytes == bytes && $0.indexOffset == UInt64(offset) ? $0.index : nil })
             ?? (try? PackIndex.decode(bytes, indexOffset: UInt64(offset), opened: true)) {
-            try db.run("DELETE FROM namespace WHERE path = ?1 AND pack_id = ?2", constant: .text(id), forEach: PackPaths(files: index.files))
+            let paths = keeping.map { PackPaths.dropped(from: index.files, keeping: $0) } ?? PackPaths(files: index.files)
+            try db.run("DELETE FROM namespace WHERE path = ?1 AND pack_id = ?2", constant: .text(id), forEach: paths)
         } else {
             try db.query("DELETE FROM namespace WHERE pack_id = ?1", [.text(id)])
         }
