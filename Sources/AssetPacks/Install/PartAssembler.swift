@@ -107,10 +107,14 @@ final class PartAssembler: @unchecked Sendable {
     /// - Parameter refetch: fetches a chunk's frame alone and returns its verified bytes.
     func run(refetch: (_ chunk: Int) throws -> [UInt8], cancellation: CancellationFlag) throws {
         defer { writer.abandon() }
+        let readAhead = baseReadAhead()
+        readAhead?.start(threads: 3)
+        defer { readAhead?.stop() }
         // The part's start never moves (only its end, when it cedes the rest).
         let lower = part.sequences.lowerBound
         while claim(position) {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
+            readAhead?.reached(position)
             let c = Int(index.sequence[position])
             switch plan.sources[position] {
             case .present:
@@ -193,6 +197,18 @@ final class PartAssembler: @unchecked Sendable {
         writer.end(at: part.content.upperBound, includesEnd: part.isLast)
         try writer.finish()
         spool?.remove()
+    }
+
+    /// What reads ahead the bases of the part's patches still to apply; nil without any.
+    private func baseReadAhead() -> BaseReadAhead? {
+        guard let patches = plan.patches, let previous, let directory = previous.directory else { return nil }
+        var bases: [(position: Int, range: Range<UInt64>)] = []
+        for p in remaining {
+            guard case .patched(_, let e) = plan.sources[p] else { continue }
+            let entry = patches.table.entries[e]
+            bases.append((p, entry.baseOffset..<entry.baseOffset + UInt64(entry.baseLength)))
+        }
+        return bases.isEmpty ? nil : BaseReadAhead(previous: previous.index, directory: directory, bases: bases)
     }
 
     private func place(_ bytes: [UInt8]) throws {

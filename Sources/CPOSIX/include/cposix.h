@@ -38,6 +38,12 @@ static inline int cposix_drop_cached(int fd, long long offset, long long length)
     return posix_fadvise(fd, (off_t)offset, (off_t)length, POSIX_FADV_DONTNEED);
 }
 
+/// posix_fadvise(POSIX_FADV_WILLNEED): the kernel starts reading [offset, offset + length) of
+/// `fd` into the page cache without waiting for it (`length` 0: to the end of the file). Advisory.
+static inline int cposix_will_need(int fd, long long offset, long long length) {
+    return posix_fadvise(fd, (off_t)offset, (off_t)length, POSIX_FADV_WILLNEED);
+}
+
 /// SO_PEERCRED (Linux; `struct ucred` needs _GNU_SOURCE): the user and process on the other end
 /// of a connected Unix socket. Returns 0, or -1 with errno set.
 int cposix_peer_credentials(int fd, uid_t *uid, pid_t *pid);
