@@ -78,7 +78,7 @@ public enum RepositoryReportHTML {
         if updates.isEmpty {
             s += "<p>No kept earlier version to update from.</p>"
         } else {
-            s += "<table><tr><th>pack</th><th>from → to</th><th>download</th><th>without patches</th><th>written</th><th>files changed</th></tr>"
+            s += "<table><tr><th>pack</th><th>from → to</th><th>download</th><th>without patches</th><th>written, at most</th><th>files changed</th></tr>"
             for u in updates {
                 s += "<tr><td>\(escape(u.id))\(u.variant.map { " [\(escape($0))]" } ?? "")</td><td>v\(u.fromVersion) → v\(u.toVersion)</td><td class=\"n\">\(ByteCount.format(u.downloadBytes))</td><td class=\"n\">\(ByteCount.format(u.withoutPatchesBytes))</td><td class=\"n\">\(ByteCount.format(u.writtenBytes))</td><td class=\"n\">\(u.changedFiles) of \(u.changedFiles + u.unchangedFiles)</td></tr>"
             }

@@ -5,7 +5,9 @@ import AssetPackFormat
 /// patch table when there is one, then per new chunk the old version lacks its patch frame when
 /// the table has one, else its full frame. (A client's Range requests may also carry the small
 /// gaps between frames it merges; those are not counted here.) Bytes written are those of the
-/// files that changed: the unchanged ones are hard links of the installed files.
+/// files that changed by the two indexes: the unchanged ones are hard links of the installed
+/// files. It is an upper bound: a file that shares a chunk with an edited one counts as changed,
+/// and a client links it too when its bytes, compared with the patch's base, did not change.
 public struct UpdateSize: Sendable, Equatable, Codable {
     public var id: String
     /// The device variant the update is of (`VariantConditions.name`); nil for a pack's default.
@@ -23,7 +25,7 @@ public struct UpdateSize: Sendable, Equatable, Codable {
     public var frameBytes: UInt64
     /// What the same chunks would cost as full frames (the update without patches).
     public var withoutPatchesBytes: UInt64
-    /// Bytes of the changed and added files: what the client writes.
+    /// Bytes of the changed and added files: the most the client writes.
     public var writtenBytes: UInt64
     public var changedFiles: Int
     public var unchangedFiles: Int

@@ -75,7 +75,7 @@ enum UpdateSizeText {
             let variant = u.variant.map { " [\($0)]" } ?? ""
             return "\(indent)\(u.id)\(variant) v\(u.fromVersion) → v\(u.toVersion): download \(ByteCount.format(u.downloadBytes)) ("
                 + parts.joined(separator: ", ")
-                + "; \(ByteCount.format(u.indexBytes + u.withoutPatchesBytes)) without patches), writes \(ByteCount.format(u.writtenBytes)) "
+                + "; \(ByteCount.format(u.indexBytes + u.withoutPatchesBytes)) without patches), writes at most \(ByteCount.format(u.writtenBytes)) "
                 + "(\(u.changedFiles) of \(u.changedFiles + u.unchangedFiles) file(s) changed)"
         }
     }
