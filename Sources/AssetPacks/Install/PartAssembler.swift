@@ -4,8 +4,9 @@ import Foundation
 
 /// Assembles one part of an install in stream order: each frame is taken from the part's spool
 /// once it is whole, decompressed (a patch frame against its base, read from the previous
-/// version's files and checked), verified (SHA-256) and written straight into its files, and
-/// only then let go of; chunks from the previous version, from seed folders or from earlier in
+/// version's files, read ahead by `BaseReadAhead`, and checked), verified (SHA-256) and written
+/// straight into its files (of a patched chunk, the files whose bytes did not change are linked
+/// instead), and only then let go of; chunks from the previous version, from seed folders or from earlier in
 /// the part are placed between frames (each read, then verified, then written: the bytes
 /// checked are the bytes written), and a chunk whose bytes do not verify is fetched again on its own. The
 /// network side (`PartDownloader`) fills the spool on a thread of its own meanwhile.
@@ -25,9 +26,9 @@ final class PartAssembler: @unchecked Sendable {
     private var writer: ContentRangeWriter
     private let staged: ContentStreamReader
     private let previous: ContentStreamReader?
-    /// Links of the previous version's files that a patched chunk holds unchanged, with the
-    /// change time its install vouches for (`PreviousVersionLinks.linkUnchangedFiles`); nil
-    /// without an installed version whose files can be vouched for.
+    /// Links of the previous version's files that a patched chunk holds unchanged
+    /// (`PreviousVersionLinks.linkUnchangedFiles`); nil without an installed version whose files
+    /// its commit's change time vouches for (`verifiedBefore`, 0 when none does).
     private var links: PreviousVersionLinks?
     private let verifiedBefore: Int64
     /// Where seed folders hold chunks, if the plan takes any from there.
