@@ -10,8 +10,8 @@ import Glibc
 /// and the pages of program code the process has run — its own and its libraries', clean
 /// copies of files already in the page cache, mapped 64 KiB at a time as the code faults them
 /// in. The agent (`assetpack agent`, which calls `manageThisProcess()`) allows two arenas; when
-/// it falls idle it hands malloc's free memory back and unmaps the resident pages of its
-/// read-only file mappings — code, constants, symbol tables — from its page tables
+/// it falls idle it hands malloc's free memory back and unmaps the resident pages of the
+/// read-only mappings of its program and libraries — code, constants, symbol tables — from its page tables
 /// (`MADV_DONTNEED`; a mapping holding a page of the process's own, relocated at load time, is
 /// left alone): they stay in the page cache, and the few the agent uses next are mapped again
 /// on their first use.
@@ -50,6 +50,11 @@ public enum IdleMemory {
                 // A page relocated at load time (RELRO, read-only since) is this process's own
                 // copy: such a mapping is left alone, since dropping it would bring back the file's bytes.
                 guard fields.count >= 2, fields[1] == "0", let address = UnsafeMutableRawPointer(bitPattern: mapping.start) else { continue }
+                // Only a mapping of a loaded object (the program or a library, which stay mapped
+                // as long as the process runs) is released: any other file mapping may have been
+                // unmapped since /proc was read and its addresses given to something else (a new
+                // thread's stack), whose memory MADV_DONTNEED would wipe.
+                guard cposix_in_loaded_object(address) != 0 else { continue }
                 _ = madvise(address, mapping.length, MADV_DONTNEED)
             }
         }

@@ -58,3 +58,10 @@ int cposix_has_default_acl(int fd) {
 int cposix_set_attribute(const char *path, const char *name, const void *value, size_t size) {
     return setxattr(path, name, value, size, 0);
 }
+
+#include <dlfcn.h>
+
+int cposix_in_loaded_object(const void *address) {
+    Dl_info info;
+    return dladdr(address, &info) != 0;
+}

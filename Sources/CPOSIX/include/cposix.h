@@ -48,6 +48,10 @@ static inline int cposix_will_need(int fd, long long offset, long long length) {
 /// of a connected Unix socket. Returns 0, or -1 with errno set.
 int cposix_peer_credentials(int fd, uid_t *uid, pid_t *pid);
 
+/// Whether `address` lies in an object the dynamic loader mapped (the program or a shared
+/// library): 1, or 0.
+int cposix_in_loaded_object(const void *address);
+
 /// Whether the directory `fd` has a default POSIX ACL (1), none (0), or cannot say (-1): a file
 /// created in a folder with one takes its permissions from that ACL, not from the creation mask.
 /// (In shim.c: <sys/xattr.h> brings in <sys/select.h> with _GNU_SOURCE's fd_set, which differs
