@@ -18,8 +18,8 @@ final class BaseReadAhead: @unchecked Sendable {
     /// The installed version's index and folder.
     private let index: PackIndex
     private let directory: ConfinedDirectory
-    /// The bases of the part's patched positions, in the order the part reaches them.
-    private let bases: [(position: Int, range: Range<UInt64>)]
+    /// The patched positions whose bases are read ahead, in the order the part reaches them.
+    private let positions: [Int]
     private let window: Int
     private let condition = NSCondition()
     private var pieces: BasePieces
@@ -33,14 +33,14 @@ final class BaseReadAhead: @unchecked Sendable {
     init(previous: PackIndex, directory: ConfinedDirectory, bases: [(position: Int, range: Range<UInt64>)], window: Int = 8) {
         index = previous
         self.directory = directory
-        self.bases = bases
+        positions = bases.map(\.position)
         self.window = window
         pieces = BasePieces(index: previous, bases: bases.map(\.range))
     }
 
     /// Starts `count` threads.
     func start(threads count: Int) {
-        guard !bases.isEmpty else { return }
+        guard !positions.isEmpty else { return }
         for _ in 0..<count {
             threads.enter()
             let thread = Thread { [self] in
@@ -60,7 +60,7 @@ final class BaseReadAhead: @unchecked Sendable {
     /// The part is placing `position`: the bases of earlier positions need nothing more.
     func reached(_ position: Int) {
         condition.withLock {
-            while current < bases.count && bases[current].position < position { current += 1 }
+            while current < positions.count && positions[current] < position { current += 1 }
             condition.broadcast()
         }
     }
