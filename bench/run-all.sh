@@ -94,7 +94,7 @@ command_line() {
     install-files-300k) echo "bench/install.sh $rounds small300" ;;
     install-packs) echo "bench/install.sh $rounds packs" ;;
     install-sealed) echo "bench/install.sh $rounds $mib sealed" ;;
-    update-edits) echo "bench/update.sh edits" ;;
+    update-edits) echo "bench/update.sh edits 2047 $rounds" ;;
     update-model) echo "bench/update.sh model $((mib > 2047 ? 2047 : mib))" ;;
     update-sealed) echo "bench/update.sh sealed edits" ;;
     update-files) echo "bench/update.sh files 100000 $rounds" ;;

@@ -147,11 +147,41 @@ import TestRepositories
         let bytes = PatchTable(from: d1, to: d2, entries: [entry(d1, at: 16)]).encoded()
         #expect { try PatchTable.decode(Array(bytes.dropLast(3)), tableOffset: 26) } throws: { "\($0)".contains("1 entries need 92 bytes, 89 follow") }
         var other = bytes
+        other[8] = 4
+        #expect { try PatchTable.decode(other, tableOffset: 26) } throws: { "\($0)".contains("unsupported patch format version 4") }
+        // Version 3 ends with an index patch: a table without one is cut short.
         other[8] = 3
-        #expect { try PatchTable.decode(other, tableOffset: 26) } throws: { "\($0)".contains("unsupported patch format version 3") }
+        #expect { try PatchTable.decode(other, tableOffset: 26) } throws: { "\($0)".contains("1 entries need 92 bytes and the index patch at least 17, 92 follow") }
         // Version 2 is a sealed pack's table: read only out of a sealed table region.
         other[8] = 2
         #expect { try PatchTable.decode(other, tableOffset: 26) } throws: { "\($0)".contains("declares version 2 (a sealed pack's) but is stored in plaintext") }
         #expect { try PatchTable.decode(PatchTable(from: d1, to: d1, entries: []).encoded(), tableOffset: 16) } throws: { "\($0)".contains("to itself") }
+    }
+
+    @Test func aTableWithAnIndexPatchRoundTrips() throws {
+        for entries in [[entry(d1, at: 16)], []] {
+            let table = PatchTable(from: d1, to: d2, entries: entries, indexPatch: IndexPatch(expandedLength: 5000, frame: [1, 2, 3]))
+            #expect(table.formatVersion == 3)
+            #expect(try PatchTable.decode(table.encoded(), tableOffset: 16 + UInt64(entries.count) * 10) == table)
+        }
+    }
+
+    /// The index patch's rules: an expanded length of 1 … 2^27 and a frame of at least one byte
+    /// that ends the table, each refusal naming the region and the offset.
+    @Test func anIndexPatchOutsideItsRulesIsRefused() {
+        let preamble = 8 + 4 + 4 + 32 + 32 + 8 + 92
+        func table(expanded: UInt64, frame: [UInt8]) -> [UInt8] {
+            PatchTable(from: d1, to: d2, entries: [entry(d1, at: 16)], indexPatch: IndexPatch(expandedLength: expanded, frame: frame)).encoded()
+        }
+        #expect { try PatchTable.decode(table(expanded: 0, frame: [1]), tableOffset: 26) } throws: {
+            "\($0)".contains("index patch at byte \(26 + preamble)") && "\($0)".contains("expanded index of 0 bytes is outside 1…134217728")
+        }
+        #expect { try PatchTable.decode(table(expanded: (1 << 27) + 1, frame: [1]), tableOffset: 26) } throws: { "\($0)".contains("expanded index of 134217729 bytes") }
+        var longer = table(expanded: 10, frame: [1, 2])
+        longer.append(9)
+        #expect { try PatchTable.decode(longer, tableOffset: 26) } throws: {
+            "\($0)".contains("index patch at byte \(26 + preamble + 8)") && "\($0)".contains("frame of 2 bytes does not end the table (3 bytes remain)")
+        }
+        #expect { try PatchTable.decode(Array(table(expanded: 10, frame: [1, 2]).dropLast()), tableOffset: 26) } throws: { "\($0)".contains("frame of 2 bytes does not end the table (1 bytes remain)") }
     }
 }

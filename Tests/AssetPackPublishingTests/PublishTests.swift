@@ -117,7 +117,11 @@ import Testing
         let onDisk = Set(ws.snapshot().keys.filter { $0.hasSuffix(".pack") })
         #expect(onDisk == Set(paths.suffix(keep)))
         let catalog = try CatalogVerifier(publicKey: testKey.publicKey).verify(ws.catalogBytes(), now: nil)
-        #expect(catalog.retired.map(\.version) == Array((5 - keep)..<4))
+        #expect(catalog.retired.filter { $0.path.hasSuffix(".pack") }.map(\.version) == Array((5 - keep)..<4))
+        // A retired version keeps the patch files that led to it, one from each version kept when
+        // it was published (versions before 1 there were none).
+        #expect(catalog.retired.filter { $0.path.hasSuffix(".patch") }.map(\.version)
+                == Array((5 - keep)..<4).flatMap { v in Array(repeating: v, count: min(keep - 1, v - 1)) })
     }
 
     @Test func contentThatChangesBackReusesItsFile() throws {

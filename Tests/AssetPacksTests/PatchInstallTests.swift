@@ -102,6 +102,83 @@ import Testing
     }
 }
 
+/// The index of an update made from the installed one by the patch table's index patch: a
+/// pack of many small files has an index far larger than what an edit changes in it.
+@Suite struct IndexPatchInstallTests {
+    func files(edited: Bool) -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for i in 0..<1500 { files["world/\(i / 100)/tile\(10_000 + i).json"] = textBytes(200 + (i * 53) % 1000, seed: UInt64(i)) }
+        if edited { for i in [40, 700, 1333] { files["world/\(i / 100)/tile\(10_000 + i).json"] = textBytes(500, seed: UInt64(5000 + i)) } }
+        return files
+    }
+
+    /// v1 installed and v2 published: the repository, its server, the root and v2's pack entry.
+    func updatable(_ label: String) async throws -> (TestRepository, TestServer, StorageRoot, CatalogPack) {
+        let repo = try TestRepository(label)
+        try repo.put("W", files: files(edited: false))
+        try repo.publish()
+        let server = try repo.serve()
+        let root = StorageRoot(path: repo.dir.file("root"))
+        try await repo.install("W", root: root.path, server: server)
+        try repo.put("W", files: files(edited: true))
+        let pack = try #require(try repo.publish().pack(withID: "W"))
+        return (repo, server, root, pack)
+    }
+
+    @Test func anUpdateMakesTheIndexFromTheInstalledOneInsteadOfFetchingIt() async throws {
+        let (repo, server, root, pack) = try await updatable("index-patch-update")
+        let patch = try #require(pack.patches?.first)
+        let table = try PatchTable.decode(try #require(repo.contents(patch.path)).suffix(Int(patch.table.length)).map { $0 }, tableOffset: patch.table.offset)
+        let indexPatch = try #require(table.indexPatch)
+        #expect(indexPatch.frame.count * 10 < Int(pack.index.length), "index patch \(indexPatch.frame.count) bytes, index \(pack.index.length)")
+        let manager = try repo.manager(root: root.path, server: server)
+        let before = server.packRequests().count
+        let (updated, _) = try await manager.installUpdates()
+        #expect(updated.map(\.description) == ["W v2"])
+        for (path, bytes) in files(edited: true) { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
+        let requests = Array(server.packRequests().dropFirst(before))
+        // The patch table once (the index patch in it); nothing of the pack file's index.
+        #expect(requests.filter { $0.path == "/" + patch.path && $0.bytes == patch.table.length }.count == 1, "\(requests)")
+        #expect(!requests.contains { $0.path == "/" + pack.path && $0.bytes >= pack.index.length }, "\(requests)")
+        let fetched = await manager.fetchedBytes
+        #expect(fetched < pack.index.length, "fetched \(fetched) bytes, the index alone is \(pack.index.length)")
+        #expect(root.stagingEntries.isEmpty)
+    }
+
+    /// A signed catalog whose patch table carries an index patch that decodes, but to an index
+    /// other than the one the catalog pins (a publisher's bug, or another zstd): the client
+    /// fetches the pack's index and the update completes with the patch frames.
+    @Test func anIndexPatchThatMakesAnotherIndexMeansTheIndexIsFetched() async throws {
+        let (repo, server, root, pack) = try await updatable("index-patch-lies")
+        let patch = try #require(pack.patches?.first)
+        var file = try #require(repo.contents(patch.path))
+        let table = try PatchTable.decode(Array(file[Int(patch.table.offset)...]), tableOffset: patch.table.offset)
+        let packFile = try #require(repo.contents(pack.path))
+        var expanded = try ExpandedIndex.expand(Array(packFile[Int(pack.index.offset)..<Int(pack.index.offset + pack.index.length)]), indexOffset: pack.index.offset)
+        expanded[expanded.count - 1] ^= 1
+        let lying = PatchTable(from: table.from, to: table.to, entries: table.entries,
+                               indexPatch: IndexPatch(expandedLength: UInt64(expanded.count), frame: PackFileTableEncoder.frame(of: expanded[...])))
+        let tableBytes = lying.encoded()
+        file = Array(file[..<Int(patch.table.offset)]) + tableBytes
+        try repo.place(patch.path, file)
+        var catalog = try repo.catalog()
+        let p = try #require(catalog.packs.firstIndex { $0.id == "W" })
+        catalog.packs[p].patches![0].table = CatalogIndexLocation(offset: patch.table.offset, length: UInt64(tableBytes.count), sha256: SHA256Digest.hash(tableBytes))
+        catalog.packs[p].patches![0].size = UInt64(file.count)
+        catalog.packs[p].patches![0].sha256 = SHA256Digest.hash(file)
+        let payload = CatalogCoding.encode(catalog)
+        try repo.place("catalog.json", SignedCatalog(payload: payload, signatures: [CatalogSignature(keyID: repo.key.publicKey.keyID,
+                                                                                                     signature: try repo.key.sign(SignedCatalog.signedMessage(for: payload)))]).encoded())
+        let manager = try repo.manager(root: root.path, server: server)
+        let before = server.packRequests().count
+        _ = try await manager.installUpdates()
+        for (path, bytes) in files(edited: true) { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
+        let requests = Array(server.packRequests().dropFirst(before))
+        #expect(requests.contains { $0.path == "/" + pack.path && $0.bytes == pack.index.length }, "the index was fetched: \(requests)")
+        #expect(requests.contains { $0.path == "/" + patch.path && $0.bytes != UInt64(tableBytes.count) }, "patch frames were fetched: \(requests)")
+    }
+}
+
 /// Unchanged files of an update are hard links of the installed ones: never written again.
 @Suite struct UnchangedFileLinkTests {
     /// Installs pack "L" of `files`, publishes them with `changes` as its next version and updates

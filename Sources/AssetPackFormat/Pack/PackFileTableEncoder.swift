@@ -86,7 +86,7 @@ package struct PackFileTableEncoder {
         modes = []
         table.append(contentsOf: sizes)
         sizes = []
-        let frame = Self.compress(table, level: compressionLevel)
+        let frame = Self.frame(of: table[...], level: compressionLevel)
         w.append(UInt64(table.count))
         w.append(UInt64(frame.count))
         w.append(frame)
@@ -102,10 +102,13 @@ package struct PackFileTableEncoder {
         bytes.append(UInt8(v))
     }
 
-    private static func compress(_ bytes: [UInt8], level: Int32) -> [UInt8] {
-        let bound = ZSTD_compressBound(bytes.count)
+    /// The version-2 frame of a decompressed table: one zstd frame that declares its content
+    /// size, at `level`. The same table, level and zstd version give the same bytes
+    /// (`ExpandedIndex.contract` relies on it to remake a pack's index).
+    package static func frame(of table: ArraySlice<UInt8>, level: Int32 = packCompressionLevel) -> [UInt8] {
+        let bound = ZSTD_compressBound(table.count)
         return [UInt8](unsafeUninitializedCapacity: bound) { out, count in
-            let n = bytes.withUnsafeBytes { ZSTD_compress(out.baseAddress, bound, $0.baseAddress, $0.count, level) }
+            let n = table.withUnsafeBytes { ZSTD_compress(out.baseAddress, bound, $0.baseAddress, $0.count, level) }
             precondition(czstd_is_error(n) == 0, "zstd compression failed: \(String(cString: ZSTD_getErrorName(n)))")
             count = n
         }

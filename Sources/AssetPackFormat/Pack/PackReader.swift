@@ -110,6 +110,15 @@ public final class PackReader: @unchecked Sendable {
     /// The pack digest: SHA-256 of the index, as pinned by the trailer.
     public var digest: SHA256Digest { trailer.indexDigest }
 
+    /// The index's bytes as the file stores them, read again and checked against the digest
+    /// (the reader keeps only the decoded index).
+    public func indexBytes() throws(PackError) -> [UInt8] {
+        let bytes = try Self.pread(fd, path: path, offset: trailer.indexOffset, count: Int(trailer.indexLength))
+        let actual = SHA256Digest.hash(bytes)
+        guard actual == trailer.indexDigest else { throw .indexDigestMismatch(expected: trailer.indexDigest, actual: actual) }
+        return bytes
+    }
+
     static func pread(_ fd: Int32, path: String, offset: UInt64, count: Int) throws(PackError) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: count)
         var done = 0

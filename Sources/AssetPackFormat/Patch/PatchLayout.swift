@@ -7,6 +7,9 @@ public enum PatchLayout {
     /// (docs/FORMAT.md, "Patches of a sealed pack"). A table that declares it is read only out of
     /// a sealed patch table (`SealedPatchTable`).
     public static let sealedFormatVersion: UInt32 = 2
+    /// The format version of a patch file of an unsealed pack whose table ends with an index
+    /// patch (`IndexPatch`): the table of version 1 followed by it.
+    public static let indexPatchFormatVersion: UInt32 = 3
     /// `\x89APT\r\n\x1A\n`, as the pack header but for patches.
     public static let headerMagic: [UInt8] = [0x89, 0x41, 0x50, 0x54, 0x0D, 0x0A, 0x1A, 0x0A]
     public static let headerSize = 16
@@ -20,13 +23,17 @@ public enum PatchLayout {
     public static let maximumBaseLength = 64 << 20
     /// No table is larger than this (about 2.9 million entries).
     public static let maximumTableSize = 256 << 20
-    /// The largest window a patch frame may ask for (2^27 = 128 MiB: a base and its chunk).
+    /// The largest window a patch frame may ask for (2^27 = 128 MiB: a base and its chunk, or
+    /// the two expanded indexes of an index patch).
     public static let windowLogMax: Int32 = 27
+    /// No index patch makes an expanded index longer than this (the window must hold it).
+    public static let maximumExpandedIndexLength = 1 << windowLogMax
 
-    package static func header(sealed: Bool = false) -> [UInt8] {
+    /// The header of a patch file whose table declares `version`.
+    package static func header(version: UInt32 = formatVersion) -> [UInt8] {
         var w = ByteWriter()
         w.append(headerMagic)
-        w.append(sealed ? sealedFormatVersion : formatVersion)
+        w.append(version)
         w.append(UInt32(0))
         return w.bytes
     }

@@ -38,16 +38,23 @@ public struct PatchTable: Sendable, Equatable {
     /// Whether the table belongs to a sealed pack's patch file (format version 2): its frames
     /// are sealed frames, and the table itself is stored only sealed (`SealedPatchTable`).
     public var isSealed: Bool
+    /// The index patch that ends the table (format version 3, unsealed packs only): the
+    /// to-version's index made from the from-version's.
+    public var indexPatch: IndexPatch?
 
-    public init(from: SHA256Digest, to: SHA256Digest, entries: [PatchEntry], isSealed: Bool = false) {
+    public init(from: SHA256Digest, to: SHA256Digest, entries: [PatchEntry], isSealed: Bool = false, indexPatch: IndexPatch? = nil) {
+        precondition(!isSealed || indexPatch == nil, "a sealed pack's patch table has no index patch")
         self.from = from
         self.to = to
         self.entries = entries
         self.isSealed = isSealed
+        self.indexPatch = indexPatch
     }
 
     /// The format version the table declares.
-    public var formatVersion: UInt32 { isSealed ? PatchLayout.sealedFormatVersion : PatchLayout.formatVersion }
+    public var formatVersion: UInt32 {
+        isSealed ? PatchLayout.sealedFormatVersion : indexPatch == nil ? PatchLayout.formatVersion : PatchLayout.indexPatchFormatVersion
+    }
 
     /// The table bytes exactly as stored (after the frames).
     public func encoded() -> [UInt8] {
@@ -68,6 +75,11 @@ public struct PatchTable: Sendable, Equatable {
             w.append(e.baseLength)
             w.append(e.baseDigest.bytes)
         }
+        if let indexPatch {
+            w.append(indexPatch.expandedLength)
+            w.append(UInt64(indexPatch.frame.count))
+            w.append(indexPatch.frame)
+        }
         return w.bytes
     }
 
@@ -75,7 +87,9 @@ public struct PatchTable: Sendable, Equatable {
     /// that a reader that accepts a table can plan Range requests from it: magic and version;
     /// `from` ≠ `to`; frames end to end from byte 16 to `tableOffset`; chunk sizes 1 … 16 MiB;
     /// frames no larger than the bound for their chunk; bases 1 … 64 MiB; chunk digests unique;
-    /// nothing after the last entry. A version-2 table (a sealed pack's) is accepted only when
+    /// nothing after the last entry, or in version 3 after the index patch, whose expanded
+    /// length is 1 … `PatchLayout.maximumExpandedIndexLength` and whose frame is at least one byte
+    /// and ends the table. A version-2 table (a sealed pack's) is accepted only when
     /// `opened` says it came out of a sealed patch table (`SealedPatchTable.open`): stored as it
     /// is, it would be a sealed pack's patch table in plaintext.
     public static func decode(_ bytes: [UInt8], tableOffset: UInt64, opened: Bool = false) throws(PackError) -> PatchTable {
@@ -86,8 +100,8 @@ public struct PatchTable: Sendable, Equatable {
         guard try r.bytes(8) == PatchLayout.tableMagic else { throw .malformed("patch table", at: tableOffset, "bad patch table magic") }
         let versionAt = r.offset
         let version = try r.u32()
-        guard version == PatchLayout.formatVersion || version == PatchLayout.sealedFormatVersion else {
-            throw .malformed("patch table", at: versionAt, "unsupported patch format version \(version) (this tool reads versions \(PatchLayout.formatVersion) and \(PatchLayout.sealedFormatVersion))")
+        guard (PatchLayout.formatVersion...PatchLayout.indexPatchFormatVersion).contains(version) else {
+            throw .malformed("patch table", at: versionAt, "unsupported patch format version \(version) (this tool reads versions \(PatchLayout.formatVersion) to \(PatchLayout.indexPatchFormatVersion))")
         }
         let sealed = version == PatchLayout.sealedFormatVersion
         guard opened || !sealed else {
@@ -100,8 +114,12 @@ public struct PatchTable: Sendable, Equatable {
         guard from != to else { throw .malformed("patch table", at: toAt, "a patch leads from a version to itself") }
         let countAt = r.offset
         let count = try r.u64()
-        guard count <= UInt64(r.remaining / PatchLayout.entrySize), UInt64(r.remaining) == count * UInt64(PatchLayout.entrySize) else {
-            throw .malformed("patch table", at: countAt, "\(count) entries need \(count.multipliedReportingOverflow(by: UInt64(PatchLayout.entrySize)).partialValue) bytes, \(r.remaining) follow")
+        // Version 3 follows the entries with the index patch: two lengths and at least one byte.
+        let after = version == PatchLayout.indexPatchFormatVersion ? 17 : 0
+        let fits = count <= UInt64(max(0, r.remaining - after) / PatchLayout.entrySize)
+        guard fits, after > 0 ? UInt64(r.remaining) >= count * UInt64(PatchLayout.entrySize) + UInt64(after)
+                              : UInt64(r.remaining) == count * UInt64(PatchLayout.entrySize) else {
+            throw .malformed("patch table", at: countAt, "\(count) entries need \(count.multipliedReportingOverflow(by: UInt64(PatchLayout.entrySize)).partialValue) bytes\(after > 0 ? " and the index patch at least \(after)" : ""), \(r.remaining) follow")
         }
         var entries: [PatchEntry] = []
         entries.reserveCapacity(Int(count))
@@ -132,6 +150,20 @@ public struct PatchTable: Sendable, Equatable {
         guard next == tableOffset else {
             throw .malformed("patch table", at: tableOffset, "the frames end at byte \(next), not where the table starts")
         }
-        return PatchTable(from: from, to: to, entries: entries, isSealed: sealed)
+        var indexPatch: IndexPatch?
+        if version == PatchLayout.indexPatchFormatVersion {
+            let lengthAt = r.offset
+            let expandedLength = try r.u64()
+            guard expandedLength >= 1, expandedLength <= UInt64(PatchLayout.maximumExpandedIndexLength) else {
+                throw .malformed("index patch", at: lengthAt, "expanded index of \(expandedLength) bytes is outside 1…\(PatchLayout.maximumExpandedIndexLength)")
+            }
+            let frameLengthAt = r.offset
+            let frameLength = try r.u64()
+            guard frameLength >= 1, frameLength == UInt64(r.remaining) else {
+                throw .malformed("index patch", at: frameLengthAt, "frame of \(frameLength) bytes does not end the table (\(r.remaining) bytes remain)")
+            }
+            indexPatch = IndexPatch(expandedLength: expandedLength, frame: try r.bytes(Int(frameLength)))
+        }
+        return PatchTable(from: from, to: to, entries: entries, isSealed: sealed, indexPatch: indexPatch)
     }
 }

@@ -98,10 +98,11 @@ public struct PatchWriter: Sendable {
     }
 
     /// Writes the patch file from `old` to `new` at `path` (created, never replaced); nil, and no
-    /// file, when no chunk has a patch smaller than its frame.
+    /// file, when no chunk has a patch smaller than its frame and there is no index patch.
     public func write(old: PackReader, new: PackReader, to path: String) throws -> Result? {
         let candidates = candidates(old: old.index, new: new.index)
-        guard !candidates.isEmpty else { return nil }
+        let indexPatch = try indexPatch(old: old, new: new)
+        guard !candidates.isEmpty || indexPatch != nil else { return nil }
         let workers = max(1, min(threads, 64))
         let level = self.level ?? Self.automaticLevel(bytes: candidates.reduce(0) { $0 + UInt64(new.index.chunks[$1.chunk].uncompressedSize) })
         let compressors = (0..<workers).map { _ in ZstdCompressor(level: level) }
@@ -126,7 +127,9 @@ public struct PatchWriter: Sendable {
         }
         // A sealed pack's patch file is version 2: its frames and its table are sealed.
         let key = new.index.contentKey
-        try append(PatchLayout.header(sealed: key != nil))
+        let formatVersion = key != nil ? PatchLayout.sealedFormatVersion
+            : indexPatch != nil ? PatchLayout.indexPatchFormatVersion : PatchLayout.formatVersion
+        try append(PatchLayout.header(version: formatVersion))
         var entries: [PatchEntry] = []
         var replaced: UInt64 = 0
         var start = 0
@@ -153,8 +156,8 @@ public struct PatchWriter: Sendable {
             }
             start += window
         }
-        guard !entries.isEmpty else { return nil }
-        let table = PatchTable(from: old.digest, to: new.digest, entries: entries, isSealed: key != nil)
+        guard !entries.isEmpty || indexPatch != nil else { return nil }
+        let table = PatchTable(from: old.digest, to: new.digest, entries: entries, isSealed: key != nil, indexPatch: indexPatch)
         let tableBytes = key.map { SealedPatchTable.seal(table, key: $0) } ?? table.encoded()
         let tableOffset = offset
         try append(tableBytes)
@@ -162,6 +165,26 @@ public struct PatchWriter: Sendable {
         ok = true
         return Result(table: table, tableOffset: tableOffset, tableLength: UInt64(tableBytes.count), tableDigest: SHA256Digest.hash(tableBytes),
                       size: offset, sha256: hasher.finalize(), replacedFrameBytes: replaced)
+    }
+
+    /// The index patch from `old` to `new` (docs/FORMAT.md, "Patch file"): the new expanded
+    /// index compressed against the old one. Nil for a sealed pack (its index is sealed), an
+    /// index without a compressed file table, expanded indexes that together pass the window's
+    /// 2^27 bytes, a frame no smaller than the new index, or one this zstd cannot turn back into
+    /// the new index (a pack written by another zstd version): the client then fetches the index.
+    public func indexPatch(old: PackReader, new: PackReader) throws(PackError) -> IndexPatch? {
+        guard old.keyID == nil, new.keyID == nil, ExpandedIndex.expands(formatVersion: old.index.formatVersion),
+              ExpandedIndex.expands(formatVersion: new.index.formatVersion) else { return nil }
+        let oldBytes = try old.indexBytes(), newBytes = try new.indexBytes()
+        let from = try ExpandedIndex.expand(oldBytes, indexOffset: old.trailer.indexOffset)
+        let to = try ExpandedIndex.expand(newBytes, indexOffset: new.trailer.indexOffset)
+        guard from.count + to.count <= PatchLayout.maximumExpandedIndexLength else { return nil }
+        let level = self.level ?? Self.automaticLevel(bytes: UInt64(to.count))
+        let frame = to.withUnsafeBytes { t in from.withUnsafeBytes { f in ZstdCompressor(level: level).compress(t, prefix: f, level: level) } }
+        guard frame.count < newBytes.count else { return nil }
+        let patch = IndexPatch(expandedLength: UInt64(to.count), frame: frame)
+        guard (try? patch.apply(to: oldBytes, previousOffset: old.trailer.indexOffset, digest: new.digest)) != nil else { return nil }
+        return patch
     }
 
     /// The level for patching `bytes` of new chunks: 19 up to 64 MiB (a typical update: every

@@ -1,8 +1,8 @@
 import AssetPackFormat
 
 /// What a client on one pack version fetches and writes to reach another, worked out from the
-/// two indexes and the patch table between them, as the client plans it: the new index, the
-/// patch table when there is one, then per new chunk the old version lacks its patch frame when
+/// two indexes and the patch table between them, as the client plans it: the patch table when
+/// there is one, the new index unless the table's index patch makes it, then per new chunk the old version lacks its patch frame when
 /// the table has one, else its full frame. (A client's Range requests may also carry the small
 /// gaps between frames it merges; those are not counted here.) Bytes written are those of the
 /// files that changed by the two indexes: the unchanged ones are hard links of the installed
@@ -14,9 +14,13 @@ public struct UpdateSize: Sendable, Equatable, Codable {
     public var variant: String?
     public var fromVersion: Int
     public var toVersion: Int
-    /// Bytes of the new version's index and of the patch table.
+    /// Bytes of the new version's index (0 when the patch table's index patch makes it from the
+    /// installed one) and of the patch table.
     public var indexBytes: UInt64
     public var patchTableBytes: UInt64
+    /// The new index's own size: what a client fetches for it without the index patch (a client
+    /// whose zstd compresses the file table differently from the publisher's).
+    public var newIndexBytes: UInt64
     /// Patch frames: how many chunks, how many bytes.
     public var patchedChunks: Int
     public var patchBytes: UInt64
@@ -38,7 +42,8 @@ public struct UpdateSize: Sendable, Equatable, Codable {
         self.id = id
         self.fromVersion = fromVersion
         self.toVersion = toVersion
-        indexBytes = newIndexLength
+        indexBytes = patch?.indexPatch == nil ? newIndexLength : 0
+        newIndexBytes = newIndexLength
         patchTableBytes = patch == nil ? 0 : patchTableLength
         let oldDigests = Set(old.chunks.map(\.digest))
         var patches: [SHA256Digest: PatchEntry] = [:]

@@ -101,6 +101,8 @@ extension AssetPackManager {
     struct FetchedIndex: Sendable {
         var bytes: [UInt8]
         var index: PackIndex
+        /// The patch table from the installed version, when the index came through it.
+        var patchTable: [UInt8]?
     }
 
     /// The pack's index, from its staging folder or the network, checked against the catalog's
@@ -115,6 +117,10 @@ extension AssetPackManager {
         indexFetches[key] = waiters
         var keyed = PackIndexFetch(pack: entry, client: client)
         keyed.contentKey = contentKey
+        // An update makes the new index from the installed one when the patch file has an index patch.
+        if let installed = try? store.installedPack(entry.id), installed.digest != entry.digest {
+            keyed.previous = PackIndexFetch.PreviousIndex(digest: installed.digest, bytes: installed.indexBytes, offset: installed.indexOffset)
+        }
         let fetch = keyed
         let stagedPath = StorageLayout.stagedIndex(layout.stagingDirectory(id: entry.id, digest: entry.digest))
         let root = self.root
@@ -127,7 +133,7 @@ extension AssetPackManager {
                     return try fetch.load(staged: staged ?? nil, cancellation: flag)
                 }
                 fetchedBytes += loaded.fetched
-                outcome = .success(FetchedIndex(bytes: loaded.bytes, index: loaded.index))
+                outcome = .success(FetchedIndex(bytes: loaded.bytes, index: loaded.index, patchTable: loaded.patchTable))
             } catch { outcome = .failure(error) }
             if indexFetches[key] === waiters { indexFetches[key] = nil }
             waiters.complete(outcome)
@@ -165,6 +171,7 @@ extension AssetPackManager {
         }
         installer.parallel = configuration.parallelDownloads
         installer.checkedIndex = (index.bytes, index.index)
+        installer.checkedPatchTable = index.patchTable
         installer.seedFolders = configuration.seedFolders
         installer.seedLimits = configuration.seedScanLimits
         let boot = configuration.flushesBeforeCommit ? nil : configuration.bootSession()

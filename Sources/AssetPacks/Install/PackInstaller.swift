@@ -44,6 +44,9 @@ final class PackInstaller: @unchecked Sendable {
     /// checked them (`PackIndexFetch`): the bytes are saved in the staging folder instead of
     /// being fetched again, and the index is not decoded a second time.
     var checkedIndex: (bytes: [UInt8], index: PackIndex)?
+    /// The patch table the index fetch took on the way (`PackIndexFetch.Loaded.patchTable`): it
+    /// is checked again and saved in the staging folder instead of being fetched again.
+    var checkedPatchTable: [UInt8]?
     /// The content key of a sealed pack.
     var contentKey: ContentKey?
     /// Attempts at a chunk that keeps arriving corrupt before the install fails.
@@ -468,8 +471,9 @@ final class PackInstaller: @unchecked Sendable {
 
     /// The patch file to plan with: the catalog's patch from the installed version's digest,
     /// its table taken from the staging folder when saved there (so that a resumed run makes the
-    /// same plan) or fetched with one Range request and checked against the catalog's SHA-256
-    /// and the two digests; a sealed pack's table must be sealed and open with the pack's content
+    /// same plan), else the one the index fetch took (`checkedPatchTable`), else fetched with one
+    /// Range request; checked against the catalog's SHA-256 and the two digests
+    /// (`CatalogPatch.checkedTable`); a sealed pack's table must be sealed and open with the pack's content
     /// key (`PatchTable.decode(_:tableOffset:contentKey:)`). Nil (saved as an empty file) when
     /// there is no usable patch: an unreachable, damaged, tampered or plaintext-for-sealed table
     /// only means full frames.
@@ -477,17 +481,17 @@ final class PackInstaller: @unchecked Sendable {
         guard let previous, let from = previous.digest, let patch = pack.patch(from: from) else { return nil }
         let path = StorageLayout.stagedPatchTable(staging)
         func decoded(_ bytes: [UInt8]) -> InstallPlan.Patches? {
-            guard SHA256Digest.hash(bytes) == patch.table.sha256,
-                  let table = try? PatchTable.decode(bytes, tableOffset: patch.table.offset, contentKey: index.contentKey),
-                  table.from == from, table.to == pack.digest else { return nil }
-            return InstallPlan.Patches(path: patch.path, table: table)
+            patch.checkedTable(bytes, to: pack.digest, contentKey: index.contentKey).map { InstallPlan.Patches(path: patch.path, table: $0) }
         }
         if let saved = try StorageLayout.confined({ () throws(ConfinementError) in try root.contents(of: path) }) {
             return saved.isEmpty ? nil : decoded(saved)
         }
         var found: InstallPlan.Patches?
         var kept: [UInt8] = []
-        if let range = ByteRange(offset: patch.table.offset, length: patch.table.length),
+        if let bytes = checkedPatchTable, let table = decoded(bytes) {
+            found = table
+            kept = bytes
+        } else if let range = ByteRange(offset: patch.table.offset, length: patch.table.length),
            let (bytes, _) = try? client.bytes(of: patch.path, range: range, cancellation: cancellation, smallFile: true) {
             indexBytesFetched += UInt64(bytes.count)
             found = decoded(bytes)

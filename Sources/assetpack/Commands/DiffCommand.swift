@@ -68,14 +68,14 @@ struct DiffCommand: Command {
 enum UpdateSizeText {
     static func lines(_ sizes: [UpdateSize], indent: String = "") -> [String] {
         sizes.map { u in
-            var parts = ["index \(ByteCount.format(u.indexBytes))"]
+            var parts = [u.indexBytes == 0 ? "index made from the installed one" : "index \(ByteCount.format(u.indexBytes))"]
             if u.patchTableBytes > 0 { parts.append("patch table \(ByteCount.format(u.patchTableBytes))") }
             parts.append("\(u.patchedChunks) patch(es) \(ByteCount.format(u.patchBytes))")
             parts.append("\(u.frameChunks) frame(s) \(ByteCount.format(u.frameBytes))")
             let variant = u.variant.map { " [\($0)]" } ?? ""
             return "\(indent)\(u.id)\(variant) v\(u.fromVersion) → v\(u.toVersion): download \(ByteCount.format(u.downloadBytes)) ("
                 + parts.joined(separator: ", ")
-                + "; \(ByteCount.format(u.indexBytes + u.withoutPatchesBytes)) without patches), writes at most \(ByteCount.format(u.writtenBytes)) "
+                + "; \(ByteCount.format(u.newIndexBytes + u.withoutPatchesBytes)) without patches), writes at most \(ByteCount.format(u.writtenBytes)) "
                 + "(\(u.changedFiles) of \(u.changedFiles + u.unchangedFiles) file(s) changed)"
         }
     }

@@ -20,7 +20,14 @@ enum PackFuzzTarget {
                 let start = Int(trailer.indexOffset)
                 precondition(start + Int(trailer.indexLength) + PackLayout.trailerSize == bytes.count, "trailer accepted an index range that does not end at the trailer")
                 let indexBytes = Array(bytes[start..<start + Int(trailer.indexLength)])
-                if let index = try? PackIndex.decode(indexBytes, indexOffset: trailer.indexOffset) { exercise(index, at: trailer.indexOffset) }
+                if let index = try? PackIndex.decode(indexBytes, indexOffset: trailer.indexOffset) {
+                    exercise(index, at: trailer.indexOffset)
+                    expandAndContract(indexBytes, index: index, at: trailer.indexOffset)
+                } else {
+                    // A refused index may still expand (only the regions' lengths are read): what
+                    // it contracts to must be refused or decode like any index.
+                    if let expanded = try? ExpandedIndex.expand(indexBytes, indexOffset: trailer.indexOffset) { _ = try? ExpandedIndex.contract(expanded) }
+                }
             }
         }
         // PackReader refuses anything shorter or without the magic before reading further;
@@ -28,6 +35,20 @@ enum PackFuzzTarget {
         if bytes.count >= PackLayout.headerSize + PackLayout.trailerSize, bytes.starts(with: PackLayout.headerMagic) {
             readThroughFile(bytes)
         }
+    }
+
+    /// An accepted index of a version with a compressed file table expands (the form an index
+    /// patch works on) and contracts to bytes that decode to the same index; the expanded form
+    /// does not depend on the compression (the contracted index expands to the same bytes).
+    private static func expandAndContract(_ bytes: [UInt8], index: PackIndex, at indexOffset: UInt64) {
+        guard ExpandedIndex.expands(formatVersion: index.formatVersion) else {
+            precondition((try? ExpandedIndex.expand(bytes, indexOffset: indexOffset)) == nil, "an index of version \(index.formatVersion) expanded")
+            return
+        }
+        guard let expanded = try? ExpandedIndex.expand(bytes, indexOffset: indexOffset) else { preconditionFailure("an accepted index does not expand") }
+        guard let contracted = try? ExpandedIndex.contract(expanded) else { preconditionFailure("an expanded index does not contract") }
+        precondition((try? PackIndex.decode(contracted, indexOffset: indexOffset)) == index, "a contracted index decodes to another index")
+        precondition((try? ExpandedIndex.expand(contracted, indexOffset: indexOffset)) == expanded, "a contracted index expands to other bytes")
     }
 
     /// What the product asks of an index it has accepted: every lookup stays in bounds, and the

@@ -6,6 +6,8 @@ import AssetPackFormat
 /// entry whose frame lies in the input and whose base is at most 1 MiB is applied against a
 /// deterministic base: `PatchApplier` must either refuse it or return exactly the chunk's size
 /// with the digest the entry names (a bomb, a short frame or a wrong result is always refused).
+/// An index patch is applied against the bytes before the table taken as the previous index: it
+/// must be refused or give bytes that hash to the table's `to` digest.
 enum PatchFuzzTarget {
     static func run(_ bytes: [UInt8]) {
         guard bytes.count >= 4 else { return }
@@ -14,6 +16,12 @@ enum PatchFuzzTarget {
         let tableOffset = body.isEmpty ? 0 : tail % body.count
         guard let table = try? PatchTable.decode(Array(body[tableOffset...]), tableOffset: UInt64(tableOffset)) else { return }
         precondition(table.from != table.to, "a table from a version to itself was accepted")
+        if let indexPatch = table.indexPatch {
+            precondition(table.formatVersion == PatchLayout.indexPatchFormatVersion && !table.isSealed, "an index patch in a table of version \(table.formatVersion)")
+            if let made = try? indexPatch.apply(to: Array(body[..<tableOffset]), previousOffset: 0, digest: table.to) {
+                precondition(SHA256Digest.hash(made) == table.to, "an index patch's result does not hash to the pack digest")
+            }
+        }
         let decompressor = ZstdDecompressor()
         for e in table.entries.prefix(8) where e.baseLength <= 1 << 20 {
             precondition(e.frameOffset + UInt64(e.frameSize) <= UInt64(tableOffset), "an accepted frame lies past the table's start")
