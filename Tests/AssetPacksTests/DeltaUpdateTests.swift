@@ -80,7 +80,10 @@ import Testing
 
     @Test func damagedPreviousFilesAreFetchedAgain() async throws {
         // A chunk the plan meant to copy from the installed version no longer hashes right: it
-        // comes from the network instead, and the new version is still correct.
+        // comes from the network instead, and the new version is still correct. a.bin is
+        // unchanged (linked once it verifies); b.bin changes at its start, and its other chunks
+        // are copied from the installed file, where one was overwritten since the install (its
+        // change time moved, so its chunks are hashed, not taken on the install's word).
         let repo = try TestRepository()
         var files = ["a.bin": patternBytes(1 << 20, seed: 21), "b.bin": patternBytes(1 << 20, seed: 22)]
         try repo.put("Pack", files: files)
@@ -89,11 +92,13 @@ import Testing
         let root = StorageRoot(path: repo.dir.file("root"))
         try await repo.install("Pack", root: root.path, server: server)
         let installed = try #require(try root.installedDirectory("Pack"))
-        chmod(installed + "/a.bin", 0o644)
-        let handle = try #require(FileHandle(forWritingAtPath: installed + "/a.bin"))
-        try handle.seek(toOffset: 500_000)
-        handle.write(Data(repeating: 0, count: 100))
-        try handle.close()
+        for name in ["a.bin", "b.bin"] {
+            chmod(installed + "/" + name, 0o644)
+            let handle = try #require(FileHandle(forWritingAtPath: installed + "/" + name))
+            try handle.seek(toOffset: 800_000)
+            handle.write(Data(repeating: 0, count: 100))
+            try handle.close()
+        }
 
         files["b.bin"]![10] ^= 1
         try repo.put("Pack", files: files)

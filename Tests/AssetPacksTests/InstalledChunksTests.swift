@@ -11,6 +11,28 @@ import Testing
 /// since (even with its size and modification time put back) is read and hashed, and refused if
 /// its bytes changed.
 @Suite struct InstalledChunksTests {
+    /// The commit's change time follows every file it commits, even one written in the clock tick
+    /// just before it (files left to the kernel's writeback: the commit comes at once): the
+    /// rename waits for the next tick. Eight packs, each installed and checked file by file.
+    @Test func everyFileOfACommitChangedBeforeIt() async throws {
+        let repo = try TestRepository()
+        for p in 0..<8 { try repo.put("P\(p)", files: ["p\(p)/a.txt": text("pack \(p)\n", repeating: 10), "p\(p)/z/large.bin": patternBytes(1_500_000, seed: UInt64(p))]) }
+        _ = try repo.publish()
+        let server = try repo.serve()
+        let root = repo.dir.file("root")
+        let manager = try repo.manager(root: root, server: server) { $0.flushesBeforeCommit = false }
+        let store = await manager.store
+        for p in 0..<8 {
+            try await manager.ensureLocalAvailability(of: try await manager.catalogPack(withID: "P\(p)"))
+            let row = try #require(try store.installedPack("P\(p)"))
+            let index = try PackIndex.decode(row.indexBytes, indexOffset: row.indexOffset)
+            for file in index.files {
+                let changed = try #require(changeTime(root + "/" + row.directory + "/" + file.path))
+                #expect(changed < row.committedChangeTime, "P\(p)/\(file.path) changed at \(changed), the commit at \(row.committedChangeTime)")
+            }
+        }
+    }
+
     @Test func aFreshInstallIsSharedWithoutHashingAgainAndAFileChangedSinceIsHashedAndRefused() async throws {
         let repo = try TestRepository()
         let notes = Array("notes kept beside the video\n".utf8)

@@ -309,11 +309,28 @@ public final class ConfinedDirectory: @unchecked Sendable {
 
     /// Gives the folder a new change time (a `fchmod` to the permission bits it has, which
     /// changes nothing else) and returns it: a reading of the clock that every file's change
-    /// time comes from, later than each change made before the call. Nil when it cannot.
+    /// time comes from, no earlier than each change made before the call. Nil when it cannot.
     public func renewChangeTime() -> Int64? {
         var st = stat()
         guard fstat(fd, &st) == 0, fchmod(fd, st.st_mode & 0o7777) == 0 else { return nil }
         return changeTime
+    }
+
+    /// `renewChangeTime`, renewed until it is strictly later than its first reading (about a
+    /// millisecond apart, for at most about 50 ms): every change made before the call then has
+    /// an earlier change time, and so does every change made before anything this folder's
+    /// change time moves for next (a rename of it). A file system takes change times from a
+    /// clock that advances in ticks of a few milliseconds, so a file written in the tick of a
+    /// later reading has that reading's time, which a strict comparison counts as a change made
+    /// after it. Nil when it cannot, or the clock did not move.
+    public func renewChangeTimePastEarlierChanges() -> Int64? {
+        guard let first = renewChangeTime() else { return nil }
+        for _ in 0..<50 {
+            guard let now = renewChangeTime() else { return nil }
+            if now > first { return now }
+            usleep(1000)
+        }
+        return nil
     }
 
     /// What `fstatat` says of `relative`, not following a link; nil when there is nothing there.

@@ -229,9 +229,12 @@ extension AssetPackManager {
         let directory = layout.installDirectory(id: entry.id, version: entry.version, digest: entry.digest)
         // The rename's change time, read back: every file verified into the folder was written
         // before it, and a write, link or rename of one after it gives that file a later one.
+        // The rename waits for the clock's next tick past the last write, so that no file
+        // written just before it shares its time (and would count as changed since).
         let committed = try StorageLayout.confined { () throws(ConfinementError) -> Int64 in
             _ = try root.directory(layout.versionsFolder(relativeOf: entry.id), create: true)
             if root.exists(directory), previous?.directory != directory { try? root.removeTree(directory) }
+            _ = try root.directory(stagingFiles).renewChangeTimePastEarlierChanges()
             try root.rename(stagingFiles, to: directory)
             return (try? root.directory(directory))?.changeTime ?? 0
         }
@@ -258,7 +261,7 @@ extension AssetPackManager {
             // block is freed), then the commit's change time is taken again: removing a name
             // moves the file's change time, which would otherwise fall after the commit and have
             // the next update read and hash every file this one linked.
-            if (try? root.removeFilesWithOtherNames(in: old)) != nil, let renewed = try? root.directory(directory).renewChangeTime() {
+            if (try? root.removeFilesWithOtherNames(in: old)) != nil, let renewed = try? root.directory(directory).renewChangeTimePastEarlierChanges() {
                 try? store.setCommittedChangeTime(renewed, of: entry.id, digest: entry.digest)
             }
             retired.retire(old)

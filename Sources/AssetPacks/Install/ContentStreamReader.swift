@@ -110,12 +110,17 @@ struct ContentStreamReader {
     }
 
     /// The bytes of the chunk at sequence position `s` of this copy's own index, as they stand
-    /// in its files, if they still hash right. (`s` indexes this copy's sequence: for the
+    /// in its files, if they still hash right or every file they come from is unchanged since
+    /// its verified install (`readVerifiedChunk`). (`s` indexes this copy's sequence: for the
     /// previous version, its chunk numbers differ from the new version's.)
     func verifiedChunk(atSequence s: Int) -> [UInt8]? {
-        let entry = index.chunks[Int(index.sequence[s])]
-        guard let bytes = read(offset: index.sequenceOffsets[s], length: Int(entry.uncompressedSize)),
-              SHA256Digest.hash(bytes) == entry.digest else { return nil }
-        return bytes
+        let length = Int(index.chunks[Int(index.sequence[s])].uncompressedSize)
+        var verified = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            verified = readVerifiedChunk(atSequence: s, into: UnsafeMutableRawBufferPointer(buffer))
+            // Bytes a failed read left unset are never looked at: the array is dropped.
+            count = length
+        }
+        return verified ? bytes : nil
     }
 }

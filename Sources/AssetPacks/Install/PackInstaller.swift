@@ -153,8 +153,11 @@ final class PackInstaller: @unchecked Sendable {
         let stop = CancellationFlag()
         let failures = FirstFailure()
         // The previous version's folder, if it can still be opened (its files are read as they
-        // stand, and a missing one is fetched).
-        let old = previous.map { ContentStreamReader(index: $0.index, directory: try? root.directory($0.directory), dropsBehind: true) }
+        // stand, and a missing one is fetched). A chunk copied from files unchanged since their
+        // verified install is not hashed again, as such a file is linked without being read.
+        let old = previous.map {
+            ContentStreamReader(index: $0.index, directory: try? root.directory($0.directory), verifiedBefore: $0.verifiedBefore, dropsBehind: true)
+        }
         let destination = "\(pack.id) into \(files.path)"
         let limits = client.limits
         let partsPath = StorageLayout.stagedParts(staging)
