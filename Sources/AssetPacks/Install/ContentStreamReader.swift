@@ -16,6 +16,35 @@ struct ContentStreamReader {
     /// pass that reads a copy through once, in order (an update's previous version, the check of
     /// an install after a restart), not for one that serves the same chunks again and again.
     var dropsBehind = false
+    /// The file the last read ended in, held open for the next one (nil: each read opens and
+    /// closes its files). A reader that goes through a large file chunk by chunk keeps one open
+    /// file, so the kernel sees one sequential stream and reads ahead of it, where a file opened
+    /// anew for each chunk starts its read-ahead afresh and reads each chunk as it is asked for.
+    /// Not shared between threads: give each its own (`holdingFiles()`).
+    var held: HeldFile?
+
+    /// One open file of a `ContentStreamReader`, kept between its reads. Used by one thread at a
+    /// time (a reader given it by `holdingFiles()` stays with one part), hence `@unchecked`.
+    final class HeldFile: @unchecked Sendable {
+        fileprivate var file = -1
+        fileprivate var fd: Int32 = -1
+        init() {}
+        deinit { if fd >= 0 { close(fd) } }
+
+        /// Holds `fd` (open for file `f`), closing the one held before.
+        fileprivate func hold(_ fd: Int32, file f: Int) {
+            if self.fd >= 0 { close(self.fd) }
+            self.fd = fd
+            file = f
+        }
+    }
+
+    /// This reader with an open file of its own kept between reads (`held`).
+    func holdingFiles() -> ContentStreamReader {
+        var reader = self
+        reader.held = HeldFile()
+        return reader
+    }
 
     /// The bytes at stream offsets [offset, offset + length), or nil when a file is missing or short.
     func read(offset: UInt64, length: Int) -> [UInt8]? {
@@ -48,9 +77,16 @@ struct ContentStreamReader {
             let inFile = start - index.fileOffsets[f]
             let n = Int(min(UInt64(length - done), file.size - inFile))
             if n > 0 {
-                // O_NONBLOCK: a FIFO planted in a file's place neither hangs the open nor reads (ESPIPE).
-                guard let fd = try? directory?.open(file.path, flags: O_RDONLY | O_NONBLOCK) else { return false }
-                defer { close(fd) }
+                let fd: Int32
+                if let held, held.file == f, held.fd >= 0 {
+                    fd = held.fd
+                } else {
+                    // O_NONBLOCK: a FIFO planted in a file's place neither hangs the open nor reads (ESPIPE).
+                    guard let opened = try? directory?.open(file.path, flags: O_RDONLY | O_NONBLOCK) else { return false }
+                    fd = opened
+                    held?.hold(opened, file: f)
+                }
+                defer { if held == nil { close(fd) } }
                 if unchanged {
                     var st = stat()
                     unchanged = fstat(fd, &st) == 0 && isUnchanged(st)

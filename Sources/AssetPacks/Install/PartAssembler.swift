@@ -60,7 +60,8 @@ final class PartAssembler: @unchecked Sendable {
         self.index = index
         self.plan = plan
         stretch = part
-        self.previous = previous
+        // Its own open file: a part goes through the previous version's large files in order.
+        self.previous = previous?.holdingFiles()
         self.verifiedBefore = verifiedBefore
         if verifiedBefore > 0, let old = previous?.directory { links = PreviousVersionLinks(from: old, to: directory) }
         writer = ContentRangeWriter(root: directory, index: index, range: part.content, includesEnd: part.isLast, skipping: plan.linkedFiles)
