@@ -95,7 +95,7 @@ command_line() {
     install-packs) echo "bench/install.sh $rounds packs" ;;
     install-sealed) echo "bench/install.sh $rounds $mib sealed" ;;
     update-edits) echo "bench/update.sh edits 2047 $rounds" ;;
-    update-model) echo "bench/update.sh model $((mib > 2047 ? 2047 : mib))" ;;
+    update-model) echo "bench/update.sh model $((mib > 2047 ? 2047 : mib)) $rounds" ;;
     update-sealed) echo "bench/update.sh sealed edits" ;;
     update-files) echo "bench/update.sh files 100000 $rounds" ;;
     seeds) echo "bench/seeds.sh $rounds" ;;

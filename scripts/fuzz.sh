@@ -88,8 +88,8 @@ assetpack_binary() {
 build_seeds() {
   local s=$work/seeds
   # Made again when the list of targets changed (a new target needs its seeds).
-  # (and when the seeds' revision below changed).
-  local revision="${targets[*]} seeds-2"
+  # (and when the seeds' revision below changed: seeds-3 for patch files of format 3).
+  local revision="${targets[*]} seeds-3"
   [ "$(cat "$s/.complete" 2>/dev/null)" = "$revision" ] && return
   rm -rf "$s"; mkdir -p "$s"; for t in "${targets[@]}"; do mkdir -p "$s/$t"; done
   local ap tmp
