@@ -2,17 +2,18 @@
 """Generates the benchmark corpus (about SIZE_MIB, default 1024) deterministically:
 text and JSON (~20 %), incompressible media-like files (~25 %), many small files (~5 %),
 and one model-like file of half the total (bf16-like weights: random mantissas, narrow exponents).
-With SIZE `small`: the small-files corpus instead (see small_files below); `small300`: the same
-kind of corpus with 300,000 files (its first 100,000 are those of `small`).
+With SIZE `small`: the small-files corpus instead (see small_files below); `small300` and
+`small1m`: the same kind of corpus with 300,000 and 1,000,000 files (each begins with the files of
+the smaller ones).
 With SIZE `packs`: the same 100,000 files split into 100 packs of 1,000 (see packs below).
-Usage: corpus.py DIR [SIZE_MIB|small|small300|packs]. Writes DIR/Manifest.json selecting everything
+Usage: corpus.py DIR [SIZE_MIB|small|small300|small1m|packs]. Writes DIR/Manifest.json selecting everything
 (for `packs`, DIR/packNN.json, one per pack).
 Environment (SIZE_MIB corpora): CORPUS_SEED (another seed, other bytes of the same shape),
 CORPUS_ID (the pack ID, default bench-corpus)."""
 import json, os, random, sys
 
 # Files of each small-files corpus.
-SMALL_FILES = {'small': 100_000, 'small300': 300_000, 'packs': 100_000}
+SMALL_FILES = {'small': 100_000, 'small300': 300_000, 'small1m': 1_000_000, 'packs': 100_000}
 
 def small_files(count):
     """`count` JSON files, ~80 MB a 100,000, as a game's or an app's data folder: 4 top folders,
@@ -50,7 +51,7 @@ def write_manifest(path, pack_id, directories):
                    "fileSelectors": [{"directory": d} for d in directories], "platforms": ["iOS", "macOS"]}, f, indent=2)
 
 def small(root, kind):
-    """`small`, `small300`: one pack of all the files. `packs`: the 100,000 files of `small` in
+    """`small`, `small300`, `small1m`: one pack of all the files. `packs`: the 100,000 files of `small` in
     100 packs, pack NN holding content/pNN/… (1,000 files each), for the namespace benchmark."""
     packs = kind == 'packs'
     for i, (rel, data) in enumerate(small_files(SMALL_FILES[kind])):
@@ -64,7 +65,7 @@ def small(root, kind):
     else:
         write_manifest(os.path.join(root, 'Manifest.json'), 'bench-corpus', ['content'])
 
-USAGE = 'usage: corpus.py DIR [SIZE_MIB|small|small300|packs]'
+USAGE = 'usage: corpus.py DIR [SIZE_MIB|small|small300|small1m|packs]'
 
 def main():
     args = sys.argv[1:]

@@ -18,6 +18,11 @@ EDITS = [  # (folder under content/, kind, size): the folder's first file by nam
     ('data', 'middle', 4096),
     ('models', 'middle', 4096),
     ('small/00', 'rewrite', 0),
+    # The small-files corpora (`small`, `small300`, `small1m`): two files rewritten, two appended to.
+    ('levels/level-00/00', 'rewrite', 0),
+    ('items/item-00/00', 'rewrite', 0),
+    ('dialogue/dialogu-00/00', 'append', 0),
+    ('locales/locale-00/00', 'append', 0),
 ]
 
 

@@ -19,7 +19,13 @@
 # the largest peak RSS (target ≤ 128 MiB whatever the size), as `@result` lines: each size's figures as a point of the
 # sweep (BENCH_POINT, bench/result.py), the ratios as the run's own figures.
 #
-#   bench/large.sh [--rounds N] [--cold] SIZE_MIB...        e.g. bench/large.sh --cold 1024 8192
+#   bench/large.sh [--rounds N] [--cold] SIZE...        e.g. bench/large.sh --cold 1024 8192
+#
+# A SIZE is a number of MiB (the corpus of bench/corpus.py at that size: large files, 11,400 files a
+# GiB), or `small`, `small300` or `small1m`: the small-files corpora of 100,000, 300,000 and
+# 1,000,000 files of about 850 bytes (bench/corpus.py), where the cost that grows is the number of
+# files. Such a size's point is its content in MiB (80, 242 and 808), so that time per GiB is also
+# time per file, and the update rewrites two of its files and appends to two.
 #
 # --cold empties the page cache before every timed round (it needs root: /proc/sys/vm/drop_caches),
 # so that each size reads its input from the disk: without it a 1 GiB corpus, pack or installed
@@ -47,13 +53,13 @@ while (($#)); do
     *) sizes+=("$1"); shift ;;
   esac
 done
-usage="usage: bench/large.sh [--rounds N] [--cold] SIZE_MIB... (e.g. 1024 8192)"
+usage="usage: bench/large.sh [--rounds N] [--cold] SIZE... (SIZE: MiB, or small, small300, small1m; e.g. 1024 8192)"
 ((${#sizes[@]})) || { echo "$usage" >&2; exit 2; }
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || { echo "bench/large.sh: --rounds must be a positive number, not '$rounds'" >&2; exit 2; }
 if [ -n "$cold" ] && ! { sync && echo 3 > /proc/sys/vm/drop_caches; } 2>/dev/null; then
   echo "bench/large.sh: --cold empties the page cache through /proc/sys/vm/drop_caches, which only root can write (run it as root, or without --cold)" >&2; exit 2
 fi
-for s in "${sizes[@]}"; do [[ $s =~ ^[1-9][0-9]*$ ]] || { echo "bench/large.sh: a size is a number of MiB, not '$s'; $usage" >&2; exit 2; }; done
+for s in "${sizes[@]}"; do [[ $s =~ ^([1-9][0-9]*|small|small300|small1m)$ ]] || { echo "bench/large.sh: a size is a number of MiB or small, small300 or small1m, not '$s'; $usage" >&2; exit 2; }; done
 scripts/install-deps.sh
 if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
   swift build -c release --product assetpack >/dev/null
@@ -72,6 +78,7 @@ restore() { [ -z "$edits" ] || python3 "$root_dir/bench/large-edit.py" restore "
 trap 'stop_nginx 2>/dev/null || true; restore' EXIT
 : > "$out/points.jsonl"
 skipped=0
+points=()   # each size's point: its MiB, or a small-files corpus's content in MiB
 
 echo "$(nproc) cores; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg); page cache emptied before each round: $([ -n "$cold" ] && echo yes || echo no)"
 python3 bench/result.py "cold page cache=$([ -n "$cold" ] && echo yes || echo no)"
@@ -80,7 +87,13 @@ for size in "${sizes[@]}"; do
   # The disk a size needs at once (docs/BENCHMARKS.md, "large packs"): the corpus unless it is
   # there, the repository's two versions (2 × 0.8 × the content), the installed tree and, during
   # the update, its rewritten files (the model-like file, half the content), and 2 GiB to spare.
-  need=$(( $( [ -f "$corpus/Manifest.json" ] && echo 0 || echo "$size" ) + size * 31 / 10 + 2048 ))
+  # A small-files corpus takes a 4 KiB block a file (about 400, 1,200 and 4,000 MiB): the corpus,
+  # its installed tree, and 2 GiB to spare (the pack is a fifth of the content).
+  case "$size" in
+    small) blocks=400 ;; small300) blocks=1200 ;; small1m) blocks=4000 ;; *) blocks="" ;;
+  esac
+  if [ -n "$blocks" ]; then need=$(( $( [ -f "$corpus/Manifest.json" ] && echo 0 || echo "$blocks" ) + blocks + 2048 ))
+  else need=$(( $( [ -f "$corpus/Manifest.json" ] && echo 0 || echo "$size" ) + size * 31 / 10 + 2048 )); fi
   free=$(df -BM --output=avail "$out" | tail -1 | tr -dc 0-9)
   if ((free < need)); then
     echo "bench/large.sh: skipping $size MiB: it needs about $need MiB free on $(df --output=target "$out" | tail -1) (corpus, two published versions, the installed tree and the update's rewritten files); $free MiB are free" >&2
@@ -94,8 +107,10 @@ for size in "${sizes[@]}"; do
   mkdir -p "$work/old"
   content_bytes=$(du -sb "$corpus/content" | cut -f1)
   files=$(find "$corpus/content" -type f | wc -l)
-  echo "== $size MiB: $content_bytes B of content in $files files; load average $(cut -d' ' -f1-3 /proc/loadavg); free $(df -BM --output=avail "$out" | tail -1)"
-  export BENCH_POINT=$size
+  point=$([ -n "$blocks" ] && echo $((content_bytes >> 20)) || echo "$size")
+  points+=("$point")
+  echo "== $size$([ -n "$blocks" ] || echo " MiB"): $content_bytes B of content in $files files; load average $(cut -d' ' -f1-3 /proc/loadavg); free $(df -BM --output=avail "$out" | tail -1)"
+  export BENCH_POINT=$point
   python3 bench/result.py "load average at start=$(cut -d' ' -f1 /proc/loadavg)"
   "$bin" keygen -o "$work/key" >/dev/null 2>&1
   step() {   # NAME ROUNDS SETUP COMMAND [WARM]: measures COMMAND, its @result line also into points.jsonl
@@ -154,7 +169,8 @@ for size in "${sizes[@]}"; do rm -rf "${out:?}/$size"; done
 record_deletion
 
 # Per GiB, and each size against the first.
-python3 - "$out/points.jsonl" "${sizes[@]}" <<'PY'
+((${#points[@]})) || exit 3
+python3 - "$out/points.jsonl" "${points[@]}" <<'PY'
 import json, sys
 sys.path.insert(0, 'bench')
 import result

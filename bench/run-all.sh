@@ -55,11 +55,12 @@ benchmarks=(
   "chunksize: pack size and delta bytes against the average chunk size, vs tar | zstd -3"
   "aar: assetpack aar create vs package; LZFSE size vs the reference encoder; aar extract vs lzfse -decode | tar -x"
   "large: assetpack package, publish, ensure, update and verify at several pack sizes: time per GiB against the smallest, peak RSS, disk at peak"
+  "large-files: the same steps on 100,000, 300,000 and 1,000,000 small files: time per file against the smallest, peak RSS"
   "many-packs: assetpack publish after one change of 2,000 packs vs a full publish; catalog bytes, update with nothing new, status"
   "crowds: 100 assetpack install at once and 1,000 concurrent range requests, assetpack serve vs nginx"
   "variants: assetpack ensure of a device's variant vs the whole group (one pack of every encoding); a switch by update vs a fresh install of the other variant (a pack ID per encoding)"
 )
-fixed_size=" crowds package-files package-files-300k install-files install-files-300k install-packs update-edits update-sealed update-files seeds many-packs "
+fixed_size=" crowds large-files package-files package-files-300k install-files install-files-300k install-packs update-edits update-sealed update-files seeds many-packs "
 
 size=small rounds="" only=() results=docs/benchmarks/results.json timeout_s=14400 list=no report=yes
 while (($#)); do
@@ -116,6 +117,8 @@ command_line() {
     large) local cold; cold=$([ -w /proc/sys/vm/drop_caches ] && echo " --cold")
            case "$size" in small) echo "bench/large.sh --rounds $rounds$cold 256 1024" ;; medium) echo "bench/large.sh --rounds $rounds$cold 1024 8192" ;;
              *) echo "bench/large.sh --rounds $rounds$cold 1024 8192 32768" ;; esac ;;
+    large-files) local cold; cold=$([ -w /proc/sys/vm/drop_caches ] && echo " --cold")
+                 echo "bench/large.sh --rounds $rounds$cold small small300 small1m" ;;
     *) [ -f "bench/$1.sh" ] && echo "env SIZE_MIB=$mib ROUNDS=$rounds bench/$1.sh" ;;
   esac
 }

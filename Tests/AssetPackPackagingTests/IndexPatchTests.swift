@@ -65,6 +65,19 @@ import TestRepositories
         }
     }
 
+    @Test func aLargeIndexIsPatchedAtLevel16AndStillMakesTheNewIndex() throws {
+        #expect(PatchWriter.indexPatchLevel(bytes: 2 << 20) == 19)
+        #expect(PatchWriter.indexPatchLevel(bytes: (2 << 20) + 1) == 16)
+        let dir = try TemporaryDirectory("index-patch-16"); defer { dir.remove() }
+        let (old, new) = try versions(dir)
+        var writer = PatchWriter()
+        writer.level = PatchWriter.indexPatchLevel(bytes: (2 << 20) + 1)
+        let patch = try #require(try writer.indexPatch(old: old, new: new))
+        let newIndex = try new.indexBytes()
+        #expect(patch.frame.count * 10 < newIndex.count, "index patch of \(patch.frame.count) bytes for an index of \(newIndex.count)")
+        #expect(try patch.apply(to: old.indexBytes(), previousOffset: old.trailer.indexOffset, digest: new.digest) == newIndex)
+    }
+
     @Test func anIndexPatchAppliedToAnotherIndexOrDamagedGivesNothing() throws {
         let dir = try TemporaryDirectory("index-patch-bad"); defer { dir.remove() }
         let (old, new) = try versions(dir)

@@ -11,7 +11,7 @@ import TestSupport
         let directory = try TemporaryDirectory("corpus-help")
         let result = try await ChildProcess.run("/usr/bin/python3", [Self.generator, "--help"], in: directory.path)
         #expect(result.status == 0)
-        #expect(result.stdout.contains("Usage: corpus.py DIR [SIZE_MIB|small|small300|packs]"))
+        #expect(result.stdout.contains("Usage: corpus.py DIR [SIZE_MIB|small|small300|small1m|packs]"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 

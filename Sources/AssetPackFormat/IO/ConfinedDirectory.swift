@@ -59,6 +59,13 @@ public final class ConfinedDirectory: @unchecked Sendable {
         return parts
     }
 
+    /// Whether `relative` is one component that `components` accepts: not empty, `.` or `..`,
+    /// without a slash or a NUL.
+    private static func isPlainName(_ relative: String) -> Bool {
+        guard !relative.isEmpty, relative != ".", relative != ".." else { return false }
+        return !relative.utf8.contains { $0 == UInt8(ascii: "/") || $0 == 0 }
+    }
+
     // MARK: Opening
 
     /// Opens the file `relative` with `flags` (`O_NOFOLLOW` and `O_CLOEXEC` are added), creating
@@ -138,6 +145,10 @@ public final class ConfinedDirectory: @unchecked Sendable {
     /// Runs `body` with the parent folder of `relative` (confined) and the last component.
     private func withParent<T>(of relative: String, create: Bool = false,
                                _ body: (ConfinedDirectory, String) throws(ConfinementError) -> T) throws(ConfinementError) -> T {
+        // A plain name lies in this folder itself: no folder to open (an update links a million
+        // files by name into folders it holds open, and a descriptor duplicated and closed for
+        // each, twice, was a tenth of its time).
+        if Self.isPlainName(relative) { return try body(self, relative) }
         var parts = try components(relative)
         guard let name = parts.popLast() else {
             throw ConfinementError(.malformed, path: path, reason: "the folder itself cannot be renamed or removed here")

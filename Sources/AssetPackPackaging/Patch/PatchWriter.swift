@@ -179,7 +179,7 @@ public struct PatchWriter: Sendable {
         let from = try ExpandedIndex.expand(oldBytes, indexOffset: old.trailer.indexOffset)
         let to = try ExpandedIndex.expand(newBytes, indexOffset: new.trailer.indexOffset)
         guard from.count + to.count <= PatchLayout.maximumExpandedIndexLength else { return nil }
-        let level = self.level ?? Self.automaticLevel(bytes: UInt64(to.count))
+        let level = self.level ?? Self.indexPatchLevel(bytes: UInt64(to.count))
         let frame = to.withUnsafeBytes { t in from.withUnsafeBytes { f in ZstdCompressor(level: level).compress(t, prefix: f, level: level) } }
         guard frame.count < newBytes.count else { return nil }
         let patch = IndexPatch(expandedLength: UInt64(to.count), frame: frame)
@@ -194,6 +194,15 @@ public struct PatchWriter: Sendable {
     /// rewritten: the three levels' patches differ by less than 0.1 %).
     public static func automaticLevel(bytes: UInt64) -> Int32 {
         bytes <= 64 << 20 ? 19 : bytes <= 256 << 20 ? 9 : 3
+    }
+
+    /// The level for an index patch whose new expanded index takes `bytes`: 19 up to 2 MiB (about
+    /// 160,000 files, under a second), 16 beyond. Two expanded indexes differ in a few entries, and
+    /// level 16 finds them as well as 19 does in a quarter of the time (for a million files, 12.5 MB
+    /// expanded with 4 rewritten: 6,971 bytes in 1.9 s at 16, 6,669 bytes in 7.8 s and 47 MB more
+    /// memory at 19; 20,594 bytes at 3).
+    public static func indexPatchLevel(bytes: UInt64) -> Int32 {
+        bytes <= 2 << 20 ? 19 : 16
     }
 
     struct PatchFrame: Sendable { var frame: [UInt8]; var baseDigest: SHA256Digest }
