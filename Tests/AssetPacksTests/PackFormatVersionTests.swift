@@ -39,5 +39,6 @@ import Testing
         for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "\(path)") }
         let stored = try #require(try root.store().installedPack("Old"))
         #expect(try PackIndex.decode(stored.indexBytes, indexOffset: stored.indexOffset).formatVersion == 2)
+        #expect(SHA256Digest.hash(stored.indexBytes) == stored.digest, "the store keeps the pack's own index bytes")
     }
 }

@@ -69,6 +69,10 @@ import Testing
             try await manager.ensureLocalAvailability(of: pack)
             #expect(try manager.contents(at: "level/map.bin") == Data(files["level/map.bin"]!))
             #expect(try await manager.status(relativeTo: pack) == [.downloaded, .upToDate])
+            // The store keeps the opened index (the pack's own bytes are sealed), decoded without the key.
+            let stored = try #require(try f.root.store().installedPack("Paid"))
+            #expect(SHA256Digest.hash(stored.indexBytes) != stored.digest)
+            #expect(try PackIndex.decode(stored.indexBytes, indexOffset: stored.indexOffset, opened: true).files.count == files.count)
         }
         #expect(f.log.all.count == 1 && f.log.all[0].contains(" 200 granted"))
         #expect(!f.log.all[0].contains("tok-good"), "the log names tokens by fingerprint only")

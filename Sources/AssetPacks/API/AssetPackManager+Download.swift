@@ -171,6 +171,7 @@ extension AssetPackManager {
         }
         installer.parallel = configuration.parallelDownloads
         installer.checkedIndex = (index.bytes, index.index)
+        let fetchedIndexBytes = index.bytes
         installer.checkedPatchTable = index.patchTable
         installer.seedFolders = configuration.seedFolders
         installer.seedLimits = configuration.seedScanLimits
@@ -187,8 +188,8 @@ extension AssetPackManager {
             peerBytes += installer.peerBytes
             filesLinkedUnread += installer.filesLinkedUnread
             filesLinkedFromPatchedChunks += installer.filesLinkedFromPatchedChunks
-            try commit(entry, index: index, stagingFiles: installer.filesDirectory, staging: staging, previous: previousPack,
-                       previousIndex: previous?.index, unflushed: boot)
+            try commit(entry, index: index, indexBytes: fetchedIndexBytes, stagingFiles: installer.filesDirectory, staging: staging,
+                       previous: previousPack, previousIndex: previous?.index, unflushed: boot)
             broadcaster.send(.finished(pack))
         } catch {
             fetchedBytes += installer.fetchedBytes
@@ -208,6 +209,15 @@ extension AssetPackManager {
         }
     }
 
+    /// The index bytes the store keeps for an installed pack: the pack file's own (`bytes`) when
+    /// they hash to its digest, as they do for every unsealed pack; else (a sealed pack, whose
+    /// bytes are sealed) the opened index encoded again with its file table at zstd level 1, since
+    /// the store only decodes it. Encoding a million files' table again took 26 MB and a few tenths
+    /// of a second at the end of every install.
+    static func storedIndexBytes(_ index: PackIndex, bytes: [UInt8], digest: SHA256Digest) -> [UInt8] {
+        !index.isSealed && SHA256Digest.hash(bytes) == digest ? bytes : index.encodedForStore()
+    }
+
     /// Whether a failed download keeps its staging folder for the next attempt.
     private static func isResumable(_ error: any Error) -> Bool {
         switch error {
@@ -223,8 +233,9 @@ extension AssetPackManager {
     /// Makes a staged pack visible: one rename into `packs/`, then one transaction; the previous
     /// version's files go only after both, retired (renamed away now, deleted in the background).
     /// `unflushed`: the boot the files were written in when they were not flushed. `previousIndex`:
-    /// the previous version's index as decoded for the download.
-    private func commit(_ entry: CatalogPack, index: PackIndex, stagingFiles: String, staging: String, previous: InstalledPack?,
+    /// the previous version's index as decoded for the download. `indexBytes`: the index's bytes as
+    /// fetched or made, which the store keeps when they are the pack's own (`storedIndexBytes`).
+    private func commit(_ entry: CatalogPack, index: PackIndex, indexBytes: [UInt8], stagingFiles: String, staging: String, previous: InstalledPack?,
                         previousIndex: PackIndex?, unflushed: BootSession?) throws {
         let directory = layout.installDirectory(id: entry.id, version: entry.version, digest: entry.digest)
         // The rename's change time, read back: every file verified into the folder was written
@@ -242,7 +253,7 @@ extension AssetPackManager {
         let installed = InstalledPack(id: entry.id, version: entry.version, digest: entry.digest, directory: directory,
                                       downloadSize: entry.downloadSize, installSize: entry.installSize, language: entry.language,
                                       downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,
-                                      indexBytes: index.encodedForStore(), indexOffset: entry.index.offset, committedChangeTime: committed,
+                                      indexBytes: Self.storedIndexBytes(index, bytes: indexBytes, digest: entry.digest), indexOffset: entry.index.offset, committedChangeTime: committed,
                                       unflushed: unflushed)
         let replacing = previous.flatMap { old in
             previousIndex.map { ClientStore.ReplacedVersion(indexBytes: old.indexBytes, indexOffset: old.indexOffset, index: $0) }
