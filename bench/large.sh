@@ -96,8 +96,8 @@ for size in "${sizes[@]}"; do
   else need=$(( $( [ -f "$corpus/Manifest.json" ] && echo 0 || echo "$size" ) + size * 31 / 10 + 2048 )); fi
   free=$(df -BM --output=avail "$out" | tail -1 | tr -dc 0-9)
   if ((free < need)); then
-    echo "bench/large.sh: skipping $size MiB: it needs about $need MiB free on $(df --output=target "$out" | tail -1) (corpus, two published versions, the installed tree and the update's rewritten files); $free MiB are free" >&2
-    python3 bench/result.py "skipped $size MiB=needs $need MiB free, $free MiB free"
+    echo "bench/large.sh: skipping $size$([ -n "$blocks" ] || echo " MiB"): it needs about $need MiB free on $(df --output=target "$out" | tail -1) ($([ -n "$blocks" ] && echo "corpus and installed tree, a block a file" || echo "corpus, two published versions, the installed tree and the update's rewritten files")); $free MiB are free" >&2
+    python3 bench/result.py "skipped $size$([ -n "$blocks" ] || echo " MiB")=needs $need MiB free, $free MiB free"
     skipped=$((skipped + 1)); continue
   fi
   [ -f "$corpus/Manifest.json" ] || nice python3 bench/corpus.py "$corpus" "$size"
