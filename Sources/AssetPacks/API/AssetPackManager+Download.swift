@@ -235,8 +235,8 @@ extension AssetPackManager {
     /// `unflushed`: the boot the files were written in when they were not flushed. `previousIndex`:
     /// the previous version's index as decoded for the download. `indexBytes`: the index's bytes as
     /// fetched or made, which the store keeps when they are the pack's own (`storedIndexBytes`).
-    private func commit(_ entry: CatalogPack, index: PackIndex, indexBytes: [UInt8], stagingFiles: String, staging: String, previous: InstalledPack?,
-                        previousIndex: PackIndex?, unflushed: BootSession?) throws {
+    private func commit(_ entry: CatalogPack, index: PackIndex, indexBytes: [UInt8], stagingFiles: String, staging: String,
+                        previous: InstalledPack?, previousIndex: PackIndex?, unflushed: BootSession?) throws {
         let directory = layout.installDirectory(id: entry.id, version: entry.version, digest: entry.digest)
         // The rename's change time, read back: every file verified into the folder was written
         // before it, and a write, link or rename of one after it gives that file a later one.
@@ -253,8 +253,8 @@ extension AssetPackManager {
         let installed = InstalledPack(id: entry.id, version: entry.version, digest: entry.digest, directory: directory,
                                       downloadSize: entry.downloadSize, installSize: entry.installSize, language: entry.language,
                                       downloadPolicy: entry.downloadPolicy, installedAt: now, lastUsed: now,
-                                      indexBytes: Self.storedIndexBytes(index, bytes: indexBytes, digest: entry.digest), indexOffset: entry.index.offset, committedChangeTime: committed,
-                                      unflushed: unflushed)
+                                      indexBytes: Self.storedIndexBytes(index, bytes: indexBytes, digest: entry.digest),
+                                      indexOffset: entry.index.offset, committedChangeTime: committed, unflushed: unflushed)
         let replacing = previous.flatMap { old in
             previousIndex.map { ClientStore.ReplacedVersion(indexBytes: old.indexBytes, indexOffset: old.indexOffset, index: $0) }
         }
