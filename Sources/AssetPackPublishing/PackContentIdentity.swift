@@ -13,8 +13,7 @@ enum PackContentIdentity {
         add("metadata \(String(decoding: index.metadata.canonicalJSON(), as: UTF8.self))")
         add("chunking \(index.chunking.minimumSize) \(index.chunking.averageSize) \(index.chunking.maximumSize)")
         add("files \(index.files.count)")
-        for i in index.files.indices {
-            let f = index.files[i]
+        for f in index.files {
             add("file \(f.path.utf8.count):\(f.path) \(f.mode) \(f.size)")
         }
         add("sequence \(index.sequence.count)")

@@ -114,7 +114,7 @@ import TestRepositories
         rewriteIndexModel(of: pack) { index in
             let c = index.sequence.last.map(Int.init)!
             index.chunks[c].uncompressedSize -= 100
-            index.files[index.files.count - 1].size -= 100
+            index.editFiles { $0[$0.count - 1].size -= 100 }
         }
         let reader = try PackReader(path: pack)
         #expect {
@@ -129,7 +129,7 @@ import TestRepositories
     func unsafePathsInTheIndex(_ path: String) throws {
         let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
-        rewriteIndexModel(of: pack) { $0.files[0].path = path }
+        rewriteIndexModel(of: pack) { $0.editFiles { $0[0].path = path } }
         let e = openError(pack)
         #expect(e?.contains("malformed file table") == true, "\(e ?? "accepted")")
     }
@@ -137,24 +137,24 @@ import TestRepositories
     @Test func duplicateAndUnsortedPaths() throws {
         let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
-        rewriteIndexModel(of: pack) { $0.files[1].path = $0.files[0].path }
+        rewriteIndexModel(of: pack) { $0.editFiles { $0[1].path = $0[0].path } }
         #expect(openError(pack)?.contains("duplicate path \"src/a/one.txt\"") == true)
         let pack2 = try packManifest(manifest, in: dir, output: "b.pack").0
-        rewriteIndexModel(of: pack2) { $0.files.swapAt(0, 1) }
+        rewriteIndexModel(of: pack2) { $0.editFiles { $0.swapAt(0, 1) } }
         #expect(openError(pack2)?.contains("out of order") == true)
     }
 
     @Test func aPathThatIsBothFileAndDirectory() throws {
         let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
-        rewriteIndexModel(of: pack) { $0.files.insert(FileEntry(path: "src/a", mode: 0o644, size: 0), at: 0) }
+        rewriteIndexModel(of: pack) { $0.editFiles { $0.insert(FileEntry(path: "src/a", mode: 0o644, size: 0), at: 0) } }
         #expect(openError(pack)?.contains("both a file and a directory") == true)
     }
 
     @Test func fileSizesThatDisagreeWithTheChunks() throws {
         let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         let pack = try makePack(dir)
-        rewriteIndexModel(of: pack) { $0.files[0].size += 1 }
+        rewriteIndexModel(of: pack) { $0.editFiles { $0[0].size += 1 } }
         #expect(openError(pack)?.contains("files hold") == true)
     }
 
@@ -188,5 +188,14 @@ import TestRepositories
             return digest == chunk.digest && offset == chunk.offset && files.contains("src/notes.txt")
         }
         expectExtractLeavesNothing(pack, dir)
+    }
+}
+
+extension PackIndex {
+    /// Changes the files as a list: a decoded index holds them front-coded, in order.
+    mutating func editFiles(_ body: (inout [FileEntry]) -> Void) {
+        var list = Array(files)
+        body(&list)
+        files = PackFiles(list)
     }
 }

@@ -67,34 +67,51 @@ import TestRepositories
         #expect(decoded.encoded() == bytes)
     }
 
-    /// A decoded table holds its paths end to end in a few shared buffers, not a string a
-    /// file: an entry takes 24 bytes, and the bytes it lends in place are its path's.
+    /// A decoded table holds its paths front-coded, a whole one every `restartInterval`: a file
+    /// takes a fraction of its path's bytes, and each is found again by position, by path, in
+    /// order, and from any starting point.
     @Test(arguments: [UInt32(1), 2])
-    func aDecodedTableHoldsItsPathsInSharedBuffers(version: UInt32) throws {
+    func aDecodedTableHoldsItsPathsFrontCoded(version: UInt32) throws {
         func index(_ files: [FileEntry], version: UInt32) -> PackIndex {
             let total = UInt32(files.reduce(0) { $0 + $1.size })
             return PackIndex(metadata: PackMetadata(assetPackID: "T", downloadPolicy: .onDemand, platforms: [.iOS], language: nil),
                              chunking: .default, chunks: [ChunkEntry(digest: SHA256Digest.hash([1]), offset: 16, compressedSize: 10, uncompressedSize: total)],
                              sequence: [0], files: files, formatVersion: version)
         }
-        let many = (0..<20_000).map { FileEntry(path: String(format: "assets/level-%05d/tile.json", $0), mode: 0o644, size: 1) }
+        let many = (0..<20_000).map { FileEntry(path: String(format: "assets/level-%05d/tile.json", $0), mode: $0 % 3 == 0 ? 0o600 : 0o644, size: 1) }
         let decoded = try PackIndex.decode(index(many, version: version).encoded(), indexOffset: 26)
-        #expect(decoded.files == many)
-        #expect(MemoryLayout<FileEntry>.stride == 24)
-        // 20,000 paths of 27 bytes: 540,000 bytes, one buffer of up to 1 MiB.
-        #expect(decoded.files.allSatisfy { $0.sharesPathBuffer(with: decoded.files[0]) })
-        #expect(!many[1].sharesPathBuffer(with: many[0]), "an entry made from a string holds its own")
-        for (i, file) in decoded.files.enumerated() {
-            #expect(file.withPathBytes { Array($0) } == Array(many[i].path.utf8))
-            if i > 0 { #expect(decoded.files[i - 1].comparePath(to: file) < 0 && file.comparePath(to: decoded.files[i - 1]) > 0) }
+        #expect(Array(decoded.files) == many)
+        #expect(decoded.files == PackFiles(many))
+        // 20,000 paths of 27 bytes, 540,000 bytes: front-coded with modes and ends, under 26 bytes
+        // a file, where the paths alone take 27.
+        #expect(decoded.files.heldBytes < 26 * many.count, "\(decoded.files.heldBytes) bytes held")
+        for i in [0, 1, 15, 16, 17, 12_345, 19_999] {
+            #expect(decoded.files[i] == many[i])
+            #expect(decoded.files.withPath(at: i) { Array($0) } == Array(many[i].path.utf8))
+            #expect(decoded.files.offset(at: i) == UInt64(i) && decoded.files.size(at: i) == 1 && decoded.files.mode(at: i) == many[i].mode)
+            #expect(decoded.fileIndex(of: many[i].path) == i)
+            var cursor = PackFiles.Cursor(decoded.files, at: i)
+            var seen: [String] = []
+            decoded.files.forEachPath(from: i) { k, path in
+                #expect(k == cursor.index && cursor.withPath { Array($0) } == Array(path))
+                seen.append(String(decoding: path, as: UTF8.self))
+                cursor.advance()
+                return seen.count < 20
+            }
+            #expect(seen == many[i..<min(i + 20, many.count)].map(\.path))
         }
-        #expect(decoded.fileIndex(of: "assets/level-12345/tile.json") == 12_345)
         #expect(decoded.fileIndex(of: "assets/level-12345/tile.jso") == nil)
-        // Past one buffer's worth of paths, the table takes more buffers, each path whole in one.
+        #expect(decoded.fileIndex(of: "assets/level-12345/tile.jsoo") == nil)
+        #expect(decoded.fileIndex(of: "a") == nil && decoded.fileIndex(of: "z") == nil)
+        #expect(decoded.fileOffsets.count == many.count && decoded.fileOffsets.last == UInt64(many.count - 1))
+        // Longer paths and a last one that shares nothing with the one before it.
         let longer = (0..<20_000).map { FileEntry(path: String(format: "assets/%05d/", $0) + String(repeating: "x", count: 90), mode: 0o644, size: 0) }
         let spread = try PackIndex.decode(index(longer + [FileEntry(path: "z", mode: 0o600, size: 1)], version: version).encoded(), indexOffset: 26)
         #expect(spread.files.map(\.path) == longer.map(\.path) + ["z"])
-        #expect(!spread.files.last!.sharesPathBuffer(with: spread.files[0]))
+        #expect(spread.fileIndex(of: "z") == 20_000 && spread.files.last?.mode == 0o600)
+        // Front-coding shares prefixes only: each of these paths keeps its last 92 bytes, and
+        // takes two length bytes, its mode and its end besides (plus a whole path in 16).
+        #expect(spread.files.heldBytes < 106 * spread.files.count, "\(spread.files.heldBytes) bytes held for paths of 103 bytes")
     }
 
     @Test func theFrontCodedTableIsWhatFormatSays() throws {
@@ -169,8 +186,9 @@ import TestRepositories
              "\(region) at byte 3: path is not valid UTF-8"),
             (indexBytes(count: 2, table: table([(0, "a"), (0, "b")], modes: [0o644, 0o644], sizes: [2, 5])),
              "malformed index at byte \(start): files hold 7 bytes but the chunks hold 6"),
+            // Reported at the size that overflows: the second, after two paths, two modes and a size of ten bytes.
             (indexBytes(count: 2, table: table([(0, "a"), (0, "b")], modes: [0o644, 0o644], sizes: [.max, 7])),
-             "\(region) at byte 3: file sizes overflow"),
+             "\(region) at byte 20: file sizes overflow"),
         ]
         for (bytes, message) in cases {
             let e = decodeError(bytes)

@@ -64,7 +64,7 @@ import Testing
         let dir = try TemporaryDirectory("limits"); defer { dir.remove() }
         let files = try files(in: dir)
         let entries = files.map { FileEntry(path: $0.packPath, mode: $0.mode, size: $0.size) }
-        let length = Int(PackIndex.decodedFileTableLength(PackIndex.encodedFileTable(entries, formatVersion: 2), formatVersion: 2))
+        let length = Int(PackIndex.decodedFileTableLength(PackIndex.encodedFileTable(PackFiles(entries), formatVersion: 2), formatVersion: 2))
         #expect(length > 3 * 5 && length < 100)
         var limits = PackLimits()
         limits.maximumFileTableSize = length

@@ -2,42 +2,29 @@ import Foundation
 
 /// A file in the pack: its bytes are the next `size` bytes of the pack's content stream.
 ///
-/// A decoded index holds every file at once (an update holds two), so an entry takes 24 bytes
-/// and no string of its own: its path lies in a `PathBuffer` shared with the other paths of its
-/// table, and `path` puts the string together when asked for. `withPathBytes` and
-/// `comparePath` read the bytes in place.
+/// An entry is a value on its own, made when asked for: a decoded index keeps its files in a
+/// `PackFiles`, which holds the paths front-coded and hands out entries one at a time.
 public struct FileEntry: Sendable, Equatable {
-    private var buffer: PathBuffer
-    private var start: UInt32
-    private var length: UInt16
+    /// Its path inside the pack.
+    public package(set) var path: String
     private var storedMode: UInt16
     public var size: UInt64
 
     package init(path: String, mode: UInt32, size: UInt64) {
-        (buffer, start, length) = PathBuffer.holding(path)
+        self.path = path
         storedMode = Self.checked(mode)
         self.size = size
     }
 
-    /// The entry whose path is `length` bytes at `start` of `buffer`.
-    init(in buffer: PathBuffer, start: UInt32, length: UInt16, mode: UInt32, size: UInt64) {
-        self.buffer = buffer
-        self.start = start
-        self.length = length
-        storedMode = Self.checked(mode)
-        self.size = size
+    /// The entry whose path is the UTF-8 `pathBytes`.
+    init(pathBytes: UnsafeBufferPointer<UInt8>, mode: UInt32, size: UInt64) {
+        self.init(path: String(decoding: pathBytes, as: UTF8.self), mode: mode, size: size)
     }
 
     /// Modes are permission bits; a decoded table holds no more than 0o777.
     private static func checked(_ mode: UInt32) -> UInt16 {
         precondition(mode <= UInt32(UInt16.max), "file mode \(String(mode, radix: 8)) is more than permission and type bits")
         return UInt16(mode)
-    }
-
-    /// Its path inside the pack.
-    public package(set) var path: String {
-        get { withPathBytes { String(decoding: $0, as: UTF8.self) } }
-        set { (buffer, start, length) = PathBuffer.holding(newValue) }
     }
 
     /// Permission bits (at most 0o777).
@@ -48,25 +35,24 @@ public struct FileEntry: Sendable, Equatable {
 
     /// Calls `body` with the UTF-8 bytes of `path`, in place.
     public func withPathBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
-        try body(UnsafeBufferPointer(start: buffer.base + Int(start), count: Int(length)))
+        var path = path
+        return try path.withUTF8 { bytes in Result { () throws(E) -> R in try body(bytes) } }.get()
     }
 
     /// Byte-wise order of the paths (`PackPath.precedes`): negative when this entry's path comes
     /// first, 0 when they are equal.
     public func comparePath(to other: FileEntry) -> Int {
-        withPathBytes { a in other.withPathBytes { b in PackPath.compare(a, b) } }
+        comparePath(to: other.path)
     }
 
     /// `comparePath` against a path given as a string.
     public func comparePath(to path: String) -> Int {
-        var path = path
-        return withPathBytes { a in path.withUTF8 { b in PackPath.compare(a, b) } }
+        var mine = self.path, other = path
+        return mine.withUTF8 { a in other.withUTF8 { b in PackPath.compare(a, b) } }
     }
 
-    /// Whether two entries' paths lie in the same buffer (a decoded table shares one for many).
-    func sharesPathBuffer(with other: FileEntry) -> Bool { buffer === other.buffer }
-
     public static func == (a: FileEntry, b: FileEntry) -> Bool {
+        // Byte-wise: `String`'s `==` would equate canonically equivalent paths.
         a.size == b.size && a.storedMode == b.storedMode && a.comparePath(to: b) == 0
     }
 }

@@ -20,7 +20,7 @@ enum PackFileTable {
 
     // MARK: Version 1
 
-    static func decodeVersion1(_ r: inout ByteReader, streamLength: UInt64) throws(PackError) -> [FileEntry] {
+    static func decodeVersion1(_ r: inout ByteReader, streamLength: UInt64) throws(PackError) -> PackFiles {
         let fileCountAt = r.offset
         let fileCount = try r.u64()
         guard fileCount <= UInt64(PackLimits.maximumFileCount) else {
@@ -30,9 +30,8 @@ enum PackFileTable {
             throw .malformed("index", at: fileCountAt, "file count \(fileCount) does not fit in the index")
         }
         var checker = Checker(region: "file table")
-        var store = PathStore(expected: r.remaining)
-        var files: [FileEntry] = []
-        files.reserveCapacity(Int(fileCount))
+        var files = PackFiles()
+        files.reserveCapacity(files: Int(fileCount), pathBytes: r.remaining)
         for _ in 0..<Int(fileCount) {
             let at = r.offset
             let length = Int(try r.u16())
@@ -42,9 +41,11 @@ enum PackFileTable {
             guard mode & ~0o777 == 0 else {
                 throw .malformed("file table", at: at, "\"\(text)\" has mode \(String(mode, radix: 8)); only permission bits 0777 are allowed")
             }
-            let file = path.withUnsafeBufferPointer { store.entry($0, mode: mode, size: size) }
-            try checker.add(file, at: at, pathChecked: true)
-            files.append(file)
+            try path.withUnsafeBufferPointer { bytes throws(PackError) in
+                try checker.add(path: bytes, at: at, pathChecked: true)
+                files.append(path: bytes, mode: mode, size: size)
+            }
+            try checker.add(size: size, at: at)
         }
         try checker.finish(countRegion: "file table", countAt: fileCountAt, streamLength: streamLength)
         return files
@@ -55,7 +56,7 @@ enum PackFileTable {
     /// `maximumPathBytes` bounds the paths once expanded (`PackLimits.maximumPathBytes`); it is a
     /// parameter so that tests reach its edge without a gigabyte of paths.
     static func decodeVersion2(_ r: inout ByteReader, streamLength: UInt64,
-                               maximumPathBytes: Int = PackLimits.maximumPathBytes) throws(PackError) -> [FileEntry] {
+                               maximumPathBytes: Int = PackLimits.maximumPathBytes) throws(PackError) -> PackFiles {
         let fileCountAt = r.offset
         let fileCount = try r.u64()
         let tableLengthAt = r.offset
@@ -88,13 +89,11 @@ enum PackFileTable {
 
         let region = "file table (decompressed from the frame at byte \(frameAt))"
         var t = ByteReader(table, context: region, base: 0)
-        // Each path goes once into the table's path buffers, as the entry that names it; the
-        // modes and sizes are filled in from their columns, and the rules checked at the sizes.
-        var store = PathStore(expected: table.count * 2)
-        var files: [FileEntry] = []
-        files.reserveCapacity(Int(fileCount))
-        var entryAt: [UInt64] = []
-        entryAt.reserveCapacity(Int(fileCount))
+        // The paths go into the list front-coded as they are read, each checked against the
+        // rules and the paths before it; the modes and sizes follow from their columns.
+        var checker = Checker(region: region)
+        var files = PackFiles()
+        files.reserveCapacity(files: Int(fileCount), pathBytes: table.count)
         var previous: [UInt8] = []
         var pathBytes: UInt64 = 0
         for k in 0..<Int(fileCount) {
@@ -121,21 +120,26 @@ enum PackFileTable {
             }
             previous.removeSubrange(Int(shared)...)
             previous.append(contentsOf: suffix)
-            files.append(previous.withUnsafeBufferPointer { store.entry($0, mode: 0, size: 0) })
-            entryAt.append(at)
+            try previous.withUnsafeBufferPointer { bytes throws(PackError) in
+                try checker.add(path: bytes, at: at)
+                files.appendPath(bytes)
+            }
         }
+        var modes: [UInt16] = []
+        modes.reserveCapacity(Int(fileCount))
         for k in 0..<Int(fileCount) {
             let at = t.offset
             let mode = try t.varint()
             guard mode & ~0o777 == 0 else {
                 throw .malformed(region, at: at, "file \(k) has mode \(String(mode, radix: 8)); only permission bits 0777 are allowed")
             }
-            files[k].mode = UInt32(mode)
+            modes.append(UInt16(mode))
         }
-        var checker = Checker(region: region)
         for k in 0..<Int(fileCount) {
-            files[k].size = try t.varint()
-            try checker.add(files[k], at: entryAt[k])
+            let at = t.offset
+            let size = try t.varint()
+            try checker.add(size: size, at: at)
+            files.appendColumns(mode: UInt32(modes[k]), size: size)
         }
         guard t.remaining == 0 else { throw .malformed(region, at: t.offset, "\(t.remaining) unexpected bytes after the sizes") }
         try checker.finish(countRegion: "index", countAt: fileCountAt, streamLength: streamLength)
@@ -146,16 +150,19 @@ enum PackFileTable {
 
     /// The rules of every file table: paths valid UTF-8, safe, strictly increasing byte-wise,
     /// none also a folder of another; modes only permission bits; sizes that add up, without
-    /// overflow, to exactly the content stream. The entries are checked one at a time, in order.
+    /// overflow, to exactly the content stream. The paths are checked one at a time, in order,
+    /// and so are the sizes.
     struct Checker {
         let region: String
-        private var last: FileEntry?
-        /// The files whose paths begin the last path added, outermost first, with where each
-        /// entry starts. Byte-wise, every path that begins with a file's path comes right after
-        /// it or after others that do, so a file that is also a folder is met when the first path
-        /// inside it arrives, and a file leaves the stack at the first path that does not begin
-        /// with it.
-        private var enclosing: [(file: FileEntry, at: UInt64)] = []
+        /// The last path added.
+        private var last: [UInt8] = []
+        private var hasLast = false
+        /// The files whose paths begin the last path added, outermost first: each one's path
+        /// length (its path is that much of `last`) and where its entry starts. Byte-wise, every
+        /// path that begins with a file's path comes right after it or after others that do, so
+        /// a file that is also a folder is met when the first path inside it arrives, and a file
+        /// leaves the stack at the first path that does not begin with it.
+        private var enclosing: [(length: Int, at: UInt64)] = []
         private var total: UInt64 = 0
 
         init(region: String) { self.region = region }
@@ -169,33 +176,40 @@ enum PackFileTable {
             return path
         }
 
-        /// Checks the next entry: its path (unless `pathChecked`), its order after the last one,
-        /// that no earlier file is its folder, and the running total of the sizes.
-        mutating func add(_ file: FileEntry, at: UInt64, pathChecked: Bool = false) throws(PackError) {
+        /// Checks the next path: the path itself (unless `pathChecked`), its order after the
+        /// last one, and that no earlier file is its folder.
+        mutating func add(path bytes: UnsafeBufferPointer<UInt8>, at: UInt64, pathChecked: Bool = false) throws(PackError) {
+            let text = { String(decoding: bytes, as: UTF8.self) }
             if !pathChecked {
-                try file.withPathBytes { bytes throws(PackError) in
-                    // ASCII is UTF-8 as it is; only other bytes need a string to be checked.
-                    if bytes.contains(where: { $0 >= 0x80 }), String(validating: bytes, as: UTF8.self) == nil {
-                        throw .malformed(region, at: at, "path is not valid UTF-8")
-                    }
-                    if let problem = PackPath.problemWithStoredPath(bytes) { throw .malformed(region, at: at, "path \"\(file.path)\" \(problem)") }
+                // ASCII is UTF-8 as it is; only other bytes need a string to be checked.
+                if bytes.contains(where: { $0 >= 0x80 }), String(validating: bytes, as: UTF8.self) == nil {
+                    throw .malformed(region, at: at, "path is not valid UTF-8")
                 }
+                if let problem = PackPath.problemWithStoredPath(bytes) { throw .malformed(region, at: at, "path \"\(text())\" \(problem)") }
             }
-            if let last, last.comparePath(to: file) >= 0 {
-                throw .malformed(region, at: at, last.comparePath(to: file) == 0 ? "duplicate path \"\(file.path)\"" : "\"\(file.path)\" is out of order (paths are sorted byte-wise)")
+            if hasLast {
+                let order = last.withUnsafeBufferPointer { PackPath.compare($0, bytes) }
+                if order >= 0 {
+                    throw .malformed(region, at: at, order == 0 ? "duplicate path \"\(text())\"" : "\"\(text())\" is out of order (paths are sorted byte-wise)")
+                }
             }
             // Byte-wise (a slash is one byte and never inside a character), not by characters.
             // Only the innermost enclosing file needs a look: an outer one followed by a slash
             // would have been met at that file, which begins the same way.
-            while let top = enclosing.last, Self.byte(after: top.file, in: file) == nil { enclosing.removeLast() }
-            if let top = enclosing.last, Self.byte(after: top.file, in: file) == UInt8(ascii: "/") {
-                throw .malformed(region, at: top.at, "\"\(top.file.path)\" is both a file and a directory")
+            while let top = enclosing.last, byte(after: top.length, in: bytes) == nil { enclosing.removeLast() }
+            if let top = enclosing.last, byte(after: top.length, in: bytes) == UInt8(ascii: "/") {
+                throw .malformed(region, at: top.at, "\"\(String(decoding: last[..<top.length], as: UTF8.self))\" is both a file and a directory")
             }
-            enclosing.append((file, at))
-            let (sum, overflow) = total.addingReportingOverflow(file.size)
+            enclosing.append((bytes.count, at))
+            last.replaceSubrange(0..., with: bytes)
+            hasLast = true
+        }
+
+        /// Adds the next file's size to the running total, which must not overflow.
+        mutating func add(size: UInt64, at: UInt64) throws(PackError) {
+            let (sum, overflow) = total.addingReportingOverflow(size)
             guard !overflow else { throw .malformed(region, at: at, "file sizes overflow") }
             total = sum
-            last = file
         }
 
         /// The checks that need every file; a wrong total is reported at the file count.
@@ -205,13 +219,12 @@ enum PackFileTable {
             }
         }
 
-        /// The byte of `file`'s path that follows `prefix`'s path, when it is longer and begins
-        /// with it; nil otherwise.
-        private static func byte(after prefix: FileEntry, in file: FileEntry) -> UInt8? {
-            file.withPathBytes { b in
-                prefix.withPathBytes { p in
-                    b.count > p.count && (p.isEmpty || memcmp(b.baseAddress!, p.baseAddress!, p.count) == 0) ? b[p.count] : nil
-                }
+        /// The byte of `path` that follows the first `length` bytes of the last path, when
+        /// `path` is longer and begins with them; nil otherwise.
+        private func byte(after length: Int, in path: UnsafeBufferPointer<UInt8>) -> UInt8? {
+            guard path.count > length else { return nil }
+            return last.withUnsafeBufferPointer { p in
+                length == 0 || memcmp(path.baseAddress!, p.baseAddress!, length) == 0 ? path[length] : nil
             }
         }
     }

@@ -17,12 +17,15 @@ extension PackIndex {
     public func forEachUnchangedFile(since old: PackIndex, _ body: (_ file: Int, _ oldFile: Int) throws -> Void) rethrows {
         // Both tables are in pack order: the old file of the same path is found by walking it
         // alongside, not by a search a file.
-        var o = 0
-        for f in files.indices {
-            while o < old.files.count && old.files[o].comparePath(to: files[f]) < 0 { o += 1 }
-            guard o < old.files.count, old.files[o].comparePath(to: files[f]) == 0 else { continue }
-            guard old.files[o].size == files[f].size, old.files[o].mode == files[f].mode else { continue }
-            if files[f].size == 0 { try body(f, o); continue }
+        var mine = PackFiles.Cursor(files), theirs = PackFiles.Cursor(old.files)
+        while !mine.isAtEnd {
+            defer { mine.advance() }
+            let f = mine.index
+            mine.withPath { path in while !theirs.isAtEnd && theirs.comparePath(to: path) < 0 { theirs.advance() } }
+            guard !theirs.isAtEnd, mine.withPath({ theirs.comparePath(to: $0) }) == 0 else { continue }
+            let o = theirs.index
+            guard old.files.size(at: o) == files.size(at: f), old.files.mode(at: o) == files.mode(at: f) else { continue }
+            if files.size(at: f) == 0 { try body(f, o); continue }
             let mine = spans(ofFile: f), theirs = old.spans(ofFile: o)
             guard mine.count == theirs.count else { continue }
             let same = zip(mine, theirs).allSatisfy { a, b in

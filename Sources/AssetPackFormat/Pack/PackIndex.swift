@@ -31,7 +31,7 @@ public struct PackIndex: Sendable, Equatable {
     public var chunking: ChunkingParameters
     public var chunks: [ChunkEntry]
     public var sequence: [UInt32]
-    public var files: [FileEntry]
+    public var files: PackFiles
     /// The pack format version the index is encoded in (`encoded()` keeps it): 2 for packs
     /// written now, 1 for older ones. The model is the same; only the file table's bytes differ.
     public var formatVersion: UInt32
@@ -46,11 +46,17 @@ public struct PackIndex: Sendable, Equatable {
     public var bases: [PackBase]
 
     /// Start of each file in the content stream (derived).
-    public private(set) var fileOffsets: [UInt64] = []
+    public var fileOffsets: PackFiles.Offsets { files.offsets }
     /// Start of each sequence entry in the content stream (derived).
     public private(set) var sequenceOffsets: [UInt64] = []
 
     public init(metadata: PackMetadata, chunking: ChunkingParameters, chunks: [ChunkEntry], sequence: [UInt32], files: [FileEntry],
+                formatVersion: UInt32 = PackLayout.formatVersion, bases: [PackBase] = []) {
+        self.init(metadata: metadata, chunking: chunking, chunks: chunks, sequence: sequence, files: PackFiles(files),
+                  formatVersion: formatVersion, bases: bases)
+    }
+
+    public init(metadata: PackMetadata, chunking: ChunkingParameters, chunks: [ChunkEntry], sequence: [UInt32], files: PackFiles,
                 formatVersion: UInt32 = PackLayout.formatVersion, bases: [PackBase] = []) {
         self.formatVersion = formatVersion
         self.bases = bases
@@ -64,11 +70,6 @@ public struct PackIndex: Sendable, Equatable {
 
     private mutating func deriveOffsets() {
         var o: UInt64 = 0
-        fileOffsets = []
-        fileOffsets.reserveCapacity(files.count)
-        // By index: `for f in files` would copy each entry, retaining its path.
-        for i in files.indices { fileOffsets.append(o); o += files[i].size }
-        o = 0
         sequenceOffsets = []
         sequenceOffsets.reserveCapacity(sequence.count)
         for s in sequence { sequenceOffsets.append(o); o += UInt64(chunks[Int(s)].uncompressedSize) }
@@ -80,26 +81,12 @@ public struct PackIndex: Sendable, Equatable {
     }
 
     /// Uncompressed bytes of all files (the install size).
-    public var installSize: UInt64 {
-        // By index: `reduce` would copy each file, retaining its path.
-        var total: UInt64 = 0
-        for i in files.indices { total += files[i].size }
-        return total
-    }
+    public var installSize: UInt64 { files.totalSize }
     /// Compressed bytes of all chunks (the bases' frames included: what a fresh install fetches).
     public var compressedSize: UInt64 { chunks.reduce(0) { $0 + UInt64($1.compressedSize) } }
 
     /// Index of the file at `path`, by binary search (files are sorted byte-wise).
-    public func fileIndex(of path: String) -> Int? {
-        var lo = 0, hi = files.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            let order = files[mid].comparePath(to: path)
-            if order == 0 { return mid }
-            if order < 0 { lo = mid + 1 } else { hi = mid }
-        }
-        return nil
-    }
+    public func fileIndex(of path: String) -> Int? { files.index(of: path) }
 
     /// The file whose bytes include stream offset `offset` (never an empty file), if any.
     public func file(containing offset: UInt64) -> Int? {
@@ -107,14 +94,14 @@ public struct PackIndex: Sendable, Equatable {
         var lo = 0, hi = files.count
         while lo < hi {
             let mid = (lo + hi) / 2
-            if fileOffsets[mid] + files[mid].size <= offset { lo = mid + 1 } else { hi = mid }
+            if files.end(at: mid) <= offset { lo = mid + 1 } else { hi = mid }
         }
-        return lo < files.count && fileOffsets[lo] <= offset ? lo : nil
+        return lo < files.count && files.offset(at: lo) <= offset ? lo : nil
     }
 
     /// The chunks that hold file `i`, in order, with the part of each that belongs to it.
     public func spans(ofFile i: Int) -> [ChunkSpan] {
-        let start = fileOffsets[i], end = start + files[i].size
+        let start = files.offset(at: i), end = files.end(at: i)
         guard end > start else { return [] }
         // Last sequence entry that starts at or before `start`.
         var lo = 0, hi = sequence.count
@@ -141,10 +128,10 @@ public struct PackIndex: Sendable, Equatable {
             let start = sequenceOffsets[s], end = start + UInt64(chunks[c].uncompressedSize)
             // Files overlapping [start, end).
             var lo = 0, hi = files.count
-            while lo < hi { let mid = (lo + hi) / 2; if fileOffsets[mid] + files[mid].size <= start { lo = mid + 1 } else { hi = mid } }
+            while lo < hi { let mid = (lo + hi) / 2; if files.end(at: mid) <= start { lo = mid + 1 } else { hi = mid } }
             var f = lo
-            while f < files.count && fileOffsets[f] < end {
-                if files[f].size > 0 && !out.contains(files[f].path) { out.append(files[f].path) }
+            while f < files.count && files.offset(at: f) < end {
+                if files.size(at: f) > 0, case let path = files.path(at: f), !out.contains(path) { out.append(path) }
                 f += 1
             }
         }

@@ -17,11 +17,13 @@ extension PackIndex {
     /// The file table of `files` as `encoded()` ends with it in `formatVersion`: a writer encodes
     /// it as soon as the files are known, while their chunks are still being compressed, and
     /// hands it to `encoded(fileTable:)`.
-    package static func encodedFileTable(_ files: [FileEntry], formatVersion: UInt32,
+    package static func encodedFileTable(_ files: PackFiles, formatVersion: UInt32,
                                          compressionLevel: Int32 = PackFileTableEncoder.packCompressionLevel) -> [UInt8] {
         var encoder = PackFileTableEncoder(formatVersion: formatVersion, compressionLevel: compressionLevel)
-        // By index: `for f in files` would copy each entry, retaining its path.
-        for i in files.indices { files[i].withPathBytes { encoder.add(path: $0, mode: files[i].mode, size: files[i].size) } }
+        files.forEachPath { i, path in
+            encoder.add(path: path, mode: files.mode(at: i), size: files.size(at: i))
+            return true
+        }
         return encoder.finish()
     }
 

@@ -154,7 +154,7 @@ public final class PackReader: @unchecked Sendable {
         guard let f = index.fileIndex(of: packPath) else { throw .io("no file \"\(packPath)\" in the pack") }
         let d = ZstdDecompressor()
         var out: [UInt8] = []
-        out.reserveCapacity(Int(index.files[f].size))
+        out.reserveCapacity(Int(index.files.size(at: f)))
         for span in index.spans(ofFile: f) {
             let bytes = try chunk(span.chunkIndex, using: d)
             out.append(contentsOf: bytes[span.offsetInChunk..<span.offsetInChunk + span.length])

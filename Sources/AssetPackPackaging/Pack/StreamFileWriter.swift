@@ -7,7 +7,7 @@ import Foundation
 /// longer than the kernel takes whole is walked folder by folder).
 public struct StreamFileWriter {
     public let root: String
-    public let files: [FileEntry]
+    public let files: PackFiles
     private var current = 0
     private var fd: Int32 = -1
     private var left: UInt64 = 0
@@ -21,13 +21,13 @@ public struct StreamFileWriter {
 
     /// Starts at stream offset `resumeAt`: files that end before it are taken as complete, the
     /// file that holds it is cut back to the right length, and later files are rewritten.
-    public init(root: String, files: [FileEntry], resumeAt: UInt64 = 0) throws {
+    public init(root: String, files: PackFiles, resumeAt: UInt64 = 0) throws {
         self.root = root
         self.files = files
         do { below = try ConfinedDirectory(root: root) } catch { throw PackError.io("\(error)") }
         var start: UInt64 = 0
-        while current < files.count && start + files[current].size <= resumeAt && !(files[current].size == 0 && start == resumeAt) {
-            start += files[current].size
+        while current < files.count && start + files.size(at: current) <= resumeAt && !(files.size(at: current) == 0 && start == resumeAt) {
+            start += files.size(at: current)
             current += 1
         }
         position = resumeAt
@@ -35,10 +35,10 @@ public struct StreamFileWriter {
             let inFile = resumeAt - start
             try open(files[current], truncate: false)
             guard ftruncate(fd, off_t(inFile)) == 0, lseek(fd, off_t(inFile), SEEK_SET) >= 0 else {
-                throw PackError.io("cannot resume \(files[current].path): \(String(cString: strerror(errno)))")
+                throw PackError.io("cannot resume \(files.path(at: current)): \(String(cString: strerror(errno)))")
             }
-            left = files[current].size - inFile
-            behind = DropBehind(fd: fd, from: Int64(inFile), fileSize: files[current].size)
+            left = files.size(at: current) - inFile
+            behind = DropBehind(fd: fd, from: Int64(inFile), fileSize: files.size(at: current))
         } else {
             try openNextFiles()
         }
@@ -48,7 +48,7 @@ public struct StreamFileWriter {
     private mutating func openNextFiles() throws {
         while fd < 0 && current < files.count {
             try open(files[current], truncate: true)
-            left = files[current].size
+            left = files.size(at: current)
             behind = DropBehind(fd: fd, fileSize: left)
             if left == 0 { try closeCurrent() }
         }
@@ -59,11 +59,11 @@ public struct StreamFileWriter {
         while offset < buffer.count {
             guard fd >= 0 else { throw PackError.io("the content stream holds more bytes than the files") }
             let n = Int(min(UInt64(buffer.count - offset), left))
-            try writeAll(fd: fd, UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + n]), path: root + "/" + files[current].path)
+            try writeAll(fd: fd, UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + n]), path: root + "/" + files.path(at: current))
             offset += n
             left -= UInt64(n)
             position += UInt64(n)
-            behind?.wrote(upTo: Int64(files[current].size - left))
+            behind?.wrote(upTo: Int64(files.size(at: current) - left))
             if left == 0 {
                 try closeCurrent()
                 try openNextFiles()

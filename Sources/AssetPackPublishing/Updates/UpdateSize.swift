@@ -62,6 +62,6 @@ public struct UpdateSize: Sendable, Equatable, Codable {
         let unchanged = new.unchangedFiles(since: old)
         unchangedFiles = unchanged.count
         changedFiles = new.files.count - unchanged.count
-        writtenBytes = new.files.indices.reduce(0) { $0 + (unchanged[$1] == nil ? new.files[$1].size : 0) }
+        writtenBytes = new.files.indices.reduce(0) { $0 + (unchanged[$1] == nil ? new.files.size(at: $1) : 0) }
     }
 }

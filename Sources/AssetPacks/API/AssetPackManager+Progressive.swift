@@ -23,7 +23,7 @@ extension AssetPackManager {
         var file: Int
         var staging: String
         /// The placed file, relative to the root.
-        var placed: String { StorageLayout.progressiveFiles(staging) + "/" + index.files[file].path }
+        var placed: String { StorageLayout.progressiveFiles(staging) + "/" + index.files.path(at: file) }
     }
 
     /// What a progressive read gives back: an open read-only descriptor and, when the file was
@@ -89,7 +89,7 @@ extension AssetPackManager {
         }
         let source = try await progressiveSource(path, inPackWithID: id)
         if let fd = try? root.open(source.placed, flags: O_RDONLY) { return ProgressiveFile(descriptor: fd, placed: source.placed) }
-        let size = source.index.files[source.file].size
+        let size = source.index.files.size(at: source.file)
         let wanted = range.map { min($0.lowerBound, size)..<min($0.upperBound, size) } ?? 0..<size
         let whole = wanted == 0..<size
         let (incoming, progressive) = try prepareProgressiveFolders(source)
@@ -113,7 +113,7 @@ extension AssetPackManager {
         }
         let source = try await progressiveSource(path, inPackWithID: id)
         if let fd = try? root.open(source.placed, flags: O_RDONLY) { return try Self.read(range, of: fd, path: path) }
-        let size = source.index.files[source.file].size
+        let size = source.index.files.size(at: source.file)
         let wanted = min(range.lowerBound, size)..<min(range.upperBound, size)
         return try await runProgressive(source.entry.id) { [client] flag in
             var bytes = [UInt8](repeating: 0, count: Int(wanted.count))

@@ -104,8 +104,8 @@ extension AssetPackManager {
             let size = Int(index.chunks[Int(index.sequence[s])].uncompressedSize)
             guard reader.readVerifiedChunk(atSequence: s, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size])) else { return false }
         }
-        for file in index.files where file.size == 0 {
-            guard let fd = try? directory.open(file.path, flags: O_RDONLY | O_NONBLOCK) else { return false }
+        for f in index.files.indices where index.files.size(at: f) == 0 {
+            guard let fd = try? directory.open(index.files.path(at: f), flags: O_RDONLY | O_NONBLOCK) else { return false }
             close(fd)
         }
         return true

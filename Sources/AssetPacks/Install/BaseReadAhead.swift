@@ -45,7 +45,7 @@ final class BaseReadAhead: @unchecked Sendable {
             threads.enter()
             let thread = Thread { [self] in
                 while let piece = take() {
-                    guard let fd = try? directory.open(index.files[piece.file].path, flags: O_RDONLY | O_NONBLOCK) else { continue }
+                    guard let fd = try? directory.open(index.files.path(at: piece.file), flags: O_RDONLY | O_NONBLOCK) else { continue }
                     let start = index.fileOffsets[piece.file]
                     _ = cposix_will_need(fd, Int64(piece.range.lowerBound - start), Int64(piece.range.count))
                     close(fd)
@@ -128,7 +128,7 @@ struct BasePieces: IteratorProtocol {
             }
             nextFile = f + 1
             let start = index.fileOffsets[f]
-            let piece = max(start, from)..<min(start + index.files[f].size, range.upperBound)
+            let piece = max(start, from)..<min(start + index.files.size(at: f), range.upperBound)
             if piece.isEmpty { continue }
             coveredUpTo = piece.upperBound
             return Piece(base: base, file: f, range: piece)

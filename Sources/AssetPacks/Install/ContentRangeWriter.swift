@@ -64,11 +64,11 @@ struct ContentRangeWriter {
         while done < bytes.count {
             let at = offset + UInt64(done)
             if !skipping.isEmpty || !skippedSince.isEmpty, let f = index.file(containing: at), isSkipped(f) {
-                done += Int(min(UInt64(bytes.count - done), index.fileOffsets[f] + index.files[f].size - at))
+                done += Int(min(UInt64(bytes.count - done), index.fileOffsets[f] + index.files.size(at: f) - at))
                 continue
             }
             let f = try file(containing: at)
-            let fileStart = index.fileOffsets[f], fileEnd = fileStart + index.files[f].size
+            let fileStart = index.fileOffsets[f], fileEnd = fileStart + index.files.size(at: f)
             let n = Int(min(UInt64(bytes.count - done), fileEnd - at))
             try writeAll(UnsafeRawBufferPointer(rebasing: bytes[done..<done + n]), at: at - fileStart, file: f)
             done += n
@@ -103,7 +103,7 @@ struct ContentRangeWriter {
             let mid = (lo + hi) / 2
             if index.fileOffsets[mid] < range.lowerBound { lo = mid + 1 } else { hi = mid }
         }
-        for f in lo..<index.files.count where index.files[f].size == 0 && !isSkipped(f) {
+        for f in lo..<index.files.count where index.files.size(at: f) == 0 && !isSkipped(f) {
             let at = index.fileOffsets[f]
             guard at < range.upperBound || (includesEnd && at == range.upperBound) else { break }
             try open(f)
@@ -125,13 +125,13 @@ struct ContentRangeWriter {
     func setModeOfFile(straddling offset: UInt64) throws {
         let f = index.file(containing: offset)
         guard let f, index.fileOffsets[f] < offset, !isSkipped(f) else { return }
-        do { try root.setMode(index.files[f].path, mode_t(index.files[f].mode)) } catch {
-            throw PackError.io("cannot set the mode of \(index.files[f].path): \(error)")
+        do { try root.setMode(index.files.path(at: f), mode_t(index.files.mode(at: f))) } catch {
+            throw PackError.io("cannot set the mode of \(index.files.path(at: f)): \(error)")
         }
     }
 
     private mutating func file(containing offset: UInt64) throws -> Int {
-        if current >= 0, index.fileOffsets[current] <= offset, offset < index.fileOffsets[current] + index.files[current].size {
+        if current >= 0, index.fileOffsets[current] <= offset, offset < index.fileOffsets[current] + index.files.size(at: current) {
             return current
         }
         guard let f = index.file(containing: offset) else { throw PackError.io("stream offset \(offset) lies past the last file") }
@@ -176,22 +176,22 @@ struct ContentRangeWriter {
         while done < buffer.count {
             let n = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw PackError.io("cannot write \(index.files[f].path): \(String(cString: strerror(errno)))") }
+            guard n > 0 else { throw PackError.io("cannot write \(index.files.path(at: f)): \(String(cString: strerror(errno)))") }
             done += n
         }
-        if behind == nil { behind = DropBehind(fd: fd, from: Int64(offset), fileSize: index.files[f].size) }
+        if behind == nil { behind = DropBehind(fd: fd, from: Int64(offset), fileSize: index.files.size(at: f)) }
         written = Int64(offset) + Int64(buffer.count)
         behind!.wrote(upTo: written)
     }
 
     private mutating func closeCurrent(settingMode: Bool) throws {
         guard fd >= 0 else { return }
-        let file = index.files[current]
+        let f = current
         behind?.finishWriting(at: written)
         behind = nil
         defer { Foundation.close(fd); fd = -1; current = -1; restoreMode = false; createdWithMode = false }
-        if (settingMode && !createdWithMode) || restoreMode, fchmod(fd, mode_t(file.mode)) != 0 {
-            throw PackError.io("cannot set the mode of \(file.path): \(String(cString: strerror(errno)))")
+        if (settingMode && !createdWithMode) || restoreMode, fchmod(fd, mode_t(index.files.mode(at: f))) != 0 {
+            throw PackError.io("cannot set the mode of \(index.files.path(at: f)): \(String(cString: strerror(errno)))")
         }
     }
 }

@@ -72,17 +72,17 @@ struct ContentStreamReader {
         unchanged = (verifiedBefore ?? 0) > 0
         guard var f = index.file(containing: offset) else { return length == 0 }
         while done < length && f < index.files.count {
-            let file = index.files[f]
+            let size = index.files.size(at: f)
             let start = offset + UInt64(done)
             let inFile = start - index.fileOffsets[f]
-            let n = Int(min(UInt64(length - done), file.size - inFile))
+            let n = Int(min(UInt64(length - done), size - inFile))
             if n > 0 {
                 let fd: Int32
                 if let held, held.file == f, held.fd >= 0 {
                     fd = held.fd
                 } else {
                     // O_NONBLOCK: a FIFO planted in a file's place neither hangs the open nor reads (ESPIPE).
-                    guard let opened = try? directory?.open(file.path, flags: O_RDONLY | O_NONBLOCK) else { return false }
+                    guard let opened = try? directory?.open(index.files.path(at: f), flags: O_RDONLY | O_NONBLOCK) else { return false }
                     fd = opened
                     held?.hold(opened, file: f)
                 }
@@ -98,7 +98,7 @@ struct ContentStreamReader {
                     guard r > 0 else { return false }
                     got += r
                 }
-                if dropsBehind { DropBehind.dropRead(fd: fd, offset: Int64(inFile), length: Int64(n), fileSize: file.size) }
+                if dropsBehind { DropBehind.dropRead(fd: fd, offset: Int64(inFile), length: Int64(n), fileSize: size) }
                 done += n
             }
             f += 1
@@ -124,8 +124,8 @@ struct ContentStreamReader {
         guard (verifiedBefore ?? 0) > 0 else { return nil }
         let entry = index.chunks[Int(index.sequence[s])]
         let start = index.sequenceOffsets[s], length = UInt64(entry.uncompressedSize)
-        guard length > 0, let f = index.file(containing: start), start + length <= index.fileOffsets[f] + index.files[f].size,
-              let fd = try? directory?.open(index.files[f].path, flags: O_RDONLY | O_NONBLOCK) else { return nil }
+        guard length > 0, let f = index.file(containing: start), start + length <= index.fileOffsets[f] + index.files.size(at: f),
+              let fd = try? directory?.open(index.files.path(at: f), flags: O_RDONLY | O_NONBLOCK) else { return nil }
         let inFile = start - index.fileOffsets[f]
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, UInt64(st.st_size) >= inFile + length, isUnchanged(st) else {

@@ -27,7 +27,7 @@ struct InstallPart: Equatable {
         var work = index.sequence.map { UInt64(index.chunks[Int($0)].uncompressedSize) }
         // Each file's weight goes to the position it starts in (files are in stream order).
         var s = 0
-        for (f, file) in index.files.enumerated() where file.size > 0 {
+        for f in index.files.indices where index.files.size(at: f) > 0 {
             while s + 1 < n && index.sequenceOffsets[s + 1] <= index.fileOffsets[f] { s += 1 }
             if s < n { work[s] += fileWeight }
         }

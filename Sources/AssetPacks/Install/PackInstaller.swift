@@ -375,9 +375,9 @@ final class PackInstaller: @unchecked Sendable {
             var links = PreviousVersionLinks(from: old, to: files)
             try index.forEachUnchangedFile(since: previous.index) { f, o in
                 if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
-                let size = index.files[f].size
+                let size = index.files.size(at: f)
                 do {
-                    let (from, to, name) = try links.place(of: index.files[f].path)
+                    let (from, to, name) = try links.place(of: index.files.path(at: f))
                     // Linked afresh, whatever an earlier run left there (a folder that held
                     // nothing before this run has nothing to remove).
                     if !wasEmpty { try to.removeTree(name) }
@@ -418,7 +418,7 @@ final class PackInstaller: @unchecked Sendable {
         var seen = Set<Int>()
         for entry in order {
             let matches = index.fileIndex(of: entry).map { [$0] }
-                ?? index.files.indices.filter { index.files[$0].path.hasPrefix(entry + "/") }
+                ?? index.files.enumerated().filter { $0.element.path.hasPrefix(entry + "/") }.map(\.offset)
             for f in matches where seen.insert(f).inserted { chosen.append(f) }
         }
         guard !chosen.isEmpty else { return }
@@ -426,12 +426,12 @@ final class PackInstaller: @unchecked Sendable {
             (try root.directory(StorageLayout.progressiveIncoming(staging), create: true),
              try root.directory(StorageLayout.progressiveFiles(staging), create: true))
         }
-        for f in chosen where !progressive.exists(index.files[f].path) {
+        for f in chosen where !progressive.exists(index.files.path(at: f)) {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
             let source = AssetPackManager.ProgressiveSource(entry: pack, index: index, indexBytes: [], file: f, staging: staging)
             do {
                 let (outcome, fetched) = try ProgressiveWrite(source: source, client: client, cancellation: cancellation, incoming: incoming, progressive: progressive)
-                    .run(range: 0..<index.files[f].size, place: true)
+                    .run(range: 0..<index.files.size(at: f), place: true)
                 close(outcome.descriptor)
                 readOrderBytesFetched += fetched
             } catch AssetPackManagerError.cancelled {

@@ -50,11 +50,12 @@ struct PreviousVersionLinks {
         if index.fileOffsets[f] < offset { f += 1 }
         let end = offset + UInt64(bytes.count)
         var linked: [Int] = []
-        while f < index.files.count, index.fileOffsets[f] + index.files[f].size <= end {
-            let file = index.files[f], start = index.fileOffsets[f]
+        while f < index.files.count, index.files.end(at: f) <= end {
             defer { f += 1 }
-            guard file.size > 0, !skipping(f), let o = previous.fileIndex(of: file.path) else { continue }
-            let old = previous.files[o], oldStart = previous.fileOffsets[o]
+            guard index.files.size(at: f) > 0, !skipping(f) else { continue }
+            let file = index.files[f], start = index.files.offset(at: f)
+            guard let o = previous.fileIndex(of: file.path) else { continue }
+            let old = previous.files[o], oldStart = previous.files.offset(at: o)
             guard old.size == file.size, old.mode == file.mode, oldStart >= baseOffset,
                   oldStart - baseOffset <= UInt64(base.count), file.size <= UInt64(base.count) - (oldStart - baseOffset),
                   memcmp(bytes.baseAddress! + Int(start - offset), base.baseAddress! + Int(oldStart - baseOffset), Int(file.size)) == 0

@@ -37,7 +37,7 @@ struct ProgressiveFetch: @unchecked Sendable {
     /// `f` and hands each verified piece to `sink` with its file offset, in file order. Returns
     /// the network bytes it fetched.
     func read(file f: Int, range: Range<UInt64>, sink: (_ fileOffset: UInt64, _ bytes: UnsafeRawBufferPointer) throws -> Void) throws -> UInt64 {
-        let size = index.files[f].size
+        let size = index.files.size(at: f)
         let wanted = min(range.lowerBound, size)..<min(range.upperBound, size)
         guard !wanted.isEmpty else { return 0 }
         var batches: [Batch] = []
@@ -106,6 +106,6 @@ struct ProgressiveFetch: @unchecked Sendable {
             }
         }
         throw AssetPackManagerError.verification(
-            "\(index.files[f].path) in \(packPath): \(lastError.map { "\($0)" } ?? "chunk \(c)") (after \(chunkAttempts) attempts; the file was not placed)")
+            "\(index.files.path(at: f)) in \(packPath): \(lastError.map { "\($0)" } ?? "chunk \(c)") (after \(chunkAttempts) attempts; the file was not placed)")
     }
 }

@@ -16,25 +16,26 @@ extension Array: BoundTexts where Element == String {
 
 /// The paths of a pack's files, read from its decoded index: all of them, or those at `only`.
 struct PackPaths: BoundTexts {
-    let files: [FileEntry]
+    let files: PackFiles
     var only: [Int]? = nil
 
     var count: Int { only?.count ?? files.count }
 
     func withText<R>(_ i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try files[only?[i] ?? i].withPathBytes { bytes in try body(bytes) }
+        try files.withPath(at: only?[i] ?? i) { bytes in try body(bytes) }
     }
 
     /// The paths of `old` (in pack order, byte-wise, as every index is) that `new` does not
     /// hold, found by walking both side by side. `new` is expected in the same order; out of
     /// order, a path both hold may be counted as dropped, never the other way round.
-    static func dropped(from old: [FileEntry], keeping new: some BoundTexts) -> PackPaths {
+    static func dropped(from old: PackFiles, keeping new: some BoundTexts) -> PackPaths {
         var gone: [Int] = []
         var n = 0
-        func order(_ n: Int, _ o: Int) -> Int { new.withText(n) { a in old[o].withPathBytes { b in PackPath.compare(a, b) } } }
-        for o in old.indices {
-            while n < new.count && order(n, o) < 0 { n += 1 }
-            if n == new.count || order(n, o) != 0 { gone.append(o) }
+        old.forEachPath { o, b in
+            func order() -> Int { new.withText(n) { a in PackPath.compare(a, b) } }
+            while n < new.count && order() < 0 { n += 1 }
+            if n == new.count || order() != 0 { gone.append(o) }
+            return true
         }
         return PackPaths(files: old, only: gone)
     }

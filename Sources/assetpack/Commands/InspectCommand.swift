@@ -31,7 +31,7 @@ struct InspectCommand: Command {
                 var bases: [Base]?; var ownCompressedSize: UInt64
             }
             let files = index.files.indices.map { i in
-                File(path: index.files[i].path, mode: String(index.files[i].mode, radix: 8), size: index.files[i].size, chunks: index.spans(ofFile: i).count)
+                File(path: index.files.path(at: i), mode: String(index.files.mode(at: i), radix: 8), size: index.files.size(at: i), chunks: index.spans(ofFile: i).count)
             }
             print(jsonString(Out(assetPackID: m.assetPackID, downloadPolicy: m.downloadPolicy, language: m.language, platforms: m.platforms,
                                  formatVersion: index.formatVersion, digest: reader.digest.hex, packSize: reader.fileSize,
