@@ -61,11 +61,10 @@ public struct PackFiles: RandomAccessCollection, Sendable, Equatable {
     /// Calls `body` with the UTF-8 bytes of file `i`'s path, expanded into a temporary buffer.
     public func withPath<R, E: Error>(at i: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         precondition(i >= 0 && i < pathCount, "file \(i) of \(pathCount)")
-        let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(longest, 1)) { scratch in
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(longest, 1)) { scratch throws(E) in
             let length = expand(i, into: scratch)
-            return Result { () throws(E) -> R in try body(UnsafeBufferPointer(rebasing: scratch[..<length])) }
+            return try body(UnsafeBufferPointer(rebasing: scratch[..<length]))
         }
-        return try result.get()
     }
 
     /// Byte-wise order of file `i`'s path against `path` (`PackPath.compare`).
@@ -206,25 +205,22 @@ public struct PackFiles: RandomAccessCollection, Sendable, Equatable {
     /// and allocating nothing a file; `body` returns false to stop.
     public func forEachPath<E: Error>(from first: Int = 0, _ body: (Int, UnsafeBufferPointer<UInt8>) throws(E) -> Bool) throws(E) {
         guard first < count else { return }
-        let result = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(longest, 1)) { scratch in
-            paths.withUnsafeBufferPointer { bytes in
-                Result { () throws(E) in
-                    var length = expand(first, into: scratch)
-                    var at = Self.position(after: first, in: bytes, restarts: restarts)
-                    var i = first
-                    while true {
-                        guard try body(i, UnsafeBufferPointer(rebasing: scratch[..<length])) else { return }
-                        i += 1
-                        guard i < count else { return }
-                        let shared = Self.varint(bytes, &at), rest = Self.varint(bytes, &at)
-                        UnsafeMutableRawPointer(scratch.baseAddress! + shared).copyMemory(from: bytes.baseAddress! + at, byteCount: rest)
-                        at += rest
-                        length = shared + rest
-                    }
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(longest, 1)) { scratch throws(E) in
+            try paths.withUnsafeBufferPointer { bytes throws(E) in
+                var length = expand(first, into: scratch)
+                var at = Self.position(after: first, in: bytes, restarts: restarts)
+                var i = first
+                while true {
+                    guard try body(i, UnsafeBufferPointer(rebasing: scratch[..<length])) else { return }
+                    i += 1
+                    guard i < count else { return }
+                    let shared = Self.varint(bytes, &at), rest = Self.varint(bytes, &at)
+                    UnsafeMutableRawPointer(scratch.baseAddress! + shared).copyMemory(from: bytes.baseAddress! + at, byteCount: rest)
+                    at += rest
+                    length = shared + rest
                 }
             }
         }
-        try result.get()
     }
 
     /// Where the entry after path `i` begins in `bytes`.

@@ -22,10 +22,10 @@ struct ContentRangeWriter {
     /// Whether empty files placed at `range.upperBound` are this writer's (the stream's end).
     private(set) var includesEnd: Bool
     /// Files not to write (hard links of the installed previous version's files).
-    let skipping: Set<Int>
+    let skipping: FileSet
     /// Files linked while the writer ran (`skip`), apart so that `skipping`, often the plan's
     /// set of every linked file, is not copied.
-    private var skippedSince: Set<Int> = []
+    private var skippedSince: FileSet = []
     private var fd: Int32 = -1
     private var current = -1
     private var restoreMode = false
@@ -47,7 +47,7 @@ struct ContentRangeWriter {
     /// Where the open file's writes have reached.
     private var written: Int64 = 0
 
-    init(root: ConfinedDirectory, index: PackIndex, range: Range<UInt64>, includesEnd: Bool, skipping: Set<Int> = []) {
+    init(root: ConfinedDirectory, index: PackIndex, range: Range<UInt64>, includesEnd: Bool, skipping: FileSet = []) {
         self.root = root
         self.index = index
         self.range = range

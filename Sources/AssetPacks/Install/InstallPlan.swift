@@ -48,7 +48,7 @@ struct InstallPlan: Equatable {
     var patches: Patches?
     /// Files (numbers in the new index) that are hard links of the previous version's files:
     /// never written.
-    var linkedFiles: Set<Int> = []
+    var linkedFiles: FileSet = []
     /// Bytes to download (gaps merged into ranges included).
     var downloadBytes: UInt64 { ranges.reduce(0) { $0 + $1.length } }
     /// Bytes that come from the previous version instead of the network.
@@ -85,7 +85,7 @@ struct InstallPlan: Equatable {
     ///     peers, `PeerChunkFetch`): they need no source.
     ///   - mergeGap: remote frames closer than this are fetched with one request (the gap too).
     ///   - maxRange: no single range is longer than this (so retries and parallelism stay fine-grained).
-    init(index: PackIndex, previous: PackIndex?, patches: Patches? = nil, linkedFiles: Set<Int> = [],
+    init(index: PackIndex, previous: PackIndex?, patches: Patches? = nil, linkedFiles: FileSet = [],
          seeded: Set<Int> = [], local: Set<Int> = [], mergeGap: UInt64 = 64 << 10, maxRange: UInt64 = 32 << 20) {
         // Positions whose every byte lies in linked files.
         var linkedBytes: [Int: Int] = [:]

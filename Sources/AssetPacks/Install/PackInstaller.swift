@@ -364,8 +364,8 @@ final class PackInstaller: @unchecked Sendable {
     /// its chunks verify on disk. Any other staged file that has a second name (linked by an
     /// earlier run whose checks this run does not repeat) is removed first, so that no write ever
     /// reaches an installed file. Returns the linked files.
-    private func linkUnchangedFiles(index: PackIndex, files: ConfinedDirectory) throws -> Set<Int> {
-        var linked = Set<Int>()
+    private func linkUnchangedFiles(index: PackIndex, files: ConfinedDirectory) throws -> FileSet {
+        var linked = FileSet()
         // A folder that held nothing before this run holds no link an earlier run made.
         let wasEmpty = (try? files.entries())?.isEmpty == true
         if let previous, let old = try? root.directory(previous.directory) {
@@ -446,9 +446,9 @@ final class PackInstaller: @unchecked Sendable {
     /// (complete, verified chunk by chunk, flushed, then renamed there) a hard link in `files/`,
     /// so it is not fetched again; its size and the chunks that lie wholly in it are checked
     /// again first. Returns the linked files.
-    private func linkProgressiveFiles(index: PackIndex, files: ConfinedDirectory, except done: Set<Int>) throws -> Set<Int> {
+    private func linkProgressiveFiles(index: PackIndex, files: ConfinedDirectory, except done: FileSet) throws -> FileSet {
         guard let progressive = try? root.directory(StorageLayout.progressiveFiles(staging)) else { return [] }
-        var linked = Set<Int>()
+        var linked = FileSet()
         let reader = ContentStreamReader(index: index, directory: progressive)
         for (f, file) in index.files.enumerated() where !done.contains(f) && progressive.exists(file.path) {
             if cancellation.isCancelled { throw AssetPackManagerError.cancelled }
