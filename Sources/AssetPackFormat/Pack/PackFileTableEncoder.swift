@@ -93,7 +93,8 @@ package struct PackFileTableEncoder {
         return w.bytes
     }
 
-    private static func appendVarint(_ v: UInt64, to bytes: inout [UInt8]) {
+    /// Appends `v` as an unsigned LEB128 varint (`PackFiles` codes its paths' lengths so too).
+    static func appendVarint(_ v: UInt64, to bytes: inout [UInt8]) {
         var v = v
         while v >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
