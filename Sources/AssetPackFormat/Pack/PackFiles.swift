@@ -67,11 +67,6 @@ public struct PackFiles: RandomAccessCollection, Sendable, Equatable {
         }
     }
 
-    /// Byte-wise order of file `i`'s path against `path` (`PackPath.compare`).
-    public func comparePath(at i: Int, to path: UnsafeBufferPointer<UInt8>) -> Int {
-        withPath(at: i) { PackPath.compare($0, path) }
-    }
-
     /// The position of the file at `path` (paths are in byte-wise order): a binary search over the
     /// whole paths, read in place, then a walk of at most `restartInterval` paths from the last
     /// one not after it.

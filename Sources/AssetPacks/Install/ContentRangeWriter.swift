@@ -64,7 +64,7 @@ struct ContentRangeWriter {
         while done < bytes.count {
             let at = offset + UInt64(done)
             if !skipping.isEmpty || !skippedSince.isEmpty, let f = index.file(containing: at), isSkipped(f) {
-                done += Int(min(UInt64(bytes.count - done), index.fileOffsets[f] + index.files.size(at: f) - at))
+                done += Int(min(UInt64(bytes.count - done), index.files.end(at: f) - at))
                 continue
             }
             let f = try file(containing: at)
@@ -131,7 +131,7 @@ struct ContentRangeWriter {
     }
 
     private mutating func file(containing offset: UInt64) throws -> Int {
-        if current >= 0, index.fileOffsets[current] <= offset, offset < index.fileOffsets[current] + index.files.size(at: current) {
+        if current >= 0, index.fileOffsets[current] <= offset, offset < index.files.end(at: current) {
             return current
         }
         guard let f = index.file(containing: offset) else { throw PackError.io("stream offset \(offset) lies past the last file") }

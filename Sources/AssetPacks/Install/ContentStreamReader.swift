@@ -124,7 +124,7 @@ struct ContentStreamReader {
         guard (verifiedBefore ?? 0) > 0 else { return nil }
         let entry = index.chunks[Int(index.sequence[s])]
         let start = index.sequenceOffsets[s], length = UInt64(entry.uncompressedSize)
-        guard length > 0, let f = index.file(containing: start), start + length <= index.fileOffsets[f] + index.files.size(at: f),
+        guard length > 0, let f = index.file(containing: start), start + length <= index.files.end(at: f),
               let fd = try? directory?.open(index.files.path(at: f), flags: O_RDONLY | O_NONBLOCK) else { return nil }
         let inFile = start - index.fileOffsets[f]
         var st = stat()

@@ -1,6 +1,6 @@
 /// A set of file numbers of one pack, one bit a file, iterated in file order: the files an update
 /// links from the previous version can be all of a pack's, and a million of them take 125 KB here
-/// where a `Set<Int>` took 25 MB.
+/// where a `Set<Int>` of them takes 25 MB.
 struct FileSet: Sequence, Equatable, ExpressibleByArrayLiteral {
     private var words: [UInt64] = []
     /// How many files the set holds.
