@@ -78,7 +78,8 @@ struct FileStamp: Equatable {
     }
 
     /// 64 bits that change whenever a field does: what a publish keeps of each file's stamp to
-    /// tell after packaging whether the file changed (8 bytes a file, where the stamp takes 48).
+    /// tell after packaging whether the file changed (in a `StampRecord`: 2 bytes a file and
+    /// one sum, where the stamp takes 48).
     /// A change that kept the digest would need a ctime chosen by the writer, which no ordinary
     /// call can set.
     var digest: UInt64 {

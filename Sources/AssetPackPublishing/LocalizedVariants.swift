@@ -6,14 +6,14 @@ public struct LintPack: Sendable {
     public var id: String
     public var language: String?
     public var downloadPolicy: DownloadPolicy
-    public var files: [SelectedFile]
+    public var files: SelectedFileList
     /// The pack file's size, once built (for a pack with device variants, the largest file).
     public var compressedSize: UInt64?
     /// The largest install size of the pack's device variants, if it has any: a device installs
     /// one file of the group, so the install-size limits count the largest.
     public var variantInstallSize: UInt64?
 
-    public init(id: String, language: String?, downloadPolicy: DownloadPolicy, files: [SelectedFile], compressedSize: UInt64? = nil) {
+    public init(id: String, language: String?, downloadPolicy: DownloadPolicy, files: SelectedFileList, compressedSize: UInt64? = nil) {
         self.id = id
         self.language = language
         self.downloadPolicy = downloadPolicy

@@ -58,13 +58,13 @@ struct PackBuilder {
         var writer = self.writer
         writer.sealing = sealing
         let bases = sealing == nil ? bases : []
-        // Each file's stamp goes into the key as it is taken; what is kept of it is its digest
-        // (to tell after packaging whether the file changed) and the newest status change. No
+        // Each file's stamp goes into the key as it is taken; what is kept of it is its digest, in
+        // a `StampRecord` (to tell after packaging whether the file changed), and the newest
+        // status change. No
         // key when a file cannot be stat'd or no longer has the size the selection saw (the
         // packager will then say what is wrong).
         let stamper = SourceStamper()
-        var before: [UInt64] = []
-        before.reserveCapacity(input.files.count)
+        var before = StampRecord(capacity: input.files.count)
         var newest = FileStamp.Timestamp(seconds: .min, nanoseconds: 0)
         let key = PackCacheKey.of(metadata: metadata, files: input.files, writer: writer, bases: bases.map(\.sha256)) { i in
             guard let stamp = stamper.stamp(input.files[i]), stamp.size == input.files[i].size else { return nil }
@@ -97,38 +97,16 @@ struct PackBuilder {
             throw PublishError.io("\(input.path): \(error)")
         }
         guard let key else { return BuiltPack(info: info, staged: staged, cacheKey: nil) }
-        if let changed = Self.firstChanged(input.files, since: before) {
-            warnings.append("\(input.path): \(input.files[changed].sourcePath) changed while it was packaged; the pack holds the bytes read then, "
+        if let change = before.firstChange(in: input.files) {
+            let what = switch change {
+            case .file(let i): input.files[i].sourcePath
+            case .unnamed: "a selected file"
+            }
+            warnings.append("\(input.path): \(what) changed while it was packaged; the pack holds the bytes read then, "
                             + "and the publish cache does not record it (the next publish packages it again)")
             return BuiltPack(info: info, staged: staged, cacheKey: nil)
         }
         return BuiltPack(info: info, staged: staged, cacheKey: newest < settledBefore ? key : nil)
-    }
-
-    /// The first of `files` whose stamp's digest is not the one in `digests` any more (or that
-    /// cannot be stat'd), nil when none changed. The files are stat'd in a few stretches at once:
-    /// the `stat` calls are nearly all of the work.
-    private static func firstChanged(_ files: [SelectedFile], since digests: [UInt64]) -> Int? {
-        let stretches = files.count < 4096 ? 1 : 4
-        let found = FirstChange()
-        DispatchQueue.concurrentPerform(iterations: stretches) { k in
-            let stamper = SourceStamper()
-            for i in (files.count * k / stretches)..<(files.count * (k + 1) / stretches) where stamper.stamp(files[i])?.digest != digests[i] {
-                found.record(i)
-                return
-            }
-        }
-        return found.first
-    }
-
-    /// The lowest position any stretch found changed.
-    private final class FirstChange: @unchecked Sendable {
-        private let lock = NSLock()
-        private var found: Int?
-
-        func record(_ i: Int) { lock.withLock { found = min(found ?? i, i) } }
-
-        var first: Int? { lock.withLock { found } }
     }
 
     private struct Unusable: Error { var reason: String }
@@ -152,7 +130,7 @@ struct PackBuilder {
     /// Checks the pack file a cache entry names — its trailer, and its index against the digest
     /// the trailer pins and against what packaging these inputs would write — without reading its
     /// chunks; returns what the catalog needs to describe it.
-    private func reusable(_ entry: PublishCacheEntry, metadata: PackMetadata, files: [SelectedFile], writer: PackWriter,
+    private func reusable(_ entry: PublishCacheEntry, metadata: PackMetadata, files: SelectedFileList, writer: PackWriter,
                           bases: [SHA256Digest]) -> Result<PackFileInfo, Unusable> {
         func no(_ reason: String) -> Result<PackFileInfo, Unusable> { .failure(Unusable(reason: reason)) }
         guard entry.id == metadata.assetPackID, entry.path == PackFileInfo.repositoryPath(id: entry.id, digest: entry.digest) else {

@@ -11,7 +11,7 @@ import AssetPackPackaging
 enum PackCacheKey {
     /// `stamp(i)` gives file `i`'s stamp, asked once a file in order; nil (when one of them is)
     /// stops the key.
-    static func of(metadata: PackMetadata, files: [SelectedFile], writer: PackWriter, bases: [SHA256Digest] = [],
+    static func of(metadata: PackMetadata, files: SelectedFileList, writer: PackWriter, bases: [SHA256Digest] = [],
                    stamp: (Int) -> FileStamp?) -> SHA256Digest? {
         let hasher = SHA256Hasher()
         func line(_ text: String) { hasher.update(Array((text + "\n").utf8)) }

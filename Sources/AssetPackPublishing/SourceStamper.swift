@@ -30,13 +30,4 @@ final class SourceStamper {
         // path, which says the same or succeeds.
         return stat(file.sourcePath, &st) == 0 ? FileStamp(st) : nil
     }
-
-    /// The stamps of `files`, in their order; nil for each that cannot be stat'd.
-    static func stamps(of files: [SelectedFile]) -> [FileStamp?] {
-        let stamper = SourceStamper()
-        var out: [FileStamp?] = []
-        out.reserveCapacity(files.count)
-        for i in files.indices { out.append(stamper.stamp(files[i])) }
-        return out
-    }
 }

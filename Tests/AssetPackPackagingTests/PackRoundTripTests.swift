@@ -110,7 +110,7 @@ import TestRepositories
         let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         try dir.write("src/a.bin", patternBytes(500_000, seed: 4))
         let (m, _) = ManifestDecoder.decode(Array(manifest.utf8), file: "M.json")
-        var (files, _) = FileSelection.resolve(m!, manifestFile: "M.json", baseDirectory: dir.path)
+        var files = Array(FileSelection.resolve(m!, manifestFile: "M.json", baseDirectory: dir.path).files)
         files[0].size += 10   // as if the file shrank after selection
         #expect(throws: PackWriteError.self) {
             _ = try PackWriter().write(metadata: PackMetadata(m!), files: files, to: dir.path + "/x.pack")
@@ -125,7 +125,7 @@ import TestRepositories
         let dir = try TemporaryDirectory("pack"); defer { dir.remove() }
         for i in 0..<800 { try dir.write("src/d\(i / 100)/item\(1000 + i).json", textBytes(300 + i % 50, seed: UInt64(i))) }
         let (m, _) = ManifestDecoder.decode(Array(manifest.utf8), file: "M.json")
-        let (files, _) = FileSelection.resolve(m!, manifestFile: "M.json", baseDirectory: dir.path)
+        let files = Array(FileSelection.resolve(m!, manifestFile: "M.json", baseDirectory: dir.path).files)
         #expect(files.count == 800)
         let path = files[position].sourcePath
         for (change, reason) in [(3, "shrank while it was packed"), (-3, "grew while it was packed")] {

@@ -19,9 +19,11 @@ package struct PackFileTableEncoder {
     /// Their paths' lengths added up: what a reader holds once it decodes them (what
     /// `PackLimits.pathBytesProblem` bounds).
     package private(set) var pathBytes: UInt64 = 0
-    private var paths: [UInt8] = []
-    private var modes: [UInt8] = []
-    private var sizes: [UInt8] = []
+    /// The columns (version 1: the entries in `paths`), held compressed block by block when the
+    /// encoder was asked to (`CompressedSpool`).
+    private var paths: CompressedSpool
+    private var modes: CompressedSpool
+    private var sizes: CompressedSpool
     /// The previous path's bytes (version 2 front-codes each path against it).
     private var previous: [UInt8] = []
 
@@ -29,9 +31,16 @@ package struct PackFileTableEncoder {
     /// makes the writer's output deterministic.
     package static let packCompressionLevel: Int32 = 9
 
-    package init(formatVersion: UInt32, compressionLevel: Int32 = packCompressionLevel) {
+    /// - Parameter spooled: hold the table's bytes compressed 256 KiB at a time until
+    ///   `finish` (a writer that adds files while its other buffers are full); otherwise as they
+    ///   are (a caller that encodes a list it already holds).
+    package init(formatVersion: UInt32, compressionLevel: Int32 = packCompressionLevel, spooled: Bool = false) {
         self.formatVersion = formatVersion
         self.compressionLevel = compressionLevel
+        let block = spooled ? 256 << 10 : Int.max
+        paths = CompressedSpool(blockSize: block)
+        modes = CompressedSpool(blockSize: block)
+        sizes = CompressedSpool(blockSize: block)
     }
 
     /// The bytes the table takes once decoded so far: the entries in version 1, the
@@ -47,22 +56,22 @@ package struct PackFileTableEncoder {
         if formatVersion == 1 {
             var w = ByteWriter()
             w.append(UInt16(path.count))
-            paths.append(contentsOf: w.bytes)
-            paths.append(contentsOf: path)
-            w.bytes = []
+            w.bytes.append(contentsOf: path)
             w.append(mode)
             w.append(size)
-            paths.append(contentsOf: w.bytes)
+            paths.add { $0.append(contentsOf: w.bytes) }
         } else {
             var shared = 0
             let limit = min(path.count, previous.count)
             while shared < limit && path[shared] == previous[shared] { shared += 1 }
-            Self.appendVarint(UInt64(shared), to: &paths)
-            Self.appendVarint(UInt64(path.count - shared), to: &paths)
-            paths.append(contentsOf: path[shared...])
+            paths.add { column in
+                Self.appendVarint(UInt64(shared), to: &column)
+                Self.appendVarint(UInt64(path.count - shared), to: &column)
+                column.append(contentsOf: path[shared...])
+            }
             previous.replaceSubrange(shared..., with: path[shared...])
-            Self.appendVarint(UInt64(mode), to: &modes)
-            Self.appendVarint(size, to: &sizes)
+            modes.add { Self.appendVarint(UInt64(mode), to: &$0) }
+            sizes.add { Self.appendVarint(size, to: &$0) }
         }
         count += 1
         totalSize &+= size
@@ -75,17 +84,14 @@ package struct PackFileTableEncoder {
         w.append(UInt64(count))
         if formatVersion == 1 {
             w.bytes.reserveCapacity(8 + paths.count)
-            w.append(paths)
-            paths = []
+            paths.expand(into: &w.bytes)
             return w.bytes
         }
-        var table = paths
-        paths = []
-        table.reserveCapacity(table.count + modes.count + sizes.count)
-        table.append(contentsOf: modes)
-        modes = []
-        table.append(contentsOf: sizes)
-        sizes = []
+        var table: [UInt8] = []
+        table.reserveCapacity(paths.count + modes.count + sizes.count)
+        paths.expand(into: &table)
+        modes.expand(into: &table)
+        sizes.expand(into: &table)
         let frame = Self.frame(of: table[...], level: compressionLevel)
         w.append(UInt64(table.count))
         w.append(UInt64(frame.count))

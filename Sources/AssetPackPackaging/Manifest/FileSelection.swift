@@ -12,7 +12,7 @@ public struct FileSelection: Sendable {
     private var chosenBy: [String: Int] = [:]
     /// Whether a file can be selected twice: only by two selectors (one walk lists each file once).
     private var tracksDuplicates = false
-    private var files: [SelectedFile] = []
+    private var files = SelectedFileList()
     /// How many of `files` have a pack path that case folding changes (capitals, non-ASCII):
     /// only those can collide on a case-insensitive file system.
     private var foldingPaths = 0
@@ -45,7 +45,7 @@ public struct FileSelection: Sendable {
     public static func resolve(_ manifest: AssetPackManifest, manifestFile: String,
                                baseDirectory: String = FileManager.default.currentDirectoryPath,
                                feed: SelectedFileFeed? = nil)
-        -> (files: [SelectedFile], diagnostics: [Diagnostic]) {
+        -> (files: SelectedFileList, diagnostics: [Diagnostic]) {
         let root = sourceRoot(of: manifest, baseDirectory: baseDirectory)
         guard let realRoot = realPath(root), isDirectory(realRoot) else {
             feed?.abandon()
@@ -68,19 +68,20 @@ public struct FileSelection: Sendable {
         if s.streams { s.warnAboutCaseCollisionsOnDisk(selector: manifest.fileSelectors[0]) } else { s.warnAboutCaseCollisions() }
         // The walk lists each folder in order; only a name that sorts between a folder and its
         // contents ("a.txt" before "a/b") leaves the whole list out of order (and the feed stops).
-        if !SelectedFileFeed.inPackOrder(s.files[...]) {
+        if !SelectedFileFeed.inPackOrder(s.files) {
             s.files.sort(by: SelectedFile.precedes)
         }
+        s.files.trim()
         return (s.files, s.diagnostics)
     }
 
     /// Hands the files found since the last call to the feed: in batches, or `all` now.
     private mutating func handOn(all: Bool = false) {
         guard let feed, files.count > fed, all || files.count - fed >= 256 else { return }
-        feed.append(files[fed...])
+        files.forEachStretch(from: fed) { feed.append($0) }
         if streams {
             handed += files.count
-            files.removeAll(keepingCapacity: true)
+            files.removeAll()
             fed = 0
         } else {
             fed = files.count
@@ -157,18 +158,15 @@ public struct FileSelection: Sendable {
         // (not empty, ".", ".." or with a slash: the listing has none of those).
         let prefixIsValid = packPrefix.isEmpty || PackPath.problemWithStoredPath(packPrefix) == nil
         let prefixFolds = Self.foldsToItself(packPrefix)
-        let subtrees = streams ? SubtreeResults([:])
-            : feed != nil && depth == 0
-            ? walkSubfoldersAhead(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
-                                  index: index, visited: visited, depth: depth)
-            : SubtreeResults(walkSubfolders(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
-                                            index: index, visited: visited, depth: depth))
+        var subtrees = streams ? [:] : walkSubfolders(names: names, looks: looks, directory: directory, packPrefix: packPrefix,
+                                                       index: index, visited: visited, depth: depth)
         for position in streams ? Self.packOrder(names, looks, in: dfd) : Array(looks.indices) {
             let look = looks[position]
             defer { if depth == 0 || streams { handOn() } }
-            if let subtree = subtrees.take(position) {
-                // The first subtree's lists are taken over whole, the others appended.
-                if files.isEmpty { files = subtree.files } else { files += subtree.files }
+            if let subtree = subtrees.removeValue(forKey: position) {
+                // The subtree's files are taken over as they are (`SelectedFileList`), its
+                // diagnostics whole when there are none yet.
+                files.append(contentsOf: subtree.files)
                 foldingPaths += subtree.foldingPaths
                 if diagnostics.isEmpty { diagnostics = subtree.diagnostics } else { diagnostics += subtree.diagnostics }
                 continue
@@ -240,67 +238,6 @@ public struct FileSelection: Sendable {
         seen.insert(real)
         sub.walk(directory: real, packPrefix: packPrefix.isEmpty ? name : packPrefix + "/" + name, index: index, visited: &seen, depth: depth + 1)
         return sub
-    }
-
-    /// The top folder's subfolders, walked side by side on other threads (as `walkSubfolders`
-    /// does) while the caller goes through the folder in order, taking each subtree when it is
-    /// done: the files of the first subfolders reach the feed while the others are walked.
-    private func walkSubfoldersAhead(names: FolderListing, looks: [Look], directory: String, packPrefix: String, index: Int,
-                                     visited: Set<String>, depth: Int) -> SubtreeResults {
-        guard !tracksDuplicates else { return SubtreeResults([:]) }
-        let folders = looks.indices.filter { looks[$0].found && (looks[$0].status.st_mode & S_IFMT) == S_IFDIR }
-        let results = SubtreeResults(positions: folders)
-        let empty = FileSelection(manifestFile: manifestFile, root: root, realRoot: realRoot)
-        DispatchQueue.global().async {
-            DispatchQueue.concurrentPerform(iterations: folders.count) { j in
-                results.put(empty.subtree(names.name(folders[j]), in: directory, packPrefix: packPrefix, index: index, visited: visited, depth: depth), at: j)
-            }
-        }
-        return results
-    }
-
-    /// Subtrees of one folder by the position of their name in it: given (`walkSubfolders`) or
-    /// arriving from other threads (`walkSubfoldersAhead`), each taken once, in order.
-    private final class SubtreeResults: @unchecked Sendable {
-        /// Position in the folder → index in `slots`.
-        private let slotOf: [Int: Int]
-        private let slots: UnsafeMutablePointer<FileSelection?>
-        private let ready: [DispatchSemaphore]
-
-        /// Subtrees already walked, by position.
-        convenience init(_ given: [Int: FileSelection]) {
-            let positions = given.keys.sorted()
-            self.init(positions: positions)
-            for (slot, position) in positions.enumerated() { put(given[position]!, at: slot) }
-        }
-
-        /// Subtrees that arrive from other threads (`put`), at these positions.
-        init(positions: [Int]) {
-            slotOf = Dictionary(uniqueKeysWithValues: positions.enumerated().map { ($1, $0) })
-            slots = .allocate(capacity: positions.count)
-            slots.initialize(repeating: nil, count: positions.count)
-            ready = positions.map { _ in DispatchSemaphore(value: 0) }
-        }
-
-        deinit {
-            // Every arriving subtree is taken before the walk returns (the folder's loop takes
-            // each position), so no thread writes here any more.
-            slots.deinitialize(count: ready.count)
-            slots.deallocate()
-        }
-
-        /// Called once per slot, from the thread that walked it.
-        func put(_ subtree: FileSelection, at slot: Int) {
-            slots[slot] = subtree
-            ready[slot].signal()
-        }
-
-        /// The subtree at `position` (waiting for it), moved out, or nil when that name is not one.
-        func take(_ position: Int) -> FileSelection? {
-            guard let slot = slotOf[position] else { return nil }
-            ready[slot].wait()
-            return slots[slot].take()
-        }
     }
 
     private static let uid = getuid()

@@ -7,7 +7,7 @@ public struct ResolvedManifest: Sendable {
     /// The path the manifest was read from, as given.
     public var path: String
     public var manifest: AssetPackManifest?
-    public var files: [SelectedFile]
+    public var files: SelectedFileList
     public var diagnostics: [Diagnostic]
 
     /// Reads `path`, validates it and (when it is valid) selects its files relative to

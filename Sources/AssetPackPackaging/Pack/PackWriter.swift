@@ -68,6 +68,10 @@ public struct PackWriter {
     }
 
     public func write(metadata: PackMetadata, files: [SelectedFile], to destination: String) throws -> PackSummary {
+        try write(metadata: metadata, files: SelectedFileList(files), to: destination)
+    }
+
+    public func write(metadata: PackMetadata, files: SelectedFileList, to destination: String) throws -> PackSummary {
         try write(metadata: metadata, feed: SelectedFileFeed(ended: files), to: destination)
     }
 
@@ -78,9 +82,10 @@ public struct PackWriter {
             ?? SettingBounds.problem("compression level", compressionLevel, in: SettingBounds.compressionLevel) {
             throw PackWriteError.invalidSetting(problem)
         }
-        // The file table grows as the files are packed, a few bytes a file; the feed lets go of
-        // each file once it is packed.
-        var table = PackFileTableEncoder(formatVersion: formatVersion)
+        // The file table grows as the files are packed, a few bytes a file, held compressed 256
+        // KiB at a time until the index is put together; the feed lets go of each file
+        // once it is packed.
+        var table = PackFileTableEncoder(formatVersion: formatVersion, spooled: true)
         let limits = limits
         func record(_ position: Int, _ file: SelectedFile) throws {
             if table.count + 1 > limits.maximumFileCount, let problem = limits.fileCountProblem(max(table.count + 1, feed.count)) {

@@ -18,7 +18,7 @@ import Foundation
 public final class SelectedFileFeed: @unchecked Sendable {
     private let condition = NSCondition()
     /// The files from position `released` on, in the order they came.
-    private var files: [SelectedFile] = []
+    private var files = SelectedFileList()
     private var released = 0
     /// The highest position a reader waits for, or -1.
     private var wanted = -1
@@ -42,11 +42,11 @@ public final class SelectedFileFeed: @unchecked Sendable {
     init(window: Int) { self.window = window }
 
     /// A feed that holds `files` and has ended.
-    public init(ended files: [SelectedFile]) {
+    public init(ended files: SelectedFileList) {
         window = .max
         self.files = files
         last = files.last
-        if !Self.inPackOrder(files[...]) { state = .outOfOrder } else { state = .ended }
+        if !Self.inPackOrder(files) { state = .outOfOrder } else { state = .ended }
     }
 
     /// Appends files the selection found, waiting while the window is full and no reader waits
@@ -58,7 +58,7 @@ public final class SelectedFileFeed: @unchecked Sendable {
             guard state == .open else { return }
             let follows = last.map { SelectedFile.precedes($0, more.first!) } ?? true
             if !follows || !Self.inPackOrder(more) { state = .outOfOrder }
-            files += more
+            files.append(contentsOf: more)
             last = more.last!
             condition.broadcast()
         }
@@ -70,6 +70,19 @@ public final class SelectedFileFeed: @unchecked Sendable {
         files.withUnsafeBufferPointer { files in
             files.count < 2 || (1..<files.count).allSatisfy { SelectedFile.precedes(files[$0 - 1], files[$0]) }
         }
+    }
+
+    /// `inPackOrder` for a whole list, stretch by stretch and across their joins.
+    static func inPackOrder(_ files: SelectedFileList) -> Bool {
+        var ordered = true
+        var last: SelectedFile?
+        files.forEachStretch(from: 0) { stretch in
+            guard ordered, let first = stretch.first else { return }
+            if let last, !SelectedFile.precedes(last, first) { ordered = false }
+            ordered = ordered && inPackOrder(stretch)
+            last = stretch.last
+        }
+        return ordered
     }
 
     func end() { finish(.ended) }

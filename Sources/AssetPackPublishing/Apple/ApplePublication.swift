@@ -62,11 +62,11 @@ struct ApplePublication {
         if let existing, let record = records[path], record.packDigest == pack.digest, record.settings == settingsText, record.describes(existing) {
             return (existing, false, record)
         }
-        let before = SourceStamper.stamps(of: input.files)
+        let before = StampRecord.of(input.files)
         do { _ = try archiver.write(input, to: staged) } catch {
             throw PublishError.io("\(input.path): cannot write the Apple Archive of \(pack.id): \(error)")
         }
-        let settled = SourceStamper.stamps(of: input.files) == before && !before.contains(nil)
+        let settled = before.map { $0.firstChange(in: input.files) == nil } ?? false
         if existing != nil, let fd = try? folder.open(path, flags: O_RDONLY) {
             let same = FileDigest.of(descriptor: fd) == FileDigest.of(staged)
             let stamp = FileStamp(descriptor: fd)

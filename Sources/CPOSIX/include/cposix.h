@@ -88,6 +88,12 @@ static inline int cposix_openat_beneath(int dirfd, const char *path, int flags, 
 /// Returns 1 on success.
 static inline int cposix_limit_malloc_arenas(int n) { return mallopt(M_ARENA_MAX, n); }
 
+/// mallopt(M_MMAP_THRESHOLD, bytes): allocations of `bytes` or more get pages of their own,
+/// returned to the system when freed. Setting it also stops glibc from raising the threshold to
+/// the largest block freed so far, after which blocks of up to 32 MiB come from the arenas and
+/// their memory stays with the process once freed. Returns 1 on success.
+static inline int cposix_map_allocations_from(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+
 /// malloc_trim(0): hands the free memory of every malloc arena back to the system. Returns 1
 /// when some was released.
 static inline int cposix_release_free_memory(void) { return malloc_trim(0); }
