@@ -19,7 +19,8 @@ extension Catalog {
 extension CatalogPack {
     /// This pack as `device` installs it (see `Catalog.view(for:)`).
     public func variant(for device: DeviceCapabilities) -> CatalogPack {
-        guard let variants, var (index, choice) = VariantChoice.choose(variants.map(\.conditions), for: device) else { return self }
+        guard let variants, let (index, initial) = VariantChoice.choose(variants.map(\.conditions), for: device) else { return self }
+        var choice = initial
         choice.digests = ["default": digest]
         for v in variants { choice.digests[v.conditions.name] = v.digest }
         var chosen = index.map { variants[$0].entry(of: self) } ?? self
