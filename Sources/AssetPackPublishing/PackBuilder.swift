@@ -60,9 +60,8 @@ struct PackBuilder {
         let bases = sealing == nil ? bases : []
         // Each file's stamp goes into the key as it is taken; what is kept of it is its digest, in
         // a `StampRecord` (to tell after packaging whether the file changed), and the newest
-        // status change. No
-        // key when a file cannot be stat'd or no longer has the size the selection saw (the
-        // packager will then say what is wrong).
+        // status change. No key when a file cannot be stat'd or no longer has the size the
+        // selection saw (the packager will then say what is wrong).
         let stamper = SourceStamper()
         var before = StampRecord(capacity: input.files.count)
         var newest = FileStamp.Timestamp(seconds: .min, nanoseconds: 0)
