@@ -18,6 +18,12 @@
 # back: large files leave the cache behind each step, DropBehind in docs/ARCHITECTURE.md), and
 # the largest peak RSS (target ≤ 128 MiB whatever the size), as `@result` lines: each size's figures as a point of the
 # sweep (BENCH_POINT, bench/result.py), the ratios as the run's own figures.
+# On a small-files corpus the peers take the same two steps on the same files, so that the growth
+# of a step's time per file can be told from the kernel's, which every tool pays:
+#   tar+zstd  `tar -cf - content | zstd -3 -T0` of the corpus into a file (the peer of package)
+#   tar -x    `curl | zstd -d | tar -x` of that file from the same nginx into a fresh folder (the
+#             peer of install)
+# Their ratios are printed and recorded beside ours; the targets count our steps only.
 #
 #   bench/large.sh [--rounds N] [--cold] SIZE...        e.g. bench/large.sh --cold 1024 8192
 #
@@ -88,15 +94,16 @@ for size in "${sizes[@]}"; do
   # there, the repository's two versions (2 × 0.8 × the content), the installed tree and, during
   # the update, its rewritten files (the model-like file, half the content), and 2 GiB to spare.
   # A small-files corpus takes a 4 KiB block a file (about 400, 1,200 and 4,000 MiB): the corpus,
-  # its installed tree, and 2 GiB to spare (the pack is a fifth of the content).
+  # its installed tree, the peers' extracted tree, and 2 GiB to spare (the pack is a fifth of the
+  # content).
   case "$size" in
     small) blocks=400 ;; small300) blocks=1200 ;; small1m) blocks=4000 ;; *) blocks="" ;;
   esac
-  if [ -n "$blocks" ]; then need=$(( $( [ -f "$corpus/Manifest.json" ] && echo 0 || echo "$blocks" ) + blocks + 2048 ))
+  if [ -n "$blocks" ]; then need=$(( $( [ -f "$corpus/Manifest.json" ] && echo 0 || echo "$blocks" ) + 2 * blocks + 2048 ))
   else need=$(( $( [ -f "$corpus/Manifest.json" ] && echo 0 || echo "$size" ) + size * 31 / 10 + 2048 )); fi
   free=$(df -BM --output=avail "$out" | tail -1 | tr -dc 0-9)
   if ((free < need)); then
-    echo "bench/large.sh: skipping $size$([ -n "$blocks" ] || echo " MiB"): it needs about $need MiB free on $(df --output=target "$out" | tail -1) ($([ -n "$blocks" ] && echo "corpus and installed tree, a block a file" || echo "corpus, two published versions, the installed tree and the update's rewritten files")); $free MiB are free" >&2
+    echo "bench/large.sh: skipping $size$([ -n "$blocks" ] || echo " MiB"): it needs about $need MiB free on $(df --output=target "$out" | tail -1) ($([ -n "$blocks" ] && echo "corpus, installed tree and the peers' tree, a block a file" || echo "corpus, two published versions, the installed tree and the update's rewritten files")); $free MiB are free" >&2
     python3 bench/result.py "skipped $size$([ -n "$blocks" ] || echo " MiB")=needs $need MiB free, $free MiB free"
     skipped=$((skipped + 1)); continue
   fi
@@ -130,6 +137,12 @@ for size in "${sizes[@]}"; do
     "cd '$corpus' && '$bin' publish Manifest.json --repo '$work/repo' --key '$work/key' --cache '$work/cache.json' --no-cache >/dev/null"
   python3 bench/result.py --runner publish bytes="$(du -sb "$work/repo" | cut -f1)"
 
+  if [ -n "$blocks" ]; then   # the peer of package; its file is served beside the repository's
+    step tar+zstd "$rounds" "rm -f '$work/repo/peer.tar.zst'; sync" \
+      "cd '$corpus' && tar -cf - content | zstd -q -3 -T0 -f -o '$work/repo/peer.tar.zst'"
+    python3 bench/result.py --runner tar+zstd bytes="$(stat -c %s "$work/repo/peer.tar.zst")"
+  fi
+
   start_nginx "$work/repo" "$work/nginx"
   url=http://127.0.0.1:$NGINX_PORT
   step install "$rounds" "[ ! -e '$work/root' ] || mv '$work/root' '$work/old/root.'\$(date +%s%N); sync" \
@@ -139,6 +152,13 @@ for size in "${sizes[@]}"; do
   diff -r "$corpus/content" "$installed/content" >/dev/null || { echo "FAIL: the installed tree differs from the corpus" >&2; exit 1; }
   echo "the installed tree equals the corpus"
   python3 bench/result.py --runner install bytes="$(awk '$1 ~ /\.pack$/ { s += $3 } END { printf "%.0f\n", s }' "$NGINX_LOG")"
+  if [ -n "$blocks" ]; then   # the peer of install; its trees stay until every size has run, as ours do
+    step "tar -x" "$rounds" "[ ! -e '$work/peer' ] || mv '$work/peer' '$work/old/peer.'\$(date +%s%N); mkdir '$work/peer'; sync" \
+      "curl -sf $url/peer.tar.zst | zstd -q -d | tar -x -C '$work/peer'" \
+      "cat '$work/repo/peer.tar.zst' > /dev/null"
+    diff -r "$corpus/content" "$work/peer/content" >/dev/null || { echo "FAIL: the peer's extracted tree differs from the corpus" >&2; exit 1; }
+    rm -f "$work/repo/peer.tar.zst"
+  fi
 
   # The next version: a few files of the corpus edited (restored below), published beside the first.
   edits=$out/edits-$size
@@ -207,6 +227,19 @@ for step in steps:
     for s, r in user_ratios.items():
         figures[f'user CPU per GiB {step} {s}/{first} MiB'] = round(r, 4)
     figures[f'peak RSS MiB {step}'] = rss
+# The peers (small-files sizes only): their growth beside ours, outside the targets.
+for step, ours in (('tar+zstd', 'package'), ('tar -x', 'install')):
+    got = [s for s in sizes if step in points.get(s, {})]
+    if len(got) < 2:
+        continue
+    base = got[0]
+    for kind, field in (('time', 'wall_s'), ('CPU', 'cpu_s'), ('user CPU', 'user_s')):
+        for s in got[1:]:
+            r = (points[s][step][field] / s) / (points[base][step][field] / base)
+            figures[f'{kind} per GiB {step} {s}/{base} MiB'] = round(r, 4)
+            if kind == 'time':
+                print(f'{step} (the peer of {ours}): time per GiB {s}/{base} {r:.3f}x, CPU '
+                      f"{(points[s][step]['cpu_s'] / s) / (points[base][step]['cpu_s'] / base):.3f}x")
 if len(sizes) > 1:
     figures['target time per GiB within 1.1x'] = 'PASS' if worst_ratio <= 1.1 else f'FAIL ({worst_ratio:.2f}x)'
 figures['target peak RSS <= 128 MiB'] = 'PASS' if worst_rss <= 128 else f'FAIL ({worst_rss:.0f} MiB)'

@@ -41,6 +41,7 @@ benchmarks=(
   "update-edits: assetpack update vs casync, zsync and zstd --patch-from (edits workload)"
   "update-model: assetpack update vs casync, zsync and zstd --patch-from (one model file)"
   "update-sealed: assetpack update of a sealed pack vs the same pack unencrypted"
+  "update-reflink: assetpack update of one model file on XFS (blocks shared) vs on ext4 (copied): disk at peak, time"
   "update-files: assetpack update vs casync, zsync and zstd --patch-from (100,000 small files, 100 edited, page cache emptied)"
   "seeds: assetpack ensure --seed vs casync extract --seed"
   "serve: assetpack serve vs nginx (wrk, 1 MiB ranges and whole packs)"
@@ -55,7 +56,7 @@ benchmarks=(
   "chunksize: pack size and delta bytes against the average chunk size, vs tar | zstd -3"
   "aar: assetpack aar create vs package; LZFSE size vs the reference encoder; aar extract vs lzfse -decode | tar -x"
   "large: assetpack package, publish, ensure, update and verify at several pack sizes: time per GiB against the smallest, peak RSS, disk at peak"
-  "large-files: the same steps on 100,000, 300,000 and 1,000,000 small files: time per file against the smallest, peak RSS"
+  "large-files: the same steps on 100,000, 300,000 and 1,000,000 small files, tar | zstd and curl | zstd -d | tar -x beside package and install: time per file against the smallest, peak RSS"
   "many-packs: assetpack publish after one change of 2,000 packs vs a full publish; catalog bytes, update with nothing new, status"
   "crowds: 100 assetpack install at once and 1,000 concurrent range requests, assetpack serve vs nginx"
   "variants: assetpack ensure of a device's variant vs the whole group (one pack of every encoding); a switch by update vs a fresh install of the other variant (a pack ID per encoding)"
@@ -98,6 +99,7 @@ command_line() {
     update-edits) echo "bench/update.sh edits 2047 $rounds" ;;
     update-model) echo "bench/update.sh model $((mib > 2047 ? 2047 : mib)) $rounds" ;;
     update-sealed) echo "bench/update.sh sealed edits" ;;
+    update-reflink) echo "bench/update-reflink.sh $((mib > 2048 ? 2048 : mib)) $rounds" ;;
     update-files) echo "bench/update.sh files 100000 $rounds" ;;
     seeds) echo "bench/seeds.sh $rounds" ;;
     serve) echo "bench/serve.sh --rounds $rounds --packs 4 --pack-mib $((mib / 4))" ;;

@@ -65,3 +65,12 @@ int cposix_in_loaded_object(const void *address) {
     Dl_info info;
     return dladdr(address, &info) != 0;
 }
+
+#include <sys/types.h>
+
+long long cposix_copy_file_range(int in, long long *in_offset, int out, long long *out_offset, long long length) {
+    loff_t from = (loff_t)*in_offset, to = (loff_t)*out_offset;
+    ssize_t n = copy_file_range(in, &from, out, &to, (size_t)length, 0);
+    if (n > 0) { *in_offset = from; *out_offset = to; }
+    return n;
+}

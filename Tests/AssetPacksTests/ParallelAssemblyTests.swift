@@ -319,7 +319,7 @@ private func expectResumedWithoutRefetching(_ repo: TestRepository, root: Storag
         try handle.seek(toOffset: first.offset)
         let bytes = try #require(try handle.read(upToCount: Int(first.compressedSize)))
         _ = spool.resume(at: offset)
-        try bytes.withUnsafeBytes { try spool.append($0) }
+        _ = try bytes.withUnsafeBytes { try spool.append($0) }
 
         try await manager.ensureLocalAvailability(of: manager.catalogPack(withID: "Pack"))
         #expect(try manager.contents(at: "pack.bin") == Data(content))

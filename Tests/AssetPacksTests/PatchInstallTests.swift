@@ -1,5 +1,6 @@
 @testable import AssetPacks
 import AssetPackFormat
+import CPOSIX
 import Foundation
 import TestRepositories
 import TestSupport
@@ -181,18 +182,25 @@ import Testing
 
 /// Unchanged files of an update are hard links of the installed ones: never written again.
 @Suite struct UnchangedFileLinkTests {
-    /// Installs pack "L" of `files`, publishes them with `changes` as its next version and updates
-    /// to it, checking every file's bytes after: each file's inode before and after the update.
-    /// `touched`: files whose change time moves after the install (their bytes unchanged).
-    private func inodesAcrossUpdate(_ name: String, _ files: [String: [UInt8]], changes: [String: [UInt8]], touched: [String] = []) async throws
-        -> (before: [String: UInt64], after: [String: UInt64], manager: AssetPackManager) {
+    /// A repository of pack "L" holding `files`, published, served, and installed into a fresh
+    /// root: the repository, its server, the root and the installed version's folder.
+    private func installedPack(_ name: String, _ files: [String: [UInt8]]) async throws
+        -> (repo: TestRepository, server: TestServer, root: StorageRoot, installed: String) {
         let repo = try TestRepository(name)
         try repo.put("L", files: files)
         try repo.publish()
         let server = try repo.serve()
         let root = StorageRoot(path: repo.dir.file("root"))
         try await repo.install("L", root: root.path, server: server)
-        let v1 = try #require(try root.installedDirectory("L"))
+        return (repo, server, root, try #require(try root.installedDirectory("L")))
+    }
+
+    /// Installs pack "L" of `files`, publishes them with `changes` as its next version and updates
+    /// to it, checking every file's bytes after: each file's inode before and after the update.
+    /// `touched`: files whose change time moves after the install (their bytes unchanged).
+    private func inodesAcrossUpdate(_ name: String, _ files: [String: [UInt8]], changes: [String: [UInt8]], touched: [String] = []) async throws
+        -> (before: [String: UInt64], after: [String: UInt64], manager: AssetPackManager) {
+        let (repo, server, root, v1) = try await installedPack(name, files)
         func inodes(in folder: String) -> [String: UInt64] {
             Dictionary(uniqueKeysWithValues: files.keys.map { path in
                 var st = stat()
@@ -253,20 +261,55 @@ import Testing
         for path in files.keys where path != "d2/f1100.json" && path != touched { #expect(after[path] == before[path], "\(path) is linked") }
     }
 
+    /// The unchanged chunks of a file an update rewrites are copied from the installed file
+    /// inside the kernel, unread, when that file is unchanged since its verified install. One
+    /// rewritten in place since (its change time moved) has its chunks read and hashed instead:
+    /// none is copied, and the chunk that no longer hashes right is fetched.
+    @Test func unchangedChunksOfARewrittenFileAreCopiedOnlyFromFilesUnchangedSinceTheirInstall() async throws {
+        var files = ["a.bin": patternBytes(3 << 20, seed: 11), "b.bin": patternBytes(3 << 20, seed: 12)]
+        let (repo, server, root, v1) = try await installedPack("copied-chunks", files)
+        // Another process rewrites a.bin in place, same size: only its change time tells.
+        let handle = try #require(FileHandle(forUpdatingAtPath: v1 + "/a.bin"))
+        try handle.seek(toOffset: 2_500_000)
+        handle.write(Data(repeating: 0xEE, count: 64))
+        try handle.close()
+        for (step, changed) in [(1, "a.bin"), (2, "b.bin")] {
+            files[changed]![1_000_000] ^= 1
+            try repo.put("L", files: files)
+            try repo.publish()
+            let manager = try repo.manager(root: root.path, server: server)
+            _ = try await manager.installUpdates()
+            for (path, bytes) in files { #expect(try manager.contents(at: FilePath(path)) == Data(bytes), "update \(step): \(path)") }
+            let copied = await manager.chunksCopiedUnread
+            // A 3 MiB file holds at least 3 chunks of at most 1 MiB, and an edit changes at most 2.
+            if step == 1 {
+                #expect(copied == 0, "a.bin changed on disk: its chunks are read and hashed")
+            } else if kernelCopies(in: root.path) {
+                #expect(copied >= 1)
+            } else {
+                #expect(copied == 0, "a file system the kernel does not copy within: every chunk is read and written")
+            }
+        }
+    }
+
+    /// Whether the kernel copies between two files of the folder `folder` (`copy_file_range`).
+    private func kernelCopies(in folder: String) -> Bool {
+        let (a, b) = (folder + "/copy-probe-a", folder + "/copy-probe-b")
+        guard FileManager.default.createFile(atPath: a, contents: Data(repeating: 7, count: 8192)) else { return false }
+        let input = open(a, O_RDONLY), output = open(b, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        defer { close(input); close(output); unlink(a); unlink(b) }
+        var from: Int64 = 0, to: Int64 = 0
+        return input >= 0 && output >= 0 && cposix_copy_file_range(input, &from, output, &to, 8192) == 8192
+    }
+
     /// An unchanged file whose change time is earlier than its install's commit is linked
     /// without being read; one changed on disk since (a later change time) is read, fails its
     /// hash and is written. The next update links unread what the first one linked: the commit's
     /// change time is taken again once the old version's names of shared files are gone.
     @Test func filesUnchangedSinceTheirVerifiedInstallAreLinkedUnreadUpdateAfterUpdate() async throws {
-        let repo = try TestRepository("links-unread")
         // Each larger than the largest chunk: a change to one leaves the others' chunks as they were.
         var files = ["a.bin": patternBytes(1_100_000, seed: 1), "b.bin": patternBytes(1_100_000, seed: 2), "c.bin": patternBytes(1_100_000, seed: 3)]
-        try repo.put("L", files: files)
-        try repo.publish()
-        let server = try repo.serve()
-        let root = StorageRoot(path: repo.dir.file("root"))
-        try await repo.install("L", root: root.path, server: server)
-        let v1 = try #require(try root.installedDirectory("L"))
+        let (repo, server, root, v1) = try await installedPack("links-unread", files)
         func inode(_ path: String) -> UInt64 {
             var st = stat()
             return stat(path, &st) == 0 ? UInt64(st.st_ino) : 0

@@ -188,6 +188,7 @@ extension AssetPackManager {
             peerBytes += installer.peerBytes
             filesLinkedUnread += installer.filesLinkedUnread
             filesLinkedFromPatchedChunks += installer.filesLinkedFromPatchedChunks
+            chunksCopiedUnread += installer.chunksCopiedUnread
             try commit(entry, index: index, indexBytes: fetchedIndexBytes, stagingFiles: installer.filesDirectory, staging: staging,
                        previous: previousPack, previousIndex: previous?.index, unflushed: boot)
             broadcaster.send(.finished(pack))

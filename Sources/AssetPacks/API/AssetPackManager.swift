@@ -83,6 +83,9 @@ public actor AssetPackManager {
     /// Files of chunks that updates by this manager made from patches, linked from the installed
     /// version instead of written (their bytes there unchanged).
     var filesLinkedFromPatchedChunks = 0
+    /// Chunks of installed versions that updates by this manager copied into the next version
+    /// inside the kernel, without reading them (their file unchanged since its verified install).
+    var chunksCopiedUnread = 0
 
     /// Makes a manager on `configuration.storageRoot`: checks the repository URLs against the
     /// allow-list, creates and locks the root (waiting up to `storageLockTimeout` for another

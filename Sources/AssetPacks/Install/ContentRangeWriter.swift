@@ -46,6 +46,10 @@ struct ContentRangeWriter {
     private var behind: DropBehind?
     /// Where the open file's writes have reached.
     private var written: Int64 = 0
+    /// Whether the kernel refused to copy between files (`copy`): every later copy is written instead.
+    private var copyRefused = false
+    /// The block a file system that shares blocks between files shares (XFS, Btrfs: 4 KiB pages).
+    private static let sharedBlockSize: Int64 = 4096
 
     init(root: ConfinedDirectory, index: PackIndex, range: Range<UInt64>, includesEnd: Bool, skipping: FileSet = []) {
         self.root = root
@@ -76,6 +80,34 @@ struct ContentRangeWriter {
                 try closeCurrent(settingMode: true)
             }
         }
+    }
+
+    /// Copies `length` bytes of the open file `source`, from `sourceOffset`, to stream offset
+    /// `offset` inside the kernel (`copy_file_range`), when they fall in one file this writer
+    /// writes; false otherwise, or when the kernel cannot copy between these files or `source`
+    /// ends early: the caller then places the bytes with `write`, over whatever part was copied.
+    mutating func copy(from source: Int32, at sourceOffset: UInt64, length: Int, to offset: UInt64) throws -> Bool {
+        guard !copyRefused, length > 0, let f = index.file(containing: offset), offset + UInt64(length) <= index.files.end(at: f),
+              !isSkipped(f) else { return false }
+        _ = try file(containing: offset)
+        let fileStart = index.fileOffsets[f], fileEnd = index.files.end(at: f)
+        var from = Int64(sourceOffset), to = Int64(offset - fileStart)
+        let first = to, end = to + Int64(length)
+        while to < end {
+            // A file system that shares blocks shares only whole ones, and a range that starts
+            // within one is copied whole: the part up to the next block boundary goes first, so
+            // that the rest (where both files agree on the alignment) can be shared.
+            let block = Self.sharedBlockSize, head = block - to % block
+            let n = cposix_copy_file_range(source, &from, fd, &to, head < block && from % block == to % block ? min(head, end - to) : end - to)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && [EXDEV, EINVAL, EOPNOTSUPP, ENOSYS].contains(errno) { copyRefused = true }
+            guard n > 0 else { return false }
+        }
+        wrote(from: first, to: to, file: f)
+        if offset + UInt64(length) == fileEnd && fileStart >= range.lowerBound && fileEnd <= range.upperBound {
+            try closeCurrent(settingMode: true)
+        }
+        return true
     }
 
     /// Whether file `f` is not to be written (linked before the writer began, or since).
@@ -179,8 +211,13 @@ struct ContentRangeWriter {
             guard n > 0 else { throw PackError.io("cannot write \(index.files.path(at: f)): \(String(cString: strerror(errno)))") }
             done += n
         }
-        if behind == nil { behind = DropBehind(fd: fd, from: Int64(offset), fileSize: index.files.size(at: f)) }
-        written = Int64(offset) + Int64(buffer.count)
+        wrote(from: Int64(offset), to: Int64(offset) + Int64(buffer.count), file: f)
+    }
+
+    /// The open file (file `f`) was written from `start` to `end`.
+    private mutating func wrote(from start: Int64, to end: Int64, file f: Int) {
+        if behind == nil { behind = DropBehind(fd: fd, from: start, fileSize: index.files.size(at: f)) }
+        written = end
         behind!.wrote(upTo: written)
     }
 

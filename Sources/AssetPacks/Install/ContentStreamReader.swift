@@ -121,18 +121,52 @@ struct ContentStreamReader {
     /// unchanged since the verified install (`verifiedBefore`) and long enough: for sending it
     /// from the file without reading it (`sendfile`). Nil otherwise (read and hash it instead).
     func unchangedChunkFile(atSequence s: Int) -> (fd: Int32, offset: UInt64, length: Int)? {
-        guard (verifiedBefore ?? 0) > 0 else { return nil }
-        let entry = index.chunks[Int(index.sequence[s])]
-        let start = index.sequenceOffsets[s], length = UInt64(entry.uncompressedSize)
-        guard length > 0, let f = index.file(containing: start), start + length <= index.files.end(at: f),
+        guard let (f, inFile, length) = chunkInOneFile(atSequence: s),
               let fd = try? directory?.open(index.files.path(at: f), flags: O_RDONLY | O_NONBLOCK) else { return nil }
-        let inFile = start - index.fileOffsets[f]
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, UInt64(st.st_size) >= inFile + length, isUnchanged(st) else {
+        guard holdsUnchanged(fd, from: inFile, length: length) else {
             close(fd)
             return nil
         }
         return (fd, inFile, Int(length))
+    }
+
+    /// Calls `body` with an open descriptor of the file that holds the chunk at sequence position
+    /// `s` and the range of it the chunk fills, on the same conditions as `unchangedChunkFile`:
+    /// for copying the chunk without reading it (`copy_file_range`). The descriptor is the held
+    /// file's (left open for the next chunk, which keeps the kernel's read-ahead going) when the
+    /// reader holds files, else opened for the call. Nil, without calling `body`, otherwise.
+    func withUnchangedChunkFile<R>(atSequence s: Int, _ body: (_ fd: Int32, _ offset: UInt64, _ length: Int) throws -> R) rethrows -> R? {
+        guard let (f, inFile, length) = chunkInOneFile(atSequence: s) else { return nil }
+        let fd: Int32
+        if let held, held.file == f, held.fd >= 0 {
+            fd = held.fd
+        } else {
+            guard let opened = try? directory?.open(index.files.path(at: f), flags: O_RDONLY | O_NONBLOCK) else { return nil }
+            fd = opened
+            held?.hold(opened, file: f)
+        }
+        defer { if held == nil { close(fd) } }
+        guard holdsUnchanged(fd, from: inFile, length: length) else { return nil }
+        let result = try body(fd, inFile, Int(length))
+        if dropsBehind { DropBehind.dropRead(fd: fd, offset: Int64(inFile), length: Int64(length), fileSize: index.files.size(at: f)) }
+        return result
+    }
+
+    /// The file that holds the chunk at sequence position `s` whole, where in it the chunk begins
+    /// and its length; nil for an empty chunk, one that spans files, or without `verifiedBefore`
+    /// (a chunk read from a file is then hashed).
+    private func chunkInOneFile(atSequence s: Int) -> (file: Int, offset: UInt64, length: UInt64)? {
+        guard (verifiedBefore ?? 0) > 0 else { return nil }
+        let start = index.sequenceOffsets[s], length = UInt64(index.chunks[Int(index.sequence[s])].uncompressedSize)
+        guard length > 0, let f = index.file(containing: start), start + length <= index.files.end(at: f) else { return nil }
+        return (f, start - index.fileOffsets[f], length)
+    }
+
+    /// Whether the open file `fd` is a regular file unchanged since the verified install that
+    /// reaches past [offset, offset + length).
+    private func holdsUnchanged(_ fd: Int32, from offset: UInt64, length: UInt64) -> Bool {
+        var st = stat()
+        return fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && UInt64(st.st_size) >= offset + length && isUnchanged(st)
     }
 
     private func isUnchanged(_ st: stat) -> Bool { Self.isUnchanged(st, since: verifiedBefore) }

@@ -69,12 +69,14 @@ final class PackInstaller: @unchecked Sendable {
     /// Chunk bytes this run took from LAN peers (`PeerChunkFetch`), not counted in `fetchedBytes`.
     private(set) var peerBytes: UInt64 = 0
     /// Patches this run applied, and patches it discarded for the chunk's full frame.
-    private let patchCounts = PatchCounts()
-    var patchesApplied: Int { patchCounts.applied }
-    var patchesDiscarded: Int { patchCounts.discarded }
+    private let updateCounts = UpdateCounts()
+    var patchesApplied: Int { updateCounts.applied }
+    var patchesDiscarded: Int { updateCounts.discarded }
     /// Files of chunks made from patches that were linked from the previous version, their
     /// bytes unchanged (`PreviousVersionLinks.linkUnchangedFiles`), instead of written.
-    var filesLinkedFromPatchedChunks: Int { patchCounts.linkedFiles }
+    var filesLinkedFromPatchedChunks: Int { updateCounts.linkedFiles }
+    /// Chunks of the previous version copied inside the kernel, unread (`PartAssembler.copyUnchanged`).
+    var chunksCopiedUnread: Int { updateCounts.copiedChunks }
     /// Files of the previous version this run linked without reading them
     /// (`Previous.verifiedBefore`).
     private(set) var filesLinkedUnread = 0
@@ -211,8 +213,8 @@ final class PackInstaller: @unchecked Sendable {
                     }
                 }
                 defer {
-                    patchCounts.add(applied: assembler.patchesApplied, discarded: assembler.patchesDiscarded,
-                                    linkedFiles: assembler.filesLinkedFromPatchedChunks)
+                    updateCounts.add(applied: assembler.patchesApplied, discarded: assembler.patchesDiscarded,
+                                     linkedFiles: assembler.filesLinkedFromPatchedChunks, copiedChunks: assembler.chunksCopiedUnread)
                 }
                 try storing(destination) { try assembler.run(refetch: { c in try refetch(c, index: index) }, cancellation: stop) }
                 spool?.close()
@@ -557,19 +559,21 @@ private func storing<T>(_ destination: String, _ work: () throws -> T) throws ->
 }
 
 /// Patches applied and discarded, added up across an install's parts.
-private final class PatchCounts: @unchecked Sendable {
+private final class UpdateCounts: @unchecked Sendable {
     private let lock = NSLock()
-    private var counts = (applied: 0, discarded: 0, linkedFiles: 0)
-    func add(applied: Int, discarded: Int, linkedFiles: Int) {
+    private var counts = (applied: 0, discarded: 0, linkedFiles: 0, copiedChunks: 0)
+    func add(applied: Int, discarded: Int, linkedFiles: Int, copiedChunks: Int) {
         lock.withLock {
             counts.applied += applied
             counts.discarded += discarded
             counts.linkedFiles += linkedFiles
+            counts.copiedChunks += copiedChunks
         }
     }
     var applied: Int { lock.withLock { counts.applied } }
     var discarded: Int { lock.withLock { counts.discarded } }
     var linkedFiles: Int { lock.withLock { counts.linkedFiles } }
+    var copiedChunks: Int { lock.withLock { counts.copiedChunks } }
 }
 
 /// The failure that stopped an install's parts: the first one that is not the cancellation the

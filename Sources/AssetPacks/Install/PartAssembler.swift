@@ -45,6 +45,8 @@ final class PartAssembler: @unchecked Sendable {
     private(set) var patchesDiscarded = 0
     /// Files of patched chunks linked from the previous version instead of written.
     private(set) var filesLinkedFromPatchedChunks = 0
+    /// Chunks of the previous version copied inside the kernel, unread (`copyUnchanged`).
+    private(set) var chunksCopiedUnread = 0
     /// Told of each chunk placed, and of each frame from the spool that did not verify.
     var placed: () -> Void = {}
     var corruptFrame: () -> Void = {}
@@ -127,7 +129,12 @@ final class PartAssembler: @unchecked Sendable {
                 if first < lower { advance(); continue }
                 try place(staged.verifiedChunk(atSequence: first) ?? refetch(c))
             case .previous(let p):
-                if let bytes = previous?.verifiedChunk(atSequence: p) {
+                if try copyUnchanged(atSequence: p) {
+                    let size = UInt64(index.chunks[c].uncompressedSize)
+                    sources.add(.local, nil, bytes: size, saved: UInt64(index.chunks[c].compressedSize))
+                    advance()
+                    placed()
+                } else if let bytes = previous?.verifiedChunk(atSequence: p) {
                     sources.add(.local, nil, bytes: UInt64(bytes.count), saved: UInt64(index.chunks[c].compressedSize))
                     try place(bytes)
                 } else {
@@ -211,6 +218,20 @@ final class PartAssembler: @unchecked Sendable {
             bases.append((p, entry.baseOffset..<entry.baseOffset + UInt64(entry.baseLength)))
         }
         return bases.isEmpty ? nil : BaseReadAhead(previous: previous.index, directory: directory, bases: bases)
+    }
+
+    /// Places the previous version's chunk at its sequence position `p` by copying it inside the
+    /// kernel, when it lies whole in one installed file unchanged since its verified install and
+    /// lands whole in one file of this part: its bytes are then neither hashed (as such a file is
+    /// linked without being read) nor passed through memory. False when it cannot be copied so.
+    private func copyUnchanged(atSequence p: Int) throws -> Bool {
+        guard let previous else { return false }
+        let at = index.sequenceOffsets[position]
+        let copied = try previous.withUnchangedChunkFile(atSequence: p) { fd, offset, length in
+            try writer.copy(from: fd, at: offset, length: length, to: at)
+        } ?? false
+        if copied { chunksCopiedUnread += 1 }
+        return copied
     }
 
     private func place(_ bytes: [UInt8]) throws {

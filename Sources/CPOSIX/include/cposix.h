@@ -44,6 +44,15 @@ static inline int cposix_will_need(int fd, long long offset, long long length) {
     return posix_fadvise(fd, (off_t)offset, (off_t)length, POSIX_FADV_WILLNEED);
 }
 
+/// copy_file_range(2) (Linux; glibc declares it only under _GNU_SOURCE): copies up to `length`
+/// bytes of `in` from `*in_offset` to `out` at `*out_offset` inside the kernel, without passing
+/// them through user memory (a file system that shares blocks, such as XFS or Btrfs, shares them
+/// instead of copying), and moves both offsets on by the bytes copied. The count, 0 at the end of
+/// `in`, or -1 with errno set (EXDEV, EINVAL, EOPNOTSUPP or ENOSYS: not between these files here).
+/// (In shim.c: `loff_t` comes with <sys/types.h>, whose <sys/select.h> brings _GNU_SOURCE's
+/// `fd_set` into Swift's view, as for `cposix_has_default_acl`.)
+long long cposix_copy_file_range(int in, long long *in_offset, int out, long long *out_offset, long long length);
+
 /// SO_PEERCRED (Linux; `struct ucred` needs _GNU_SOURCE): the user and process on the other end
 /// of a connected Unix socket. Returns 0, or -1 with errno set.
 int cposix_peer_credentials(int fd, uid_t *uid, pid_t *pid);
