@@ -77,7 +77,7 @@ import Testing
     @Test(arguments: [(AppleArchiveCompression.lzfse, "pbze"), (.zlib, "pbzz")])
     func archivesHoldThePacksFilesUnderContents(codec: AppleArchiveCompression, container: String) throws {
         let repo = try Self.threePacks()
-        try Self.publish(repo) { $0.appleCompression = codec }
+        _ = try Self.publish(repo) { $0.appleCompression = codec }
         let out = repo.dir.file("extracted")
         _ = try AppleArchiveExtractor(threads: 2).extract(archiveAt: repo.path + "/apple/assets/alpha", to: out)
         let same = repo.dir.contents("extracted/Contents/a.bin") == textBytes(70_000, seed: 1)
@@ -92,7 +92,7 @@ import Testing
 
     @Test func aSecondPublishRewritesOnlyTheChangedArchive() throws {
         let repo = try Self.threePacks()
-        try Self.publish(repo)
+        _ = try Self.publish(repo)
         let alphaInode = try Self.inode(repo, "apple/assets/alpha")
         let before = repo.snapshot().filter { $0.key.hasPrefix("apple/") }
         // Nothing changed: every archive and manifest stays as it was.
@@ -118,7 +118,7 @@ import Testing
 
     @Test func aRemovedPackLeavesApple() throws {
         let repo = try Self.threePacks()
-        try Self.publish(repo)
+        _ = try Self.publish(repo)
         repo.drop("gamma")
         let report = try Self.publish(repo)
         #expect(report.apple?.removed == ["gamma"])
@@ -129,7 +129,7 @@ import Testing
 
     @Test func aFailedPublishLeavesAppleAsItWas() throws {
         let repo = try Self.threePacks()
-        try Self.publish(repo)
+        _ = try Self.publish(repo)
         let before = repo.snapshot()
         try repo.put("beta", platforms: [.macOS], files: ["b.bin": patternBytes(100, seed: 7)])
         repo.drop("gamma")
@@ -140,7 +140,7 @@ import Testing
 
     @Test func aPlantedLinkIsNeverWrittenThrough() throws {
         let repo = try Self.threePacks()
-        try Self.publish(repo)
+        _ = try Self.publish(repo)
         let outside = repo.dir.file("outside")
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try FileManager.default.removeItem(atPath: repo.path + "/apple/assets")
@@ -151,14 +151,14 @@ import Testing
         try FileManager.default.removeItem(atPath: repo.path + "/apple/assets")
         try FileManager.default.createDirectory(atPath: repo.path + "/apple/assets", withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: repo.path + "/apple/assets/alpha", withDestinationPath: outside + "/victim")
-        try Self.publish(repo)
+        _ = try Self.publish(repo)
         #expect(!FileManager.default.fileExists(atPath: outside + "/victim"))
         #expect(try FileManager.default.attributesOfItem(atPath: repo.path + "/apple/assets/alpha")[.type] as? FileAttributeType == .typeRegular)
     }
 
     @Test func channelsHaveTheirOwnAppleFolder() throws {
         let repo = try Self.threePacks()
-        try Self.publish(repo) { $0.channel = "beta" }
+        _ = try Self.publish(repo) { $0.channel = "beta" }
         #expect(try Self.json(repo, "channels/beta/apple/manifest.json").count == 3)
         #expect(repo.contents("apple/manifest.json") == nil)
         // A publish without the option warns that the Apple manifest stays behind.
@@ -169,7 +169,7 @@ import Testing
 
     @Test func sealedPacksGetNoArchive() throws {
         let repo = try Self.threePacks()
-        try Self.publish(repo)
+        _ = try Self.publish(repo)
         let report = try Self.publish(repo) { $0.encrypt = ["beta"]; $0.keyStorePath = repo.dir.file("keys.json") }
         #expect(report.apple?.leftOut == ["beta"])
         #expect(report.apple?.removed == ["beta"])

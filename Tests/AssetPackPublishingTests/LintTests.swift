@@ -55,7 +55,7 @@ let essential = DownloadPolicy.essential(installationEventTypes: [.firstInstalla
         let a = try listed("Alpha", ["x/a": [1], "x.a": [1], "x0": [1], "y/b": [1]])
         let b = try listed("Beta", ["x/a": [2], "x/a.b": [2], "y/b/c": [2]])
         let c = try listed("Gamma", ["x.a": [3], "x/a": [3], "z": [3]])
-        let packs = try [a, b, c].enumerated().map { i, manifest in
+        let packs = [a, b, c].enumerated().map { i, manifest in
             let resolved = ResolvedManifest(path: manifest, baseDirectory: ws.dir.path)
             #expect(resolved.isValid, "\(resolved.diagnostics)")
             return LintPack(id: "\(i)", language: nil, downloadPolicy: prefetch, files: resolved.files)

@@ -77,7 +77,7 @@ import Testing
             let path = ChannelName.catalogPath(channel)
             var seconds: [Int] = []
             for k in 0..<3 {
-                try Publisher(key: testKey, options: ws.options { $0.channel = channel; $0.now += Double(k) }).publish(manifests: ws.manifestPaths)
+                _ = try Publisher(key: testKey, options: ws.options { $0.channel = channel; $0.now += Double(k) }).publish(manifests: ws.manifestPaths)
                 seconds.append(try mtime(path))
             }
             #expect(zip(seconds, seconds.dropFirst()).allSatisfy { $0 < $1 }, "\(path): \(seconds)")
