@@ -268,11 +268,7 @@ import Testing
     @Test func unchangedChunksOfARewrittenFileAreCopiedOnlyFromFilesUnchangedSinceTheirInstall() async throws {
         var files = ["a.bin": patternBytes(3 << 20, seed: 11), "b.bin": patternBytes(3 << 20, seed: 12)]
         let (repo, server, root, v1) = try await installedPack("copied-chunks", files)
-        // Another process rewrites a.bin in place, same size: only its change time tells.
-        let handle = try #require(FileHandle(forUpdatingAtPath: v1 + "/a.bin"))
-        try handle.seek(toOffset: 2_500_000)
-        handle.write(Data(repeating: 0xEE, count: 64))
-        try handle.close()
+        try rewriteInPlace(v1 + "/a.bin", at: 2_500_000)
         for (step, changed) in [(1, "a.bin"), (2, "b.bin")] {
             files[changed]![1_000_000] ^= 1
             try repo.put("L", files: files)
@@ -290,6 +286,15 @@ import Testing
                 #expect(copied == 0, "a file system the kernel does not copy within: every chunk is read and written")
             }
         }
+    }
+
+    /// Another process rewrites 64 bytes of the file at `path` in place from `offset`, its size
+    /// unchanged: only its change time tells.
+    private func rewriteInPlace(_ path: String, at offset: UInt64) throws {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.seek(toOffset: offset)
+        handle.write(Data(repeating: 0xEE, count: 64))
+        try handle.close()
     }
 
     /// Whether the kernel copies between two files of the folder `folder` (`copy_file_range`).
@@ -315,11 +320,7 @@ import Testing
             return stat(path, &st) == 0 ? UInt64(st.st_ino) : 0
         }
         let installed = ["a.bin": inode(v1 + "/a.bin"), "c.bin": inode(v1 + "/c.bin")]
-        // Another process rewrites a.bin in place, same size: only its change time tells.
-        let handle = try #require(FileHandle(forUpdatingAtPath: v1 + "/a.bin"))
-        try handle.seek(toOffset: 500_000)
-        handle.write(Data(repeating: 0xEE, count: 64))
-        try handle.close()
+        try rewriteInPlace(v1 + "/a.bin", at: 500_000)
         for (step, changed, unread) in [(1, "b.bin", 1), (2, "c.bin", 2)] {
             files[changed]![7] ^= 1
             try repo.put("L", files: files)

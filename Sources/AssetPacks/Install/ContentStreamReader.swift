@@ -77,15 +77,7 @@ struct ContentStreamReader {
             let inFile = start - index.fileOffsets[f]
             let n = Int(min(UInt64(length - done), size - inFile))
             if n > 0 {
-                let fd: Int32
-                if let held, held.file == f, held.fd >= 0 {
-                    fd = held.fd
-                } else {
-                    // O_NONBLOCK: a FIFO planted in a file's place neither hangs the open nor reads (ESPIPE).
-                    guard let opened = try? directory?.open(index.files.path(at: f), flags: O_RDONLY | O_NONBLOCK) else { return false }
-                    fd = opened
-                    held?.hold(opened, file: f)
-                }
+                guard let fd = open(file: f) else { return false }
                 defer { if held == nil { close(fd) } }
                 if unchanged {
                     var st = stat()
@@ -136,20 +128,22 @@ struct ContentStreamReader {
     /// file's (left open for the next chunk, which keeps the kernel's read-ahead going) when the
     /// reader holds files, else opened for the call. Nil, without calling `body`, otherwise.
     func withUnchangedChunkFile<R>(atSequence s: Int, _ body: (_ fd: Int32, _ offset: UInt64, _ length: Int) throws -> R) rethrows -> R? {
-        guard let (f, inFile, length) = chunkInOneFile(atSequence: s) else { return nil }
-        let fd: Int32
-        if let held, held.file == f, held.fd >= 0 {
-            fd = held.fd
-        } else {
-            guard let opened = try? directory?.open(index.files.path(at: f), flags: O_RDONLY | O_NONBLOCK) else { return nil }
-            fd = opened
-            held?.hold(opened, file: f)
-        }
+        guard let (f, inFile, length) = chunkInOneFile(atSequence: s), let fd = open(file: f) else { return nil }
         defer { if held == nil { close(fd) } }
         guard holdsUnchanged(fd, from: inFile, length: length) else { return nil }
         let result = try body(fd, inFile, Int(length))
         if dropsBehind { DropBehind.dropRead(fd: fd, offset: Int64(inFile), length: Int64(length), fileSize: index.files.size(at: f)) }
         return result
+    }
+
+    /// File `f`, open for reading: the held file when it is that one, else opened (and held, when
+    /// the reader holds files; otherwise the caller closes it); nil when it cannot be opened.
+    private func open(file f: Int) -> Int32? {
+        if let held, held.file == f, held.fd >= 0 { return held.fd }
+        // O_NONBLOCK: a FIFO planted in a file's place neither hangs the open nor reads (ESPIPE).
+        guard let opened = try? directory?.open(index.files.path(at: f), flags: O_RDONLY | O_NONBLOCK) else { return nil }
+        held?.hold(opened, file: f)
+        return opened
     }
 
     /// The file that holds the chunk at sequence position `s` whole, where in it the chunk begins
