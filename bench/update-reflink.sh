@@ -21,6 +21,7 @@ model_mib=${1:-1024}; rounds=${2:-3}
 [ "$(id -u)" -eq 0 ] || { echo "bench/update-reflink.sh: needs root, to make and mount two loop file systems and empty the page cache" >&2; exit 2; }
 scripts/install-deps.sh
 command -v mkfs.xfs >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xfsprogs >/dev/null
+grep -qw xfs /proc/filesystems || modprobe xfs 2>/dev/null || { echo "bench/update-reflink.sh: this kernel cannot mount XFS (not in /proc/filesystems, and modprobe xfs failed)" >&2; exit 3; }
 if [ -n "${ASSETPACK:-}" ]; then bin=$(realpath "$ASSETPACK"); else
   swift build -c release --product assetpack >/dev/null
   bin=$(swift build -c release --show-bin-path)/assetpack
