@@ -44,14 +44,18 @@ package struct CompressedSpool {
     /// Appends every byte added, in order, to `out`, and empties the spool.
     package mutating func expand(into out: inout [UInt8]) {
         out.reserveCapacity(out.count + count)
+        let decompressor = ZstdDecompressor()
         for frame in frames {
             let start = out.count
             out.append(contentsOf: repeatElement(0, count: blockSize))
-            let n = out.withUnsafeMutableBytes { o in
-                frame.withUnsafeBytes { ZSTD_decompress(o.baseAddress! + start, blockSize, $0.baseAddress, $0.count) }
+            out.withUnsafeMutableBytes { o in
+                frame.withUnsafeBytes { f in
+                    // The frames were made here and never left this value: a failure is a bug, not bad input.
+                    do { try decompressor.decompress(f, expectedSize: blockSize, into: UnsafeMutableRawBufferPointer(rebasing: o[start...])) } catch {
+                        preconditionFailure("a spooled frame did not give back its block: \(error)")
+                    }
+                }
             }
-            // The frames were made here and never left this value: a failure is a bug, not bad input.
-            precondition(n == blockSize, "a spooled frame did not give back its block")
         }
         out.append(contentsOf: pending)
         self = CompressedSpool(blockSize: blockSize)
